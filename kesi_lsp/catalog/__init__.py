@@ -1,0 +1,51 @@
+"""The one message catalog: every user-facing and model-facing sentence KeSi says.
+
+English is the default. `zh-TW` gives the KeSi blog's own Traditional Chinese wording, word for
+word where the seed states it. Each domain keeps its sentences in its own module (so the tools,
+the loop, the permission gate and the LSP adapter can evolve without touching each other), but
+there is one key space and one lookup, and a test checks that every key has both locales and the
+same `{placeholders}` in each.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Final, Literal, TypeGuard
+
+from kesi_lsp.catalog import common, demo, loop, lsp, permissions, sandbox, tools
+
+Locale = Literal["en", "zh-TW"]
+LOCALES: Final[tuple[Locale, ...]] = ("en", "zh-TW")
+DEFAULT_LOCALE: Final[Locale] = "en"
+
+_DOMAINS = (common, tools, loop, permissions, sandbox, lsp, demo)
+
+
+def _merge() -> Mapping[str, tuple[str, str]]:
+    merged: dict[str, tuple[str, str]] = {}
+    for module in _DOMAINS:
+        for key, pair in module.MESSAGES.items():
+            if key in merged:
+                raise RuntimeError(f"duplicate message key {key!r} in {module.__name__}")
+            merged[key] = pair
+    return MappingProxyType(merged)
+
+
+MESSAGES: Final = _merge()
+
+
+def is_locale(value: object) -> TypeGuard[Locale]:
+    """Tell whether a setting names a locale the catalog has."""
+    return value in LOCALES
+
+
+def text(key: str, locale: Locale = DEFAULT_LOCALE, /, **fields: object) -> str:
+    """Return the sentence `key` in `locale`, with `{placeholders}` filled from `fields`.
+
+    An unknown key is a programming error and raises KeyError: a missing sentence must fail a
+    test, not reach a user as a raw key.
+    """
+    en, zh = MESSAGES[key]
+    template = zh if locale == "zh-TW" else en
+    return template.format(**fields) if fields else template

@@ -1,0 +1,47 @@
+"""The `kesi-lsp` command: serve LSP (default), or run `demo` / `doctor`.
+
+stdout belongs to JSON-RPC when serving, so nothing here prints unless a subcommand that owns
+the terminal (demo, doctor, --version) is running.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from kesi_lsp import __version__
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="kesi-lsp",
+        description="KeSi coding agent as a language server (stdio by default).",
+    )
+    parser.add_argument("--version", action="version", version=f"kesi-lsp {__version__}")
+    parser.add_argument("--tcp", action="store_true", help="serve over TCP instead of stdio")
+    parser.add_argument("--host", default="127.0.0.1", help="TCP host (with --tcp)")
+    parser.add_argument("--port", type=int, default=2087, help="TCP port (with --tcp)")
+    parser.add_argument("--log-file", help="also write the server log to this file")
+    parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+    sub = parser.add_subparsers(dest="subcommand")
+    sub.add_parser("demo", help="watch KeSi fix a bug in a sample project")
+    sub.add_parser("doctor", help="check what works on this machine")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.subcommand == "demo":
+        print("kesi-lsp demo is a placeholder: the demo is not built yet (issue 8).")
+        return 0
+    if args.subcommand == "doctor":
+        print("kesi-lsp doctor is not built yet (issue 8).")
+        return 2
+    from kesi_lsp.lsp.server import serve  # imported late: --version must not load pygls
+
+    return serve(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

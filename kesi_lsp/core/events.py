@@ -1,0 +1,100 @@
+"""What the agent reports while it works: typed, frozen events instead of prints.
+
+The loop and the tools emit these through an `EventSink`; the LSP adapter turns them into
+`kesi/stream`, `window/logMessage` and progress; the demo prints them; tests collect them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from kesi_lsp.core.meter import Usage
+
+RunStatus = Literal["done", "cancelled", "failed", "limit"]
+NoticeKind = Literal["retry", "limit", "interrupted", "error", "sandbox", "info"]
+
+
+@dataclass(frozen=True)
+class TurnStarted:
+    """A model round-trip begins (1-based `turn` out of `max_turns`)."""
+
+    turn: int
+    max_turns: int
+
+
+@dataclass(frozen=True)
+class TextDelta:
+    """A piece of the model's explanation, in order."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class ToolStarted:
+    tool_use_id: str
+    name: str
+    input: Mapping[str, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ToolFinished:
+    """A tool produced its result. `summary` is a one-line digest fit for an output panel."""
+
+    tool_use_id: str
+    name: str
+    is_error: bool
+    summary: str
+
+
+@dataclass(frozen=True)
+class EditApplied:
+    """A change reached the workspace (disk and buffer agree); `diff` is its unified diff."""
+
+    tool: str
+    rel: str
+    diff: str
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Something the user should know that is not model text: retries, limits, interruption."""
+
+    kind: NoticeKind
+    text: str
+
+
+@dataclass(frozen=True)
+class UsageReported:
+    """Usage of the request that just ended, and the running totals."""
+
+    request: Usage
+    run: Usage
+    session: Usage
+
+
+@dataclass(frozen=True)
+class RunFinished:
+    """The run is over. `text` is the final assistant text (or the stop message)."""
+
+    status: RunStatus
+    text: str
+    usage: Usage
+
+
+Event = (
+    TurnStarted
+    | TextDelta
+    | ToolStarted
+    | ToolFinished
+    | EditApplied
+    | Notice
+    | UsageReported
+    | RunFinished
+)
+EventSink = Callable[[Event], None]
+
+
+def discard(event: Event) -> None:
+    """An EventSink that drops everything (for callers that only want the result)."""

@@ -1,0 +1,1 @@
+"""The model client seam: the only door to the Anthropic Messages API."""

@@ -1,0 +1,47 @@
+"""The sandbox seam: how run_command's shell is launched.
+
+`Sandbox.argv` turns a command string into the argv to execute (plain `/bin/sh -c`, or the same
+wrapped in bubblewrap / sandbox-exec), and `Sandbox.environment` builds the child's environment
+from the host's (always scrubbed of credential-looking variables).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Literal, Protocol
+
+from kesi_lsp.core.sandbox.env import scrub_environment
+
+SandboxKind = Literal["bubblewrap", "seatbelt", "none"]
+SHELL_PATH = "/bin/sh"
+
+
+class Sandbox(Protocol):
+    """Confinement for shell commands. `kind` is reported honestly to the user and the model."""
+
+    @property
+    def kind(self) -> SandboxKind: ...
+
+    def argv(self, command: str, root: Path) -> list[str]:
+        """Return the argv that runs `command` through `/bin/sh -c` with `root` as workspace."""
+        ...
+
+    def environment(self, base: Mapping[str, str], root: Path) -> dict[str, str]:
+        """Return the child's environment: `base` scrubbed, plus whatever confinement needs."""
+        ...
+
+
+class NoSandbox:
+    """No confinement at all. Only the fence and the permission gate stand between the model and
+    the machine; the system prompt and the user are told so (seed Day 15/16)."""
+
+    @property
+    def kind(self) -> SandboxKind:
+        return "none"
+
+    def argv(self, command: str, root: Path) -> list[str]:
+        return [SHELL_PATH, "-c", command]
+
+    def environment(self, base: Mapping[str, str], root: Path) -> dict[str, str]:
+        return scrub_environment(base)

@@ -1,0 +1,41 @@
+"""One agent session per workspace folder: its history, what it read, what it may do, its bill.
+
+The terminal KeSi kept these as module globals (`BASE_DIR`, `READ_VERSIONS`, `GRANTED_*`). An
+editor can have several workspace folders at once, so each gets its own `Session` and nothing
+is shared between them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from anthropic.types import MessageParam
+
+from kesi_lsp.core.meter import Usage
+from kesi_lsp.core.permissions.grants import Grants
+from kesi_lsp.core.settings import AgentSettings
+
+
+@dataclass
+class Session:
+    """State of one workspace folder's conversation with the agent.
+
+    `reads` maps a resolved path to the sha256 (hex) of exactly the text the agent last read
+    from it; write_file refuses to overwrite a file without a current, matching record.
+    """
+
+    root: Path
+    settings: AgentSettings = field(default_factory=AgentSettings)
+    history: list[MessageParam] = field(default_factory=list)
+    reads: dict[Path, str] = field(default_factory=dict)
+    grants: Grants = field(default_factory=Grants)
+    usage: Usage = field(default_factory=Usage)
+
+    def __post_init__(self) -> None:
+        self.root = self.root.resolve()
+
+    def reset(self) -> None:
+        """Forget the conversation and the read records; keep grants and the bill (seed /reset)."""
+        self.history.clear()
+        self.reads.clear()

@@ -1,0 +1,38 @@
+"""The agent's knobs, as plain values the core can trust.
+
+Editors deliver settings as loose JSON; `kesi_lsp.lsp.config` validates them and builds this
+frozen dataclass, so nothing in the core ever sees a malformed value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from kesi_lsp.catalog import Locale
+
+SandboxMode = Literal["auto", "bubblewrap", "seatbelt", "off"]
+SANDBOX_MODES: Final[tuple[SandboxMode, ...]] = ("auto", "bubblewrap", "seatbelt", "off")
+
+DEFAULT_MODEL: Final = "claude-haiku-4-5"
+
+
+@dataclass(frozen=True)
+class AgentSettings:
+    """Everything a session needs to know about how to run the agent.
+
+    Defaults follow the seed: `MAX_TURNS` 20, `MAX_TOOL_FAILURES` 3, `COMMAND_TIMEOUT` 120 s.
+    `max_tokens` is larger than the seed's 1024 because an editor agent writes whole functions
+    and a cut-off reply runs no tool (Day 10).
+    """
+
+    model: str = DEFAULT_MODEL
+    max_tokens: int = 8192
+    max_turns: int = 20
+    max_tool_failures: int = 3
+    command_timeout: float = 120.0
+    sandbox: SandboxMode = "auto"
+    prompt_caching: bool = True
+    locale: Locale = "en"
+    api_key: str | None = None
+    base_url: str | None = None

@@ -1,0 +1,32 @@
+"""What a tool call may use: the session, the workspace view, the gate, the sandbox, the sink."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from kesi_lsp.catalog import Locale
+from kesi_lsp.core.events import EventSink, discard
+from kesi_lsp.core.permissions import PermissionGate
+from kesi_lsp.core.sandbox import NoSandbox, Sandbox
+from kesi_lsp.core.session import Session
+from kesi_lsp.core.workspace import WorkspaceView
+
+
+@dataclass
+class ToolContext:
+    """Everything the seven tools need, passed in (never read from globals or the process).
+
+    `environ` is the host environment the shell child starts from; the sandbox scrubs it.
+    """
+
+    session: Session
+    view: WorkspaceView
+    gate: PermissionGate
+    sandbox: Sandbox = field(default_factory=NoSandbox)
+    environ: Mapping[str, str] = field(default_factory=dict)
+    emit: EventSink = discard
+
+    @property
+    def locale(self) -> Locale:
+        return self.session.settings.locale

@@ -1,0 +1,1 @@
+"""Shared test set-up. Domain-specific fixtures live in each test folder's own conftest."""
