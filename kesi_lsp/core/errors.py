@@ -1,0 +1,16 @@
+"""Errors the core raises on purpose. Tools never raise these for user input: they return
+error results for the model instead. These are for the host (the LSP adapter, the demo)."""
+
+from __future__ import annotations
+
+
+class KesiError(Exception):
+    """Base of every error the core raises deliberately."""
+
+
+class MissingApiKey(KesiError):
+    """No API key in the settings or the environment: the agent cannot call the model."""
+
+
+class SandboxUnavailable(KesiError):
+    """The `sandbox` setting asks for a sandbox this machine does not have."""
