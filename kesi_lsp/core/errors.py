@@ -8,9 +8,9 @@ class KesiError(Exception):
     """Base of every error the core raises deliberately."""
 
 
-class MissingApiKey(KesiError):
+class MissingApiKeyError(KesiError):
     """No API key in the settings or the environment: the agent cannot call the model."""
 
 
-class SandboxUnavailable(KesiError):
+class SandboxUnavailableError(KesiError):
     """The `sandbox` setting asks for a sandbox this machine does not have."""
