@@ -17,5 +17,3 @@ vim.api.nvim_create_autocmd('ColorScheme', {
   group = vim.api.nvim_create_augroup('kesi.highlights', { clear = true }),
   callback = output.define_highlights,
 })
-
-require('kesi').track_progress()

@@ -36,8 +36,10 @@ function M.stream(_, params, ctx)
     output.notice(tostring(params.text or params.message or ''))
   elseif kind == 'usage' then
     require('kesi.runs').usage(run, params.run or params.usage, params.session)
+  elseif kind == 'turn' then
+    require('kesi.runs').turn(run, params.turn, params.maxTurns)
   elseif kind == 'edit' then
-    output.edit_applied(tostring(params.path or params.summary or ''))
+    output.edit_applied(('%s %s'):format(params.tool or 'edit', params.path or ''))
   end
 end
 

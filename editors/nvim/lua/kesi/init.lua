@@ -299,25 +299,6 @@ function M.revoke()
   end)
 end
 
---- Follow the server's work-done progress, for status().
-function M.track_progress()
-  local group = vim.api.nvim_create_augroup('kesi.progress', { clear = true })
-  vim.api.nvim_create_autocmd('LspProgress', {
-    group = group,
-    callback = function(ev)
-      local client = vim.lsp.get_client_by_id(ev.data.client_id)
-      local value = vim.tbl_get(ev.data, 'params', 'value')
-      if not client or client.name ~= client_mod.name or type(value) ~= 'table' then
-        return
-      end
-      local run = runs.active_run(client.id)
-      if run then
-        runs.progress(run, value.kind ~= 'end' and value.message or nil)
-      end
-    end,
-  })
-end
-
 --- For statuslines: "KeSi ● running · $0.0012" while a run lives, "KeSi $0.0345" after, ""
 --- where no KeSi server serves the buffer.
 ---@param bufnr integer?
@@ -329,8 +310,7 @@ function M.status(bufnr)
   end
   local run = runs.active_run(client.id)
   if run then
-    -- The progress message reads "turn 2/20 · run_command: …": its first part fits a statusline.
-    local doing = run.progress and vim.split(run.progress, ' · ', { plain = true })[1] or 'running'
+    local doing = run.turn and ('turn ' .. run.turn) or 'running'
     return ('KeSi ● %s · %s'):format(doing, runs.format_cost(run.cost))
   end
   local cost = runs.session_cost(client.id)

@@ -204,10 +204,10 @@ function M.describe_input(tool, input)
   if type(input) ~= 'table' then
     return ''
   end
-  for _, key in ipairs({ 'command', 'path', 'pattern', 'glob' }) do
+  for _, key in ipairs({ 'command', 'file_path', 'path', 'pattern', 'glob' }) do
     if type(input[key]) == 'string' then
       local value = input[key]
-      if tool == 'grep' and key == 'pattern' and type(input.path) == 'string' then
+      if key == 'pattern' and type(input.path) == 'string' and input.path ~= '' then
         value = ('%s in %s'):format(value, input.path)
       end
       return (value:gsub('\n', ' ⏎ '))

@@ -10,7 +10,7 @@ local M = {}
 ---@field status string "running" | "done" | "cancelled" | "failed" | "limit"
 ---@field cost number USD spent by this run so far
 ---@field usage table? the run's usage as the server last reported it
----@field progress string? the last work-done progress message
+---@field turn string? "2/20" while the model works on turn 2 of at most 20
 
 ---@type table<string, kesi.Run>
 M.runs = {}
@@ -81,10 +81,13 @@ function M.usage(run, run_usage, session_usage)
 end
 
 ---@param run kesi.Run
----@param message string?
-function M.progress(run, message)
-  run.progress = message
-  changed()
+---@param turn integer?
+---@param max_turns integer?
+function M.turn(run, turn, max_turns)
+  if type(turn) == 'number' then
+    run.turn = type(max_turns) == 'number' and ('%d/%d'):format(turn, max_turns) or tostring(turn)
+    changed()
+  end
 end
 
 ---@param run kesi.Run
