@@ -5,6 +5,7 @@ These need no server; the end-to-end tests (test_e2e_*.py) run the same code aga
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -182,3 +183,35 @@ def test_output_buffer_renders_a_run(open_editor: OpenEditor, tmp_path: Path) ->
     assert "Let me look at the test." not in groups, "model text is plain prose"
     assert ed.lua("return _G.status_running") is True
     assert ed.lua("return require('kesi.runs').active_run(7)") is None
+
+
+def test_help_opens_and_every_link_resolves(open_editor: OpenEditor, tmp_path: Path) -> None:
+    """`:help kesi` works once the doc folder is indexed, and no |link| in it dangles."""
+    docs = tmp_path / "rtp" / "doc"
+    docs.mkdir(parents=True)
+    source = Path(__file__).resolve().parents[2] / "editors" / "nvim" / "doc" / "kesi.txt"
+    (docs / "kesi.txt").write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+    ed = open_editor(tmp_path)
+    ed.cmd(f"set rtp+={docs.parent}")
+    ed.cmd(f"helptags {docs}")
+    ed.cmd("help kesi")
+    assert ed.lua("return vim.fn.expand('%:t')") == "kesi.txt"
+    links = set(re.findall(r"\|([^|\s]+)\|", source.read_text(encoding="utf-8")))
+    assert {":KeSiFix", "kesi-review", "kesi-options"} <= links
+    dangling = ed.lua(
+        "local bad = {} for _, t in ipairs(...) do "
+        "if #vim.fn.taglist('^' .. vim.fn.escape(t, '\\\\^$.*[]~') .. '$') == 0 then "
+        "table.insert(bad, t) end end return bad",
+        sorted(links),
+    )
+    assert dangling == []
+
+
+def test_checkhealth_finds_the_server(open_editor: OpenEditor, tmp_path: Path) -> None:
+    ed = open_editor(tmp_path, env={"ANTHROPIC_API_KEY": ""})
+    ed.cmd("checkhealth kesi")
+    report = "\n".join(ed.lines())
+    assert "OK Neovim 0.11" in report
+    assert "kesi-lsp: kesi-lsp " in report, report
+    assert "OK vim.lsp.enable('kesi') is on" in report
+    assert "WARNING ANTHROPIC_API_KEY is not set" in report
