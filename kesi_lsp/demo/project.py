@@ -1,11 +1,11 @@
-'''The demo's sample project: the seed's Day 13 exercise, file for file.
+"""The demo's sample project: the seed's Day 13 exercise, file for file.
 
 An order-pricing module whose `tier_discount` uses `>` where it needs `>=`. The failing test
 (`test_pricing.py::test_discount_at_exactly_1000`) sits two hops away from the bug
 (test -> pricing.checkout -> rules.tier_discount), its assertion (`1000 == 900`) does not give
 the cause away, and `utils.py` / `test_utils.py` are there to distract. The correct fix is one
 line in `rules.py`.
-'''
+"""
 
 from __future__ import annotations
 
