@@ -183,6 +183,8 @@ class LspWorkspaceView:
         try:
             result = await self._link.wire.request(types.WORKSPACE_APPLY_EDIT, params)
         except (ClientGoneError, JsonRpcException) as exc:
+            if self._current(change.path) != change.before:  # e.g. Emacs: "require version"
+                return _failed("lsp.edit.stale", self._locale, path=change.rel)
             return _failed("lsp.edit.apply_error", self._locale, path=change.rel, error=str(exc))
         if getattr(result, "applied", False):
             return None

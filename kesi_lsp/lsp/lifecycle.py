@@ -97,9 +97,15 @@ async def shutdown(ls: KesiServer, params: None) -> None:
     await ls.runs.stop_all(STOP_SECONDS)
 
 
-async def exit_(ls: KesiServer, params: None) -> None:
-    await ls.runs.stop_all(STOP_SECONDS)
+def exit_(ls: KesiServer, params: None) -> None:
+    """Stop every run; asyncio then waits for them to wind down before the process ends.
+
+    Deliberately synchronous: pygls exits right after this handler returns, and an awaiting
+    handler would let it start reading the next message on a thread the exit then waits for.
+    """
     ls.wire.closed = True
+    for run in ls.runs.live():
+        run.cancel()
 
 
 def progress_cancel(ls: KesiServer, params: types.WorkDoneProgressCancelParams) -> None:
