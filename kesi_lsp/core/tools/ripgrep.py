@@ -25,6 +25,7 @@ from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.paths import IGNORED_NAMES, is_ignored, names_ignored, relative, safe_path
 from kesi_lsp.core.sandbox.env import scrub_environment
 from kesi_lsp.core.tools.context import ToolContext
+from kesi_lsp.core.tools.pipes import settle
 from kesi_lsp.core.tools.result import ToolResult
 
 MAX_SEARCH_LINES: Final = 100
@@ -179,7 +180,8 @@ async def grep(args: dict[str, str], ctx: ToolContext) -> ToolResult:
         if proc.returncode is None:
             with contextlib.suppress(OSError):
                 os.killpg(proc.pid, signal.SIGKILL)
-            await proc.wait()
+        await settle(proc)
+        await proc.wait()
     if code == 1:
         return ToolResult(text("tools.grep.no_match", locale, pattern=pattern))
     if code != 0:

@@ -25,6 +25,7 @@ from typing import Any, Final
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.sandbox.env import scrub_environment
 from kesi_lsp.core.tools.context import ToolContext
+from kesi_lsp.core.tools.pipes import settle
 from kesi_lsp.core.tools.result import ToolResult
 
 MAX_CAPTURE_BYTES: Final = 1_000_000
@@ -141,12 +142,13 @@ async def _finish(proc: asyncio.subprocess.Process, reader: asyncio.Task[None]) 
     try:
         await stop_group(proc.pid)
         await asyncio.wait({reader}, timeout=KILL_GRACE_SECONDS)
-        if reader.done():  # the pipe is closed, so wait() only waits for the reaping
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(proc.wait(), KILL_GRACE_SECONDS)
     finally:
         if not reader.done():  # something escaped the group and holds the pipe
             reader.cancel()
+        await settle(proc)
+    if proc.returncode is None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(proc.wait(), KILL_GRACE_SECONDS)
 
 
 async def supervise(proc: asyncio.subprocess.Process, limit: float) -> _Outcome:
