@@ -46,7 +46,7 @@ class DiskWorkspace:
     def __init__(self, root: Path, approver: Approver, *, locale: Locale = DEFAULT_LOCALE) -> None:
         self.root = root.resolve()
         self._approver = approver
-        self._locale = locale
+        self.locale = locale  # the host may change it with the session's settings
 
     async def read_text(self, path: Path) -> FileText:
         return FileText(await asyncio.to_thread(read_utf8, path))
@@ -66,13 +66,14 @@ class DiskWorkspace:
         return ()
 
     async def _ask(self, change: FileChange) -> Choice:
+        diff = await asyncio.to_thread(unified_diff, change.rel, change.before, change.after)
         request = EditRequest(
             tool=change.tool,
             path=change.path,
             rel=change.rel,
             before=change.before,
             after=change.after,
-            diff=unified_diff(change.rel, change.before, change.after),
+            diff=diff,
         )
         try:
             return await self._approver.approve_edit(request)
@@ -80,7 +81,7 @@ class DiskWorkspace:
             return Choice.DENY  # nobody could answer: the gate fails closed
 
     def _say(self, key: str, **fields: object) -> str:
-        return text(key, self._locale, **fields)
+        return text(key, self.locale, **fields)
 
     def _apply(self, change: FileChange) -> str | None:
         """Write the change; return None on success, else why nothing was changed."""

@@ -68,6 +68,12 @@ def _locate_existing(root: Path, raw: str, ignored_key: str, not_file_key: str) 
     return _Existing(target, info.st_size)
 
 
+def _locate_read(root: Path, raw: str) -> tuple[Path | None, _Existing | str]:
+    """Where an old read record of `raw` would be kept, and the file to read now (or why not)."""
+    written_as = safe_write_path(root, raw)
+    return written_as, _locate_existing(root, raw, "tools.read.ignored", "tools.read.not_file")
+
+
 def _error(ctx: ToolContext, key: str, **fields: object) -> ToolResult:
     return ToolResult(text(key, ctx.locale, **fields), True)
 
@@ -89,12 +95,9 @@ async def _current_text(ctx: ToolContext, path: Path, raw: str) -> FileText | To
 async def read_file(args: dict[str, str], ctx: ToolContext) -> ToolResult:
     """Return a file's whole text and record its digest; any failure clears an old record."""
     root, raw = ctx.session.root, args["file_path"]
-    written_as = safe_write_path(root, raw)
+    written_as, found = await asyncio.to_thread(_locate_read, root, raw)
     if written_as is not None:
         ctx.session.reads.pop(written_as, None)
-    found = await asyncio.to_thread(
-        _locate_existing, root, raw, "tools.read.ignored", "tools.read.not_file"
-    )
     if isinstance(found, str):
         return _error(ctx, found, path=raw)
     ctx.session.reads.pop(found.path, None)
@@ -219,7 +222,7 @@ async def _deliver(
         return await _explain_failure(ctx, change, delivery.reason, stale_key)
     if delivery.choice is Choice.ALLOW_SESSION:
         ctx.gate.remember_file(change.path)
-    diff = unified_diff(change.rel, change.before, change.after)
+    diff = await asyncio.to_thread(unified_diff, change.rel, change.before, change.after)
     with contextlib.suppress(Exception):  # a broken sink must not misreport a landed edit
         ctx.emit(EditApplied(change.tool, change.rel, diff))
     return ToolResult(done)
