@@ -15,7 +15,6 @@ import {
   LanguageClient,
   RevealOutputChannelOn,
   State,
-  TransportKind,
   type LanguageClientOptions,
   type ServerOptions,
 } from "vscode-languageclient/node";
@@ -54,6 +53,7 @@ export class KesiServer implements vscode.Disposable {
   private client: LanguageClient | undefined;
   private placeholders: vscode.Disposable[] = [];
   private stopping = false;
+  private stopCheck: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly runs: Runs,
@@ -109,11 +109,8 @@ export class KesiServer implements vscode.Disposable {
 
   private createClient(command: string): LanguageClient {
     const cwd = folders()[0];
-    const serverOptions: ServerOptions = {
-      command,
-      transport: TransportKind.stdio,
-      options: cwd ? { cwd } : {},
-    };
+    // No `transport`: stdio is the default, and naming it would append a `--stdio` argument.
+    const serverOptions: ServerOptions = { command, options: cwd ? { cwd } : {} };
     const clientOptions: LanguageClientOptions = {
       documentSelector: [{ scheme: "file" }],
       synchronize: { configurationSection: "kesi" },
@@ -137,7 +134,8 @@ export class KesiServer implements vscode.Disposable {
         this.runs.serverStopped();
         // A crash restart passes through Stopped; only a client still stopped a moment later
         // (and not stopped by us) has really gone away.
-        setTimeout(() => {
+        clearTimeout(this.stopCheck);
+        this.stopCheck = setTimeout(() => {
           if (this.client === client && !this.stopping && client.state === State.Stopped) {
             this.notRunning(t("server.stopped", currentLocale()), false);
           }
@@ -179,6 +177,7 @@ export class KesiServer implements vscode.Disposable {
   }
 
   dispose(): void {
+    clearTimeout(this.stopCheck);
     this.clearPlaceholders();
     void this.stop();
     this.log.dispose();
