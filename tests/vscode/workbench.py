@@ -86,8 +86,7 @@ class Workbench:
     # -- palette -----------------------------------------------------------------------------
 
     def run_command(self, title: str) -> None:
-        """F1, type the command's title, pick exactly that entry."""
-        self.page.keyboard.press("Escape")
+        """F1, type the command's title, pick exactly that entry (the selection stays)."""
         self.page.keyboard.press("F1")
         box = self.page.locator(".quick-input-widget input")
         box.wait_for()
@@ -140,16 +139,12 @@ class Workbench:
         pane = self.refactor_preview()
         row = pane.locator(".monaco-list-row", has_text=name).first
         row.wait_for()
-        box = row.locator(".edit-checkbox, .monaco-checkbox, [role='checkbox']").first
-        box.click()
-        self.wait_until(
-            lambda: (
-                box.get_attribute("aria-checked") == "true"
-                or "checked" in (box.get_attribute("class") or "")
-            ),
-            10_000,
-            f"the Refactor Preview row {name} to be ticked",
-        )
+        row.locator("input.edit-checkbox").check()
+
+    def preview_ticks(self) -> list[bool]:
+        """Whether each row of the Refactor Preview (files and changes) is ticked."""
+        boxes = self.refactor_preview().locator(".monaco-list-row input.edit-checkbox")
+        return [box.is_checked() for box in boxes.all()]
 
     def apply_preview(self) -> None:
         self.refactor_preview().locator(".monaco-button", has_text=re.compile(r"^Apply$")).click()
