@@ -14,6 +14,8 @@ from kesi_lsp.core.tools.files import text_digest
 from kesi_lsp.core.workspace import Delivery, DeliveryStatus, FileChange, FileText
 from tests.core.workspace import Workspace
 
+BUFFER_CHANGED = "Not applied: a.py changed in the editor meanwhile. Nothing was changed."
+
 
 def disk_text(path: Path) -> str:
     return path.read_text(encoding="utf-8")
@@ -45,7 +47,7 @@ class EditorView:
         if change.path in self.buffers:
             text, version = self.buffers[change.path]
             if version != change.version or text != change.before:
-                return Delivery(DeliveryStatus.FAILED, reason="the buffer changed")
+                return Delivery(DeliveryStatus.FAILED, reason=BUFFER_CHANGED)
             self.buffers[change.path] = (change.after, version + 1)
         save(change.path, change.after)
         return Delivery(DeliveryStatus.APPLIED)
@@ -110,16 +112,13 @@ async def test_write_compares_against_the_buffer_not_the_disk(ws: Workspace) -> 
     assert change.before == "buffer\n"
 
 
-async def test_a_failed_delivery_says_why_and_that_nothing_changed(zh: Workspace) -> None:
+async def test_a_failed_delivery_passes_the_views_sentence_on(zh: Workspace) -> None:
     view = editor(zh)
-    view.fail_with = "編輯器拒絕套用"
+    view.fail_with = "沒有套用：編輯器拒絕了 a.py 的修改。什麼都沒有改。"
     zh.write("a.py", "x = 1\n")
     result = await zh.call("edit_file", file_path="a.py", old_string="x = 1", new_string="x = 2")
-    assert result == ToolResult(
-        "錯誤：對 a.py 的修改沒有套用（編輯器拒絕套用）。"
-        "檔案沒有任何變動，請重新 read_file 後再試。",
-        True,
-    )
+    assert result == ToolResult("沒有套用：編輯器拒絕了 a.py 的修改。什麼都沒有改。", True)
+    assert zh.read("a.py") == b"x = 1\n"
     assert zh.events == []
 
 
@@ -136,6 +135,6 @@ async def test_a_buffer_that_moved_on_during_delivery_is_reported_as_stale(ws: W
 
     view.deliver = user_types_first  # type: ignore[method-assign]
     result = await ws.call("edit_file", file_path="a.py", old_string="x = 1", new_string="x = 2")
-    assert result.is_error
-    assert "changed since you read it" in result.text
+    assert result == ToolResult(BUFFER_CHANGED, True)
     assert view.buffers[path] == ("x = 1\n# typed\n", 2)
+    assert path not in ws.session.reads  # whatever was read before is not the text any more
