@@ -18,7 +18,7 @@ from kesi_lsp.core.prompt import (
 )
 from kesi_lsp.scripted_api import reply, script, tool_use
 from kesi_lsp.scripted_api.validate import MAX_CACHE_BREAKPOINTS
-from tests.core.loop.conftest import MakeAgent, PlainView
+from tests.core.loop.conftest import EditorLikeView, MakeAgent
 
 ROOT = Path("/work/demo-project")
 
@@ -103,15 +103,13 @@ def breakpoints(body: dict[str, Any]) -> int:
     return count
 
 
-async def test_each_request_carries_the_truth_and_the_same_rules(
-    make_agent: MakeAgent, tmp_path: Path
-) -> None:
-    view = PlainView()
+async def test_each_request_carries_the_truth_and_the_same_rules(make_agent: MakeAgent) -> None:
     agent = make_agent(
-        script(reply("我先列目錄。", tool_use("list_files", {})), reply("好了。"), reply("嗯。")),
-        view=view,
+        script(reply("我先列目錄。", tool_use("list_files", {})), reply("好了。"), reply("嗯。"))
     )
     await agent.ask("看一下")
+    view = agent.ctx.view
+    assert isinstance(view, EditorLikeView)
     view.unsaved = (agent.ctx.session.root / "src" / "app.py",)
     await agent.ask("再看一下")
     bodies = [r.body for r in agent.server.requests]
