@@ -213,3 +213,17 @@ def test_nothing_is_added_when_nothing_dangles() -> None:
     history: list[Any] = [{"role": "user", "content": "hi"}]
     assert seal_dangling_tool_use(history, "zh-TW") is False
     assert history == [{"role": "user", "content": "hi"}]
+
+
+async def test_a_tool_call_under_another_stop_reason_is_neither_run_nor_kept(
+    make_agent: MakeAgent,
+) -> None:
+    odd = reply("我想讀檔。", tool_use("read_file", {"file_path": "a.py"}), stop_reason="end_turn")
+    agent = make_agent(script(odd, reply("好。")))
+    finished = await agent.ask("讀檔")
+    assert finished.status == "done" and finished.text == "我想讀檔。"
+    assert agent.of(ToolStarted) == []
+    kept = agent.history[-1]["content"]
+    assert kept == [{"type": "text", "text": "我想讀檔。"}]
+    agent.assert_history_sound()
+    assert (await agent.ask("再來")).status == "done"
