@@ -96,6 +96,10 @@ class _Run:
     # --- the loop ---
 
     async def run(self, prompt: str) -> RunFinished:
+        if not prompt.strip():
+            # The API refuses blank text, and the seed keeps a failed prompt in the history:
+            # a blank one would poison every later request. Like the seed's REPL, skip it.
+            return self._finish("failed", text("loop.empty_prompt", self.locale))
         add_user_prompt(self.history, prompt, self.locale)
         try:
             finished = await self._loop()

@@ -9,6 +9,8 @@ import asyncio
 import time
 from typing import Any
 
+import pytest
+
 from kesi_lsp.core.events import ToolStarted
 from kesi_lsp.core.history import seal_dangling_tool_use
 from kesi_lsp.scripted_api import http_error, reply, script, tool_use
@@ -227,3 +229,14 @@ async def test_a_tool_call_under_another_stop_reason_is_neither_run_nor_kept(
     assert kept == [{"type": "text", "text": "我想讀檔。"}]
     agent.assert_history_sound()
     assert (await agent.ask("再來")).status == "done"
+
+
+@pytest.mark.parametrize("blank", ["", "  \n"])
+async def test_a_blank_question_sends_nothing_and_keeps_the_history(
+    make_agent: MakeAgent, blank: str
+) -> None:
+    agent = make_agent(script(reply("好。")))
+    finished = await agent.ask(blank)
+    assert finished.status == "failed" and "空的" in finished.text
+    assert agent.history == [] and agent.server.requests == []
+    assert (await agent.ask("真的問題")).status == "done"
