@@ -124,12 +124,14 @@ class BubblewrapSandbox:
     """Run each command in a fresh bwrap sandbox, through the guard.
 
     `program` is the bwrap binary, `home` the user's home (resolved), `python` the interpreter
-    that runs the guard (the server's own). `locale` words the guard's messages.
+    that runs the guard (the server's own) and `guard` its file. `locale` words the guard's
+    messages.
     """
 
     program: str
     home: Path
     python: str = sys.executable
+    guard: str = GUARD_PATH
     locale: Locale = "en"
     limits: Limits = field(default_factory=Limits)
     features: BwrapFeatures = field(default_factory=BwrapFeatures)
@@ -140,7 +142,7 @@ class BubblewrapSandbox:
 
     def argv(self, command: str, root: Path) -> list[str]:
         spec = self.spec(command, root)
-        return [self.python, "-I", "-S", GUARD_PATH, json.dumps(spec, ensure_ascii=False)]
+        return [self.python, "-I", "-S", self.guard, json.dumps(spec, ensure_ascii=False)]
 
     def environment(self, base: Mapping[str, str], root: Path) -> dict[str, str]:
         env = scrub_environment(base)
