@@ -93,6 +93,11 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "(sandbox: the command started more than {limit} processes; all of them were stopped)",
         "（沙箱：這個指令開了超過 {limit} 個行程，已經全部終止）",
     ),
+    "sandbox.limit.processes_refused": (
+        "(sandbox: the command reached the limit of {limit} processes; the processes it tried "
+        "to start beyond that were refused)",
+        "（沙箱：這個指令的行程數碰到了 {limit} 個的上限，超過的部分沒有開成）",
+    ),
     "sandbox.limit.file_size": (
         "(sandbox: a file reached the size limit of {limit}; the process writing it was stopped)",
         "（沙箱：有檔案寫到了 {limit} 的大小上限，寫檔的行程被終止）",

@@ -103,11 +103,11 @@ class BwrapFeatures:
 
     @property
     def size(self) -> bool:
-        return self.version >= (0, 7, 0)
+        return self.version >= (0, 7)
 
     @property
     def disable_userns(self) -> bool:
-        return self.version >= (0, 8, 0)
+        return self.version >= (0, 8)
 
 
 def parse_version(output: str) -> tuple[int, ...]:
@@ -243,6 +243,9 @@ class BubblewrapSandbox:
         locale = self.locale
         return {
             "processes": text("sandbox.limit.processes", locale, limit=limits.max_processes),
+            "processes_refused": text(
+                "sandbox.limit.processes_refused", locale, limit=limits.max_processes
+            ),
             "file_size": text("sandbox.limit.file_size", locale, limit=_gib(limits.max_file_bytes)),
             "disk": text("sandbox.limit.disk", locale, limit=_gib(limits.disk_budget_bytes)),
             "too_large": text("sandbox.too_large", locale, limit=limits.max_entries),

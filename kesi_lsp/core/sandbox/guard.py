@@ -275,6 +275,7 @@ class Supervisor:
         self.spec = spec
         self.cgroup: PidsCgroup | None = None
         self.stopped_for: str | None = None
+        self.refused_processes = False
         self.proc: subprocess.Popen[bytes] | None = None
 
     def stop(self, why: str | None) -> None:
@@ -305,6 +306,7 @@ class Supervisor:
 
     def close(self) -> None:
         if self.cgroup is not None:
+            self.refused_processes = self.cgroup.limit_hit()
             self.cgroup.remove()
 
     def _too_many_processes(self) -> bool:
@@ -356,7 +358,9 @@ def run(spec: Spec) -> int:
     if why in ("processes", "disk"):
         say(spec.messages[why])
         return EXIT_STOPPED
-    if why is None and status == EXIT_FILE_TOO_BIG:
+    if why is None and supervisor.refused_processes:
+        say(spec.messages["processes_refused"])  # it collapsed before the guard looked
+    elif why is None and status == EXIT_FILE_TOO_BIG:
         say(spec.messages["file_size"])
     return status
 

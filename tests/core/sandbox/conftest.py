@@ -155,7 +155,7 @@ def processes_with(marker: str) -> list[str]:
     """Command lines of live processes (anywhere on the host) that contain `marker`."""
     found = []
     for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
             continue
         try:
             cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
