@@ -1,0 +1,67 @@
+---@mod kesi.commands The :KeSi* user commands.
+
+local M = {}
+
+---@param name string
+---@param fn fun(opts: table)
+---@param opts table
+local function command(name, fn, opts)
+  vim.api.nvim_create_user_command(name, fn, opts)
+end
+
+--- Define the commands (again: idempotent).
+function M.create()
+  command('KeSiFix', function(o)
+    require('kesi').fix({ line1 = o.line1, line2 = o.line2, instruction = o.args })
+  end, {
+    range = true,
+    nargs = '*',
+    desc = 'KeSi: fix this line (or the range), with its diagnostics; args: an instruction',
+  })
+  command('KeSiAsk', function(o)
+    require('kesi').ask(o.args, o.range > 0 and { line1 = o.line1, line2 = o.line2 } or nil)
+  end, { range = true, nargs = '+', desc = 'KeSi: ask the agent to do something' })
+  command('KeSiCancel', function()
+    require('kesi').cancel()
+  end, { desc = 'KeSi: stop the running run' })
+  command('KeSiReset', function()
+    require('kesi').reset()
+  end, { desc = 'KeSi: clear the conversation and read records' })
+  command('KeSiCost', function()
+    require('kesi').cost()
+  end, { desc = "KeSi: show this session's token usage and cost" })
+  command('KeSiPermissions', function()
+    require('kesi').permissions()
+  end, { desc = 'KeSi: show the permissions granted in this session' })
+  command('KeSiRevoke', function()
+    require('kesi').revoke()
+  end, { desc = 'KeSi: revoke every permission of this session' })
+  command('KeSiOutput', function(o)
+    local output = require('kesi.output')
+    if o.args == 'clear' then
+      output.clear()
+    else
+      output.toggle()
+    end
+  end, {
+    nargs = '?',
+    complete = function()
+      return { 'clear' }
+    end,
+    desc = 'KeSi: toggle the output split (clear: empty it)',
+  })
+  command('KeSiAccept', function(o)
+    local review = require('kesi.review')
+    local decision = o.bang and review.decisions.accept_session or review.decisions.accept
+    if not review.answer(decision) then
+      vim.notify('KeSi: no edit is waiting for review', vim.log.levels.WARN)
+    end
+  end, { bang = true, desc = 'KeSi: accept the edit under review (!: for this session)' })
+  command('KeSiReject', function()
+    if not require('kesi.review').answer(require('kesi.review').decisions.reject) then
+      vim.notify('KeSi: no edit is waiting for review', vim.log.levels.WARN)
+    end
+  end, { desc = 'KeSi: reject the edit under review' })
+end
+
+return M

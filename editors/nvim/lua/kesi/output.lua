@@ -1,0 +1,296 @@
+---@mod kesi.output The `kesi://output` buffer: what KeSi says and does, as it happens.
+--- Model text streams in as prose; tool calls, their results, notices and the cost of each run
+--- are lines of their own, each with a highlight group (see |kesi-highlights|).
+
+local config = require('kesi.config')
+
+local M = {}
+
+M.name = 'kesi://output'
+M.ns = vim.api.nvim_create_namespace('kesi.output')
+
+--- Highlight groups and what they link to by default.
+M.highlights = {
+  KeSiHeader = 'Title',
+  KeSiTool = 'Function',
+  KeSiToolOk = 'DiagnosticOk',
+  KeSiToolError = 'DiagnosticError',
+  KeSiNotice = 'DiagnosticWarn',
+  KeSiCost = 'Comment',
+  KeSiDone = 'DiagnosticOk',
+  KeSiStopped = 'DiagnosticWarn',
+  KeSiFailed = 'DiagnosticError',
+}
+
+function M.define_highlights()
+  for group, link in pairs(M.highlights) do
+    vim.api.nvim_set_hl(0, group, { link = link, default = true })
+  end
+end
+
+--- Whether the last line holds model text that further deltas continue.
+local in_text = false
+
+---@return integer?
+local function find_buf()
+  local buf = vim.fn.bufnr(M.name)
+  if buf ~= -1 and vim.api.nvim_buf_is_valid(buf) then
+    return buf
+  end
+  return nil
+end
+
+---@return integer
+function M.buf()
+  local buf = find_buf()
+  if buf then
+    return buf
+  end
+  buf = vim.api.nvim_create_buf(false, true)
+  vim.api.nvim_buf_set_name(buf, M.name)
+  vim.bo[buf].buftype = 'nofile'
+  vim.bo[buf].bufhidden = 'hide'
+  vim.bo[buf].swapfile = false
+  vim.bo[buf].undolevels = -1
+  vim.bo[buf].modifiable = false
+  vim.bo[buf].filetype = 'kesioutput'
+  vim.keymap.set('n', 'q', '<Cmd>close<CR>', { buffer = buf, nowait = true, desc = 'Close' })
+  in_text = false
+  return buf
+end
+
+---@return integer[] windows of the current tab page showing the output
+local function windows()
+  local buf = find_buf()
+  if not buf then
+    return {}
+  end
+  return vim.tbl_filter(function(win)
+    return vim.api.nvim_win_get_buf(win) == buf
+  end, vim.api.nvim_tabpage_list_wins(0))
+end
+
+function M.is_visible()
+  return #windows() > 0
+end
+
+--- Show the output in a split of the current tab page (focus stays where it was unless `focus`).
+---@param focus boolean?
+---@return integer win
+function M.open(focus)
+  local win = windows()[1]
+  if not win then
+    local opts = config.options.output
+    local previous = vim.api.nvim_get_current_win()
+    vim.cmd(('%s %dsplit'):format(opts.position, opts.size))
+    win = vim.api.nvim_get_current_win()
+    vim.api.nvim_win_set_buf(win, M.buf())
+    local wo = vim.wo[win][0]
+    wo.number = false
+    wo.relativenumber = false
+    wo.signcolumn = 'no'
+    wo.wrap = true
+    wo.linebreak = true
+    wo.winfixheight = not opts.position:find('vertical')
+    wo.winfixwidth = opts.position:find('vertical') ~= nil
+    M.scroll()
+    if not focus then
+      vim.api.nvim_set_current_win(previous)
+    end
+  end
+  if focus then
+    vim.api.nvim_set_current_win(win)
+  end
+  return win
+end
+
+function M.toggle()
+  local wins = windows()
+  if #wins > 0 then
+    for _, win in ipairs(wins) do
+      pcall(vim.api.nvim_win_close, win, false)
+    end
+  else
+    M.open(true)
+  end
+end
+
+--- Keep the end of the output in view, except in a window where the user moved up to read.
+function M.scroll()
+  local buf = find_buf()
+  if not buf then
+    return
+  end
+  local last = vim.api.nvim_buf_line_count(buf)
+  for _, win in ipairs(vim.fn.win_findbuf(buf)) do
+    local row = vim.api.nvim_win_get_cursor(win)[1]
+    if win ~= vim.api.nvim_get_current_win() or row >= last - 1 then
+      vim.api.nvim_win_set_cursor(win, { last, 0 })
+    end
+  end
+end
+
+--- Run `fn(buf)` with the buffer modifiable.
+---@param fn fun(buf: integer)
+local function edit(fn)
+  local buf = M.buf()
+  vim.bo[buf].modifiable = true
+  local ok, err = pcall(fn, buf)
+  vim.bo[buf].modifiable = false
+  if not ok then
+    error(err)
+  end
+  M.scroll()
+end
+
+---@param buf integer
+---@return boolean
+local function is_empty(buf)
+  return vim.api.nvim_buf_line_count(buf) == 1 and vim.api.nvim_buf_get_lines(buf, 0, 1, true)[1] == ''
+end
+
+--- Append whole lines, the first highlighted with `group` (or all, with `all`).
+---@param lines string[]
+---@param group string?
+local function add_lines(lines, group)
+  edit(function(buf)
+    local start = vim.api.nvim_buf_line_count(buf)
+    if is_empty(buf) then
+      start = 0
+      vim.api.nvim_buf_set_lines(buf, 0, -1, true, lines)
+    else
+      vim.api.nvim_buf_set_lines(buf, -1, -1, true, lines)
+    end
+    if group then
+      for i, line in ipairs(lines) do
+        vim.api.nvim_buf_set_extmark(buf, M.ns, start + i - 1, 0, {
+          end_col = #line,
+          hl_group = group,
+        })
+      end
+    end
+  end)
+  in_text = false
+end
+
+--- Model text, as it streams: continues the current paragraph, newlines start new lines.
+---@param text string
+function M.text(text)
+  if text == '' then
+    return
+  end
+  edit(function(buf)
+    local pieces = vim.split(text, '\n', { plain = true })
+    if not in_text then
+      if is_empty(buf) then
+        vim.api.nvim_buf_set_lines(buf, 0, -1, true, pieces)
+      else
+        vim.api.nvim_buf_set_lines(buf, -1, -1, true, pieces)
+      end
+    else
+      local row = vim.api.nvim_buf_line_count(buf) - 1
+      local col = #vim.api.nvim_buf_get_lines(buf, row, row + 1, true)[1]
+      vim.api.nvim_buf_set_text(buf, row, col, row, col, pieces)
+    end
+  end)
+  in_text = true
+end
+
+--- A short, readable form of a tool's input for its line in the output.
+---@param tool string
+---@param input table?
+---@return string
+function M.describe_input(tool, input)
+  if type(input) ~= 'table' then
+    return ''
+  end
+  for _, key in ipairs({ 'command', 'file_path', 'path', 'pattern', 'glob' }) do
+    if type(input[key]) == 'string' then
+      local value = input[key]
+      if key == 'pattern' and type(input.path) == 'string' and input.path ~= '' then
+        value = ('%s in %s'):format(value, input.path)
+      end
+      return (value:gsub('\n', ' ⏎ '))
+    end
+  end
+  local ok, json = pcall(vim.json.encode, input)
+  return ok and json or ''
+end
+
+---@param title string
+function M.header(title)
+  local stamp = os.date('%H:%M:%S')
+  add_lines({ ('── %s · %s ──'):format(title, stamp) }, 'KeSiHeader')
+end
+
+---@param tool string
+---@param input table?
+function M.tool_start(tool, input)
+  local detail = M.describe_input(tool, input)
+  add_lines({ ('▸ %s%s'):format(tool, detail ~= '' and (' ' .. detail) or '') }, 'KeSiTool')
+end
+
+---@param tool string
+---@param is_error boolean
+---@param summary string?
+function M.tool_end(tool, is_error, summary)
+  local text = (summary and summary ~= '') and summary or tool
+  text = text:gsub('\n', ' ⏎ ')
+  if is_error then
+    add_lines({ ('  ✗ %s'):format(text) }, 'KeSiToolError')
+  else
+    add_lines({ ('  ✓ %s'):format(text) }, 'KeSiToolOk')
+  end
+end
+
+---@param text string
+function M.notice(text)
+  local lines = vim.split(text, '\n', { plain = true })
+  lines[1] = '! ' .. lines[1]
+  add_lines(lines, 'KeSiNotice')
+end
+
+---@param text string
+function M.edit_applied(text)
+  add_lines({ ('✎ %s'):format(text) }, 'KeSiToolOk')
+end
+
+local status_groups = {
+  done = 'KeSiDone',
+  cancelled = 'KeSiStopped',
+  limit = 'KeSiStopped',
+  failed = 'KeSiFailed',
+}
+
+--- The end of a run: its status and what it cost.
+---@param status string
+---@param usage table?
+---@param cost number
+function M.finish(status, usage, cost)
+  local parts = { status }
+  if type(usage) == 'table' then
+    if type(usage.requests) == 'number' then
+      table.insert(parts, ('%d request%s'):format(usage.requests, usage.requests == 1 and '' or 's'))
+    end
+    if type(usage.inputTokens) == 'number' and type(usage.outputTokens) == 'number' then
+      table.insert(
+        parts,
+        ('%d in / %d out tokens'):format(usage.inputTokens, usage.outputTokens)
+      )
+    end
+  end
+  table.insert(parts, ('cost %s'):format(require('kesi.runs').format_cost(cost)))
+  local line = '── ' .. table.concat(parts, ' · ')
+  add_lines({ line }, status_groups[status] or 'KeSiCost')
+end
+
+--- Remove everything (`:KeSiOutput clear`).
+function M.clear()
+  edit(function(buf)
+    vim.api.nvim_buf_clear_namespace(buf, M.ns, 0, -1)
+    vim.api.nvim_buf_set_lines(buf, 0, -1, true, {})
+  end)
+  in_text = false
+end
+
+return M

@@ -1,0 +1,140 @@
+"""A scripted Anthropic Messages API: the real wire format, strict validation, faults on demand.
+
+KeSi's tests (and `kesi-lsp demo`, and the benchmarks) never talk to the real API. They point
+the real `anthropic` SDK at this server (`base_url`), which answers each `POST /v1/messages`
+from a **script**, in order, exactly as the real API would on the wire: a JSON message, or
+Server-Sent Events (`message_start`, `ping`, `content_block_start`, `content_block_delta` with
+`text_delta` / `input_json_delta` cut through JSON tokens, `content_block_stop`,
+`message_delta` with stop_reason and usage, `message_stop`; `error` on demand).
+
+It **validates every request like the real API** (roles alternate — stricter than the real
+API, which merges repeats —, first message from the user, non-empty content and text, every
+`tool_use` answered by a `tool_result` with its id in the next user message and no stray
+results, results first, unique ids, well-formed tool schemas, at most 4 `cache_control`
+breakpoints, the `x-api-key` and `anthropic-version` headers). An invalid request gets a 400
+`invalid_request_error` and is recorded in `problems`.
+
+It **counts tokens deterministically** (`tokens.py` documents the rule) and keeps a prompt
+cache: a `cache_control` breakpoint writes its prefix, a later request that repeats it reads it
+(`cache_read_input_tokens` > 0).
+
+Run it
+------
+In-process (tests): ``with ScriptedServer(script(...)) as server: server.base_url``; or the
+pytest fixture ``scripted_api`` from ``tests/plugins/scripted_api.py``.
+As a process: ``python -m kesi_lsp.scripted_api --script FILE [--port 0]`` prints its base
+URL on one line (``http://127.0.0.1:PORT``) and serves until killed; problems go to stderr.
+
+Script format (JSON; a bare list is taken as ``steps``)
+--------------------------------------------------------
+::
+
+    {
+      "steps": [ STEP, ... ],        # one per incoming request, in order
+      "min_cache_tokens": 0,         # prefixes shorter than this are not cached (real Haiku: 4096)
+      "model": null                  # model name to report (default: echo the request's)
+    }
+
+    STEP = {
+      "label": "read the test",      # optional; names the step in problems
+      "content": [                   # what the model says, in order
+        {"type": "text", "text": "Let me look."},
+        {"type": "tool_use", "name": "read_file", "input": {"file_path": "a.py"},
+         "id": "toolu_1",            # optional; default toolu_scripted_<request>_<index>
+         "raw_json": "{\"file_pa"}   # optional; streamed verbatim instead of `input`
+      ],
+      "stop_reason": "tool_use",     # default: tool_use if any tool_use block, else end_turn;
+                                     # also max_tokens, model_context_window_exceeded, ...
+      "usage": {"input_tokens": 100, "output_tokens": 20,
+                "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0},
+                                     # each optional: missing ones are computed
+      "timing": {"headers_delay": 0, "event_delay": 0, "text_chunk": 6, "json_chunk": 7},
+                                     # seconds before the headers / after each SSE event;
+                                     # characters per text_delta / per input_json_delta
+      "fault": FAULT,                # optional
+      "expect": EXPECT,              # optional: checked against the request
+      "times": 1,                    # answer this many consecutive requests with this step
+      "forever": false               # answer every remaining request (last step only)
+    }
+
+    FAULT = one of
+      {"kind": "http_error", "status": 429, "retry_after": 1,        # 429 rate_limit_error
+       "error_type": null, "message": null, "headers": {}}           # 529 overloaded_error,
+                                     # 500 api_error, 400 (+ "headers": {"x-should-retry":
+                                     # "true"}), ...; type and message default per status
+      {"kind": "reset", "after_events": 5}        # RST the connection after 5 SSE events
+                                                  # (non-stream: before any byte)
+      {"kind": "stall", "after_events": 3, "seconds": 30, "before_headers": false}
+                                     # go silent (then carry on), e.g. so a test can cancel;
+                                     # non-stream: delay the whole answer
+      {"kind": "error_event", "after_events": 4, "error_type": "overloaded_error",
+       "message": "Overloaded"}      # send `event: error` and end the stream
+                                     # (non-stream: the matching HTTP error status)
+
+    EXPECT = any of (all must hold, else the request gets a 400 and a recorded problem)
+      {"last_user_text_contains": "...", "last_tool_result_contains": "passed",
+       "last_tool_result_is_error": false, "system_contains": "...", "message_count": 3,
+       "tools_include": ["read_file"], "stream": true}
+
+`after_events` counts every SSE event sent, `ping` included; ``wire.event_names(step)`` lists
+them (e.g. ``["message_start", "ping", "content_block_start", "text_delta", ...]``) so a test
+can aim a fault at "the first input_json_delta". An invalid request does not consume a step.
+When the script runs out, the request gets a 400 saying so (recorded as a problem).
+
+Python helpers build the same data: ``script(reply("Let me look.", tool_use("read_file",
+{"file_path": "a.py"})), http_error(429, retry_after=1), reset_after(5, "Hello"),
+stall_after(3, "Hi"), error_event_after(4, "Hi"))``; ``Script.dumps()`` writes the JSON.
+"""
+
+from __future__ import annotations
+
+from kesi_lsp.scripted_api.script import (
+    Fault,
+    Script,
+    ScriptError,
+    Step,
+    TextBlock,
+    Timing,
+    ToolUseBlock,
+    as_script,
+    error_event_after,
+    http_error,
+    reply,
+    reset_after,
+    script,
+    stall_after,
+    text,
+    tool_use,
+)
+from kesi_lsp.scripted_api.server import RecordedRequest, ScriptedServer, UsageRecord
+from kesi_lsp.scripted_api.tokens import REQUEST_OVERHEAD, count_tokens
+from kesi_lsp.scripted_api.validate import validate_request
+from kesi_lsp.scripted_api.wire import Usage, event_names, plan_events
+
+__all__ = [
+    "REQUEST_OVERHEAD",
+    "Fault",
+    "RecordedRequest",
+    "Script",
+    "ScriptError",
+    "ScriptedServer",
+    "Step",
+    "TextBlock",
+    "Timing",
+    "ToolUseBlock",
+    "Usage",
+    "UsageRecord",
+    "as_script",
+    "count_tokens",
+    "error_event_after",
+    "event_names",
+    "http_error",
+    "plan_events",
+    "reply",
+    "reset_after",
+    "script",
+    "stall_after",
+    "text",
+    "tool_use",
+    "validate_request",
+]

@@ -1,0 +1,20 @@
+-- The Neovim the tests drive: the plugin from editors/nvim, set up the way its README says.
+vim.opt.rtp:prepend(assert(os.getenv('KESI_NVIM_PLUGIN')))
+vim.o.swapfile = false
+vim.o.more = false
+vim.o.shortmess = vim.o.shortmess .. 'IWs'
+
+-- Record what vim.ui.select is asked (prompt and item texts), then let Neovim's own
+-- vim.ui.select answer: the tests type the number and <CR> into its prompt.
+_G.kesi_test = { selects = {} }
+local select = vim.ui.select
+vim.ui.select = function(items, opts, on_choice)
+  local format = opts.format_item or tostring
+  table.insert(_G.kesi_test.selects, {
+    prompt = opts.prompt,
+    items = vim.tbl_map(format, items),
+  })
+  return select(items, opts, on_choice)
+end
+
+require('kesi').setup(vim.json.decode(os.getenv('KESI_NVIM_SETUP') or '{}'))
