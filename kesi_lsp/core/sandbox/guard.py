@@ -276,11 +276,16 @@ class Supervisor:
         self.cgroup: PidsCgroup | None = None
         self.stopped_for: str | None = None
         self.refused_processes = False
+        self.signal_received: int | None = None
         self.proc: subprocess.Popen[bytes] | None = None
 
-    def stop(self, why: str | None) -> None:
+    def on_signal(self, signum: int) -> None:
+        self.signal_received = signum
+        self.stop("signal")
+
+    def stop(self, why: str) -> None:
         if self.stopped_for is None:
-            self.stopped_for = why or "signal"
+            self.stopped_for = why
         if self.proc is not None:
             with contextlib.suppress(OSError):
                 self.proc.kill()
@@ -332,7 +337,7 @@ def exit_status(returncode: int) -> int:
 def run(spec: Spec) -> int:
     supervisor = Supervisor(spec)
     for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-        signal.signal(signum, lambda _n, _f: supervisor.stop(None))
+        signal.signal(signum, lambda n, _f: supervisor.on_signal(n))
     with mask_kit() as kit:
         masks = workspace_masks(spec, kit)
         if masks is None:
@@ -354,6 +359,11 @@ def run(spec: Spec) -> int:
             status = exit_status(supervisor.watch())
         finally:
             supervisor.close()
+    if supervisor.signal_received is not None:
+        # Die of the same signal, so run_command reports "killed by signal N" as it does
+        # for a command without the sandbox.
+        signal.signal(supervisor.signal_received, signal.SIG_DFL)
+        os.kill(os.getpid(), supervisor.signal_received)
     why = supervisor.stopped_for
     if why in ("processes", "disk"):
         say(spec.messages[why])

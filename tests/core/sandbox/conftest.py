@@ -29,6 +29,7 @@ from pathlib import Path
 
 import pytest
 
+from kesi_lsp.catalog import Locale
 from kesi_lsp.core.errors import SandboxUnavailableError
 from kesi_lsp.core.sandbox import Sandbox
 from kesi_lsp.core.sandbox.bubblewrap import BubblewrapSandbox, Limits
@@ -104,11 +105,17 @@ def bwrap() -> str:
     return program
 
 
-def bubblewrap(playground: Playground, limits: Limits | None = None) -> BubblewrapSandbox:
+def bubblewrap(
+    playground: Playground, limits: Limits | None = None, *, locale: Locale = "en"
+) -> BubblewrapSandbox:
     """The sandbox `select_sandbox("bubblewrap", ...)` gives for the playground."""
     try:
         sandbox = select_sandbox(
-            "bubblewrap", playground.root, playground.environ, limits=limits or Limits()
+            "bubblewrap",
+            playground.root,
+            playground.environ,
+            limits=limits or Limits(),
+            locale=locale,
         )
     except SandboxUnavailableError as exc:
         _unusable(str(exc))

@@ -220,7 +220,6 @@ async def test_pytest_cache_stays_writable_and_tool_state_does_not(playground: P
 async def test_the_sandbox_message_follows_the_locale(playground: Playground) -> None:
     for index in range(20):
         (playground.root / f"file{index}.txt").write_text("x")
-    box = bubblewrap(playground, Limits(max_entries=10))
-    chinese = type(box)(**{**box.__dict__, "locale": "zh-TW"})
+    chinese = bubblewrap(playground, Limits(max_entries=10), locale="zh-TW")
     ran = await playground.run(chinese, "true")
     assert "工作目錄太大" in ran.output
