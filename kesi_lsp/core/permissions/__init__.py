@@ -24,7 +24,13 @@ from pathlib import Path
 
 from kesi_lsp.catalog import text
 from kesi_lsp.core.approval import Approver, Choice, CommandRequest
-from kesi_lsp.core.permissions.grants import GrantsView, describe_grants, grants_lines, revoke
+from kesi_lsp.core.permissions.grants import (
+    GrantsView,
+    describe_grants,
+    grants_lines,
+    revoke,
+    revoked_line,
+)
 from kesi_lsp.core.permissions.policy import Verdict, classify
 from kesi_lsp.core.sandbox.env import home_from
 from kesi_lsp.core.session import Session
@@ -38,6 +44,7 @@ __all__ = [
     "grants_lines",
     "home_from",
     "revoke",
+    "revoked_line",
 ]
 
 

@@ -29,6 +29,7 @@ memory is not limited.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import stat
@@ -292,15 +293,10 @@ def _outermost(paths: Sequence[Path]) -> list[Path]:
     return result
 
 
-_ETC_CACHE: dict[str, tuple[str, ...]] = {}
-
-
+@functools.cache
 def _unreadable_in_etc(base: str = "/etc") -> tuple[str, ...]:
     """Entries of /etc that others may not read (/etc/shadow, ssh host keys): masked, so a
     sandbox run as root cannot read them either. Computed once per process."""
-    cached = _ETC_CACHE.get(base)
-    if cached is not None:
-        return cached
     found: list[str] = []
     pending = [base]
     while pending:
@@ -324,8 +320,7 @@ def _unreadable_in_etc(base: str = "/etc") -> tuple[str, ...]:
                     pending.append(entry.path)
             elif not mode & 0o004:
                 found.append(entry.path)
-    _ETC_CACHE[base] = tuple(sorted(found))
-    return _ETC_CACHE[base]
+    return tuple(sorted(found))
 
 
 def bubblewrap_for(

@@ -185,3 +185,14 @@ def test_seatbelt_profile_takes_paths_as_parameters_never_as_text(tmp_path: Path
     assert '(subpath (param "TOOLCHAIN_0"))' in text
     assert "\\.env|\\.env\\.[^/]*" in text and "node_modules" in text
     assert text.startswith("(version 1)\n(allow default)")
+
+
+def test_the_sandbox_sorts_every_name_of_the_ignore_list() -> None:
+    """Secrets, tool state and caches together are exactly the fence's ignore list."""
+    from kesi_lsp.core.paths import IGNORED_NAMES, IGNORED_PREFIX
+    from kesi_lsp.core.sandbox.zones import WRITABLE_IGNORED_NAMES
+
+    sorted_names = [*SECRET_NAMES, *READONLY_NAMES, *WRITABLE_IGNORED_NAMES]
+    assert len(sorted_names) == len(set(sorted_names))
+    assert set(sorted_names) == set(IGNORED_NAMES)
+    assert SECRET_PREFIXES == (IGNORED_PREFIX,)
