@@ -85,7 +85,31 @@ export interface UsageEvent {
   session?: Usage;
 }
 
-export type StreamEvent = TextEvent | ToolStartEvent | ToolEndEvent | NoticeEvent | UsageEvent;
+/** An edit reached the workspace (disk and buffer agree); `diff` is its unified diff. */
+export interface EditEvent {
+  runId: string;
+  kind: "edit";
+  tool?: string;
+  path: string;
+  diff?: string;
+}
+
+/** A model round trip began (the progress notification shows it too). */
+export interface TurnEvent {
+  runId: string;
+  kind: "turn";
+  turn: number;
+  maxTurns: number;
+}
+
+export type StreamEvent =
+  | TextEvent
+  | ToolStartEvent
+  | ToolEndEvent
+  | NoticeEvent
+  | UsageEvent
+  | EditEvent
+  | TurnEvent;
 
 export type RunStatus = "done" | "cancelled" | "failed" | "limit";
 
@@ -139,6 +163,10 @@ export function asStreamEvent(value: unknown): StreamEvent | undefined {
       return typeof value.text === "string" ? (value as unknown as NoticeEvent) : undefined;
     case "usage":
       return value as unknown as UsageEvent;
+    case "edit":
+      return typeof value.path === "string" ? (value as unknown as EditEvent) : undefined;
+    case "turn":
+      return typeof value.turn === "number" ? (value as unknown as TurnEvent) : undefined;
     default:
       return undefined;
   }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { StreamEvent } from "../core/protocol";
-import { StreamRenderer, toolDetail } from "../core/stream";
+import { StreamRenderer, indentDiff, toolDetail } from "../core/stream";
 
 function renderer(): { out: () => string; r: StreamRenderer } {
   let text = "";
@@ -110,3 +110,36 @@ describe("toolDetail", () => {
 function usage(costUsd: number) {
   return { requests: 1, inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd };
 }
+
+describe("edits", () => {
+  it("shows an applied edit with its diff indented under a marked line", () => {
+    const { out, r } = renderer();
+    r.runStarted(run, "t");
+    r.event({
+      runId: run,
+      kind: "edit",
+      tool: "edit_file",
+      path: "calc.py",
+      diff: "--- a/calc.py\n+++ b/calc.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a - b\n+    return a + b\n",
+    });
+    assert.equal(
+      out(),
+      "── t ──\n✎ calc.py\n    @@ -1,2 +1,2 @@\n     def add(a, b):\n    -    return a - b\n    +    return a + b\n",
+    );
+  });
+
+  it("keeps removed lines that look like headers, and clips long diffs", () => {
+    const body = Array.from({ length: 50 }, (_, i) => `+line ${i}`).join("\n");
+    const shown = indentDiff(`--- a/x.sql\n+++ b/x.sql\n@@ -1 +1,50 @@\n--- a comment\n${body}\n`);
+    assert.ok(shown.startsWith("    @@ -1 +1,50 @@\n    --- a comment\n"));
+    assert.ok(shown.endsWith("    … 12 more lines\n"));
+    assert.equal(shown.split("\n").length, 42);
+  });
+
+  it("ignores turn events (the progress notification shows them)", () => {
+    const { out, r } = renderer();
+    r.runStarted(run, "t");
+    r.event({ runId: run, kind: "turn", turn: 2, maxTurns: 20 });
+    assert.equal(out(), "── t ──\n");
+  });
+});
