@@ -1,7 +1,8 @@
 """The `kesi-lsp` command: serve LSP (default), or run `demo` / `doctor`.
 
 stdout belongs to JSON-RPC when serving, so nothing here prints unless a subcommand that owns
-the terminal (demo, doctor, --version) is running.
+the terminal (demo, doctor, --version) is running. The server logs to stderr (and
+`--log-file`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="KeSi coding agent as a language server (stdio by default).",
     )
     parser.add_argument("--version", action="version", version=f"kesi-lsp {__version__}")
+    parser.add_argument("--stdio", action="store_true", help="serve over stdio (the default)")
     parser.add_argument("--tcp", action="store_true", help="serve over TCP instead of stdio")
     parser.add_argument("--host", default="127.0.0.1", help="TCP host (with --tcp)")
     parser.add_argument("--port", type=int, default=2087, help="TCP port (with --tcp)")
@@ -38,8 +40,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.subcommand == "doctor":
         print("kesi-lsp doctor is not built yet (issue 8).")
         return 2
-    from kesi_lsp.lsp.server import serve  # imported late: --version must not load pygls
+    if args.tcp and args.stdio:
+        build_parser().error("choose one of --stdio and --tcp")
+    # Imported late: --version and the subcommands must not load pygls.
+    from kesi_lsp.lsp.log import configure_logging
+    from kesi_lsp.lsp.server import serve
 
+    configure_logging(args.verbose, args.log_file)
     return serve(args)
 
 

@@ -1,7 +1,239 @@
-"""Messages of the `lsp` domain: key -> (English, Traditional Chinese as the seed words it)."""
+"""Messages of the `lsp` domain: key -> (English, Traditional Chinese as the seed words it).
+
+What the editor shows (prompts, progress, errors, the output log) and what the model is told
+when an edit could not be delivered through the editor.
+"""
 
 from __future__ import annotations
 
 from typing import Final
 
-MESSAGES: Final[dict[str, tuple[str, str]]] = {}
+_SETTINGS: Final[dict[str, tuple[str, str]]] = {
+    "lsp.setting_invalid": (
+        "KeSi setting {key}: expected {expected}, got {value}; using {default}.",
+        "KeSi 設定 {key}：應該是{expected}，收到的是 {value}；先用預設值 {default}。",
+    ),
+    "lsp.expect.model": (
+        "a model name such as claude-haiku-4-5",
+        "模型名稱，例如 claude-haiku-4-5",
+    ),
+    "lsp.expect.max_tokens": ("a whole number from 1 to 128000", "1 到 128000 之間的整數"),
+    "lsp.expect.max_turns": ("a whole number from 1 to 1000", "1 到 1000 之間的整數"),
+    "lsp.expect.max_failures": ("a whole number from 1 to 100", "1 到 100 之間的整數"),
+    "lsp.expect.timeout": (
+        "a number of seconds above 0 and at most 3600",
+        "大於 0、最多 3600 的秒數",
+    ),
+    "lsp.expect.sandbox": (
+        'one of "auto", "bubblewrap", "seatbelt", "off"',
+        "「auto」、「bubblewrap」、「seatbelt」、「off」其中之一",
+    ),
+    "lsp.expect.bool": ("true or false", "true 或 false"),
+    "lsp.expect.locale": ('"en" or "zh-TW"', "「en」或「zh-TW」"),
+    "lsp.expect.api_key": ("a non-empty string", "非空字串"),
+    "lsp.expect.base_url": ("an http:// or https:// URL", "http:// 或 https:// 開頭的網址"),
+}
+
+_COMMANDS: Final[dict[str, tuple[str, str]]] = {
+    "lsp.no_folder": (
+        "KeSi works inside a workspace folder, and none is open. Open a folder, then try again.",
+        "KeSi 只在工作資料夾裡做事，現在沒有開任何資料夾。請先開一個資料夾再試一次。",
+    ),
+    "lsp.not_a_file": (
+        "KeSi only works on files saved inside a workspace folder, not on {uri}. Save the file "
+        "in the project first.",
+        "KeSi 只處理存在工作資料夾裡的檔案，{uri} 不是。請先把它存進專案裡。",
+    ),
+    "lsp.outside_folders": (
+        "{path} is outside every workspace folder, so KeSi will not touch it. The workspace "
+        "folder is KeSi's fence; open the file's folder as a workspace folder to work on it.",
+        "{path} 不在任何一個工作資料夾裡，KeSi 不會碰它。工作資料夾就是 KeSi 的圍籬；"
+        "要處理這個檔案，請把它所在的資料夾加進工作區。",
+    ),
+    "lsp.ignored_path": (
+        "{path} is on KeSi's ignore list (secrets, dependencies, caches), so KeSi will not "
+        "read it or send it to the model.",
+        "{path} 在 KeSi 的忽略清單上（機密、套件、快取），KeSi 不會讀它，也不會送給模型。",
+    ),
+    "lsp.unreadable": (
+        "KeSi cannot read {path}: {error}",
+        "KeSi 讀不到 {path}：{error}",
+    ),
+    "lsp.busy": (
+        "KeSi is already working in this folder. Wait for it to finish, or cancel it "
+        "(KeSi: Cancel), then try again.",
+        "KeSi 正在這個資料夾裡工作。等它做完，或先取消（KeSi: Cancel）再試一次。",
+    ),
+    "lsp.busy_reset": (
+        "KeSi is working in this folder; cancel the run before clearing the conversation.",
+        "KeSi 正在這個資料夾裡工作；要清空對話，請先取消這一輪。",
+    ),
+    "lsp.action.fix_this": ("KeSi: fix this", "KeSi：修這裡"),
+}
+
+_TASKS: Final[dict[str, tuple[str, str]]] = {
+    "lsp.task.fix": (
+        "Fix the code in {path}, lines {lines}, as shown in my editor:",
+        "請修正 {path} 第 {lines} 行的程式碼，以下是我編輯器裡看到的內容：",
+    ),
+    "lsp.task.diagnostics": ("The editor reports:", "編輯器回報的問題："),
+    "lsp.task.instruction": ("What I want: {instruction}", "我的要求：{instruction}"),
+    "lsp.task.fix_default": (
+        "Find the cause, fix it with the smallest change that works, and check the fix.",
+        "找出原因，用能解決問題的最小修改修好它，並確認修好了。",
+    ),
+    "lsp.task.selection": (
+        "I am looking at {path}, lines {lines}:",
+        "我正在看 {path} 第 {lines} 行：",
+    ),
+    "lsp.task.current_file": ("I am looking at {path}.", "我正在看 {path}。"),
+}
+
+_PROMPTS: Final[dict[str, tuple[str, str]]] = {
+    "lsp.action.allow_once": ("Allow once", "允許這一次"),
+    "lsp.action.allow_session": ("Allow for this session", "這個 session 都允許"),
+    "lsp.action.deny": ("Deny", "拒絕"),
+    "lsp.prompt.command": (
+        "[Permission needed] KeSi wants to run: {command}",
+        "[需要授權] KeSi 想執行：{command}",
+    ),
+    "lsp.prompt.reason": ("Why it asks: {reason}", "理由：{reason}"),
+    "lsp.prompt.edit": (
+        "[Permission needed] KeSi wants to change {path} ({tool}):",
+        "[需要授權] KeSi 想修改 {path}（{tool}）：",
+    ),
+    "lsp.prompt.create": (
+        "[Permission needed] KeSi wants to create {path} ({tool}):",
+        "[需要授權] KeSi 想建立 {path}（{tool}）：",
+    ),
+    "lsp.prompt.diff_cut": (
+        "… {count} more diff lines not shown",
+        "……還有 {count} 行差異沒有顯示",
+    ),
+    "lsp.prompts_unavailable": (
+        "This editor cannot show KeSi's permission prompts (window/showMessageRequest), so "
+        "KeSi denies every edit and command that needs your approval. Use an editor that "
+        "supports prompts to let KeSi change files.",
+        "這個編輯器不能顯示 KeSi 的授權詢問（window/showMessageRequest），所以需要你同意的"
+        "修改和指令，KeSi 一律拒絕。想讓 KeSi 改檔案，請改用支援詢問的編輯器。",
+    ),
+    "lsp.review.annotation": (
+        "Review KeSi's change: tick what to apply, untick what to reject.",
+        "檢查 KeSi 的修改：勾選要套用的部分，不要的就取消勾選。",
+    ),
+}
+
+_EDITS: Final[dict[str, tuple[str, str]]] = {
+    "lsp.edit.label": ("KeSi: {tool} {path}", "KeSi: {tool} {path}"),
+    "lsp.edit.stale": (
+        "Not applied: {path} changed in the editor after you read it (the user may be typing "
+        "there). Nothing was changed. Read the file again, then redo the edit on its current "
+        "text.",
+        "沒有套用：你讀過 {path} 之後，它在編輯器裡又被改過（使用者可能正在打字）。"
+        "什麼都沒有改。請重新讀取檔案，再依照目前的內容重做修改。",
+    ),
+    "lsp.edit.stale_review": (
+        "Not applied: {path} changed in the editor while the user was reviewing your edit. "
+        "Nothing was changed. Read the file again, then redo the edit on its current text.",
+        "沒有套用：使用者檢查修改的時候，{path} 在編輯器裡被改過了。什麼都沒有改。"
+        "請重新讀取檔案，再依照目前的內容重做修改。",
+    ),
+    "lsp.edit.exists": (
+        "Not applied: {path} was created by someone else meanwhile. Nothing was changed. Read "
+        "it before deciding what to do.",
+        "沒有套用：{path} 在這段時間被別人建立了。什麼都沒有改。請先讀取它，再決定怎麼做。",
+    ),
+    "lsp.edit.no_apply": (
+        "Not applied: {path} is open in an editor that cannot apply edits "
+        "(workspace/applyEdit), and KeSi will not write behind its back. Nothing was changed.",
+        "沒有套用：{path} 開在一個不能套用修改（workspace/applyEdit）的編輯器裡，"
+        "KeSi 不會瞞著編輯器寫檔。什麼都沒有改。",
+    ),
+    "lsp.edit.apply_error": (
+        "Not applied: the editor failed to apply the edit to {path} ({error}). Nothing was "
+        "changed.",
+        "沒有套用：編輯器套用 {path} 的修改時出錯（{error}）。什麼都沒有改。",
+    ),
+    "lsp.edit.refused": (
+        "Not applied: the editor refused the edit to {path}: {reason}. Nothing was changed.",
+        "沒有套用：編輯器拒絕了 {path} 的修改：{reason}。什麼都沒有改。",
+    ),
+    "lsp.edit.no_reason": ("no reason given", "沒有說明原因"),
+    "lsp.edit.write_error": (
+        "Not applied: writing {path} failed ({error}). Nothing was changed.",
+        "沒有套用：寫入 {path} 失敗（{error}）。什麼都沒有改。",
+    ),
+    "lsp.edit.skipped": (
+        "Not applied: the editor skipped the edit to {path} because its buffer changed in the "
+        "meantime. Nothing was changed. Read the file again, then redo the edit.",
+        "沒有套用：{path} 的緩衝區在這段時間改過，編輯器略過了這次修改。什麼都沒有改。"
+        "請重新讀取檔案，再重做修改。",
+    ),
+    "lsp.edit.buffer_differs": (
+        "The edit to {path} did not land as intended: the editor now holds different text "
+        "(the user applied only part of it, or edited the file at the same time). Read the "
+        "file again before any further change.",
+        "{path} 的修改沒有照預期套用：編輯器裡現在是另一份內容（使用者只套用了一部分，"
+        "或同時在改這個檔案）。再改之前請先重新讀取檔案。",
+    ),
+    "lsp.edit.not_saved": (
+        "The edit to {path} reached the editor but could not be saved to disk, so commands "
+        "will not see it. Read the file again before any further change.",
+        "{path} 的修改已經進到編輯器，但沒能存到磁碟，指令看不到它。再改之前請先重新讀取檔案。",
+    ),
+}
+
+_RUNS: Final[dict[str, tuple[str, str]]] = {
+    "lsp.no_api_key": (
+        "No Anthropic API key. Set ANTHROPIC_API_KEY in the environment your editor starts "
+        "kesi-lsp from (or the kesi.apiKey setting), restart the server, then run the command "
+        "again.",
+        "找不到 Anthropic API 金鑰。請在啟動 kesi-lsp 的編輯器環境裡設定 ANTHROPIC_API_KEY"
+        "（或 kesi.apiKey 設定），重新啟動 server 後再執行一次。",
+    ),
+    "lsp.run_cancelled": ("Cancelled.", "已取消。"),
+    "lsp.run_crashed": (
+        "KeSi hit an internal error ({error}). Your files are as the last applied edit left "
+        "them; the details are in the KeSi server log.",
+        "KeSi 發生內部錯誤（{error}）。檔案停在最後一次套用修改後的狀態；"
+        "細節在 KeSi server 的記錄裡。",
+    ),
+    "lsp.run_failed": ("KeSi stopped: {text}", "KeSi 停下來了：{text}"),
+    "lsp.run_limit": ("KeSi stopped at a limit: {text}", "KeSi 碰到上限停下來了：{text}"),
+    "lsp.internal_error": (
+        "KeSi server error: {error} (details in the server log).",
+        "KeSi server 錯誤：{error}（細節在 server 記錄裡）。",
+    ),
+    "lsp.status.done": ("done", "完成"),
+    "lsp.status.cancelled": ("cancelled", "已取消"),
+    "lsp.status.failed": ("failed", "失敗"),
+    "lsp.status.limit": ("stopped at a limit", "碰到上限"),
+    "lsp.progress.starting": ("starting", "開始"),
+    "lsp.progress.turn": ("turn {turn}/{max}", "第 {turn}/{max} 輪"),
+    "lsp.progress.edits": ("files changed: {count}", "改了 {count} 個檔案"),
+}
+
+_LOG: Final[dict[str, tuple[str, str]]] = {
+    "lsp.log.kesi": ("KeSi > ", "KeSi > "),
+    "lsp.log.tool": ("  [tool] {tool}({input})", "  [執行工具] {tool}({input})"),
+    "lsp.log.tool_done": ("    → {summary}", "    → {summary}"),
+    "lsp.log.tool_error": ("    ✗ {summary}", "    ✗ {summary}"),
+    "lsp.log.notice": ("  ({text})", "  （{text}）"),
+    "lsp.log.edit": ("  [edited] {path}", "  [已修改] {path}"),
+    "lsp.log.stopped": ("KeSi > {text}", "KeSi > {text}"),
+    "lsp.log.usage": (
+        "  (this turn: {requests} requests, input {input}, output {output}, ${cost}; "
+        "session total ${total})",
+        "  （本輪 {requests} 次請求，input {input}、output {output}，${cost}；累計 ${total}）",
+    ),
+}
+
+MESSAGES: Final[dict[str, tuple[str, str]]] = {
+    **_SETTINGS,
+    **_COMMANDS,
+    **_TASKS,
+    **_PROMPTS,
+    **_EDITS,
+    **_RUNS,
+    **_LOG,
+}

@@ -1,16 +1,96 @@
-"""The KeSi language server (pygls 2). Features are registered in `kesi_lsp.lsp.features`."""
+"""The KeSi language server (pygls 2): the object that owns a client's state, and `serve`.
+
+`create_server` builds a `KesiServer` and registers each feature module in order; nothing
+lives in module globals, so tests (and the demo) can build as many servers as they like.
+"""
 
 from __future__ import annotations
 
 import argparse
+import logging
+import os
+import sys
+from collections.abc import Mapping
+from typing import Any
 
+from lsprotocol import types
+from pygls.exceptions import FeatureRequestError
 from pygls.lsp.server import LanguageServer
 
 from kesi_lsp import __version__
+from kesi_lsp.catalog import Locale, text
+from kesi_lsp.lsp.approver import PromptSupport
+from kesi_lsp.lsp.capabilities import ClientFeatures
+from kesi_lsp.lsp.config import ConfigStore, Parsed
+from kesi_lsp.lsp.delivery import EditorLink
+from kesi_lsp.lsp.documents import Documents
+from kesi_lsp.lsp.driver import AgentRunner, Host
+from kesi_lsp.lsp.folders import Folder, Sessions, workspace_folders
+from kesi_lsp.lsp.runs import Runs
+from kesi_lsp.lsp.wire import Wire, plain_json_converter
+
+log = logging.getLogger(__name__)
 
 
-def create_server() -> LanguageServer:
-    return LanguageServer("kesi-lsp", __version__)
+class KesiServer(LanguageServer):
+    """A language server for one client: its folders' sessions, settings and runs."""
+
+    def __init__(self, environ: Mapping[str, str], runner: AgentRunner) -> None:
+        super().__init__("kesi-lsp", __version__, converter_factory=plain_json_converter)
+        self.environ = dict(environ)
+        self.runner = runner
+        self.wire = Wire(self.protocol)
+        self.features = ClientFeatures()
+        self.config = ConfigStore()
+        self.sessions = Sessions()
+        self.runs = Runs()
+        self.prompts = PromptSupport()
+        self.config_ready: Any = None  # the pending workspace/configuration pull, if any
+
+    @property
+    def documents(self) -> Documents:
+        return Documents(self.workspace)
+
+    def folders(self) -> list[Folder]:
+        return workspace_folders(self.workspace)
+
+    def host(self) -> Host:
+        link = EditorLink(self.wire, self.features, self.documents, self.workspace.position_codec)
+        return Host(link, self.prompts, self.runner, self.environ)
+
+    def settings_for(self, folder: Folder | None) -> Parsed:
+        """Settings of `folder`; bad values are reported to the user once and defaulted."""
+        parsed = self.config.settings_for(folder.uri if folder else None)
+        for problem in self.config.new_problems(parsed):
+            self.show(problem, types.MessageType.Warning)
+        return parsed
+
+    def locale_for(self, folder: Folder | None) -> Locale:
+        return self.config.settings_for(folder.uri if folder else None).settings.locale
+
+    def show(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
+        self.wire.notify(
+            types.WINDOW_SHOW_MESSAGE, types.ShowMessageParams(type=kind, message=message)
+        )
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        """Unexpected errors go to the log, and a one-line notice (no traceback) to the user."""
+        log.error("internal error (%s): %s", getattr(source, "__name__", source), error)
+        if not self.wire.closed and source is not FeatureRequestError:
+            self.show(text("lsp.internal_error", "en", error=str(error)), types.MessageType.Error)
+
+
+def create_server(
+    environ: Mapping[str, str] | None = None, runner: AgentRunner | None = None
+) -> KesiServer:
+    """A ready-to-start server. `runner` defaults to the real agent loop."""
+    from kesi_lsp.lsp import code_actions, commands, documents_sync, lifecycle
+    from kesi_lsp.lsp.agent import run_core_agent
+
+    server = KesiServer(os.environ if environ is None else environ, runner or run_core_agent)
+    for feature in (lifecycle, documents_sync, commands, code_actions):
+        feature.register(server)
+    return server
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -18,6 +98,25 @@ def serve(args: argparse.Namespace) -> int:
     server = create_server()
     if args.tcp:
         server.start_tcp(args.host, args.port)
-    else:
-        server.start_io()
+        return 0
+    return serve_stdio(server)
+
+
+def serve_stdio(server: KesiServer) -> int:
+    """Serve one client on stdin/stdout, keeping stdout for JSON-RPC alone.
+
+    File descriptor 1 is the JSON-RPC channel and nothing else may reach it: the channel gets
+    a private duplicate, and fd 1 (and Python's sys.stdout) are pointed at stderr, so a stray
+    print or a child process inheriting stdout cannot corrupt the stream. Likewise fd 0 is
+    replaced by /dev/null, so no child process can eat the client's messages.
+    """
+    rpc_in = os.fdopen(os.dup(0), "rb")
+    rpc_out = os.fdopen(os.dup(1), "wb")
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    sys.stdout.flush()
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    server.start_io(rpc_in, rpc_out)
     return 0

@@ -21,7 +21,8 @@ local M = {}
 ---@type table<integer, kesi.ReviewView> by tab page handle
 M.views = {}
 
-local counter = 0
+--- How many reviews were opened in this Neovim (they number the scratch buffers).
+M.opened = 0
 
 M.decisions = { accept = 'accept', accept_session = 'acceptSession', reject = 'reject' }
 
@@ -150,7 +151,8 @@ end
 ---@param on_decision fun(decision: string)
 ---@return kesi.ReviewView
 function M.open(params, on_decision)
-  counter = counter + 1
+  M.opened = M.opened + 1
+  local counter = M.opened
   local path = params.path or (params.uri and vim.uri_to_fname(params.uri)) or 'edit'
   local before, after = params.before or '', params.after or ''
   local filetype = vim.filetype.match({ filename = path, contents = lines_of(after) })

@@ -1,0 +1,113 @@
+"""Permission prompts as `window/showMessageRequest` (design §2.6).
+
+The user answers `Allow once`, `Allow for this session` or `Deny`. Anything else (a dismissed
+prompt, an error, a client without the method such as Helix, a client that went away) is a
+deny: the gate fails closed, exactly like the seed's 「沒有人可以問，自動拒絕」.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcMethodNotFound
+
+from kesi_lsp.catalog import Locale, text
+from kesi_lsp.core.approval import Choice, CommandRequest, EditRequest
+from kesi_lsp.lsp.wire import Wire
+
+log = logging.getLogger(__name__)
+
+MAX_DIFF_LINES = 40
+MAX_DIFF_CHARS = 3000
+
+_CHOICE_KEYS = (
+    (Choice.ALLOW_ONCE, "lsp.action.allow_once"),
+    (Choice.ALLOW_SESSION, "lsp.action.allow_session"),
+    (Choice.DENY, "lsp.action.deny"),
+)
+
+
+def truncate_diff(diff: str, locale: Locale) -> str:
+    """At most MAX_DIFF_LINES lines / MAX_DIFF_CHARS characters of `diff`, saying what is cut."""
+    lines = diff.splitlines()
+    kept: list[str] = []
+    size = 0
+    for line in lines:
+        if len(kept) == MAX_DIFF_LINES or size + len(line) > MAX_DIFF_CHARS:
+            break
+        kept.append(line)
+        size += len(line) + 1
+    if len(kept) < len(lines):
+        kept.append(text("lsp.prompt.diff_cut", locale, count=len(lines) - len(kept)))
+    return "\n".join(kept)
+
+
+@dataclass
+class PromptSupport:
+    """Whether this client can show prompts; learnt from its first MethodNotFound."""
+
+    unavailable: bool = False
+
+
+class Prompter:
+    """Ask one three-way question through `window/showMessageRequest`."""
+
+    def __init__(self, wire: Wire, support: PromptSupport, locale: Locale) -> None:
+        self._wire = wire
+        self._support = support
+        self.locale = locale
+
+    async def ask(self, message: str) -> Choice:
+        if self._support.unavailable:
+            return Choice.DENY
+        titles = {text(key, self.locale): choice for choice, key in _CHOICE_KEYS}
+        params = types.ShowMessageRequestParams(
+            type=types.MessageType.Warning,
+            message=message,
+            actions=[types.MessageActionItem(title=title) for title in titles],
+        )
+        try:
+            answer = await self._wire.request(types.WINDOW_SHOW_MESSAGE_REQUEST, params)
+        except JsonRpcMethodNotFound:
+            self._support.unavailable = True
+            self._wire.notify(
+                types.WINDOW_SHOW_MESSAGE,
+                types.ShowMessageParams(
+                    type=types.MessageType.Warning,
+                    message=text("lsp.prompts_unavailable", self.locale),
+                ),
+            )
+            return Choice.DENY
+        except Exception as exc:  # an error answer, a lost client: every failure is a deny
+            log.info("permission prompt failed, denying: %s", exc)
+            return Choice.DENY
+        title = getattr(answer, "title", None)
+        return titles.get(title, Choice.DENY) if isinstance(title, str) else Choice.DENY
+
+
+def command_message(request: CommandRequest, locale: Locale) -> str:
+    message = text("lsp.prompt.command", locale, command=request.command)
+    if request.reason:
+        message += "\n" + text("lsp.prompt.reason", locale, reason=request.reason)
+    return message
+
+
+def edit_message(request: EditRequest, locale: Locale) -> str:
+    key = "lsp.prompt.create" if request.before is None else "lsp.prompt.edit"
+    head = text(key, locale, tool=request.tool, path=request.rel)
+    return f"{head}\n\n{truncate_diff(request.diff, locale)}"
+
+
+class LspApprover:
+    """The core's `Approver`, answered by the person at the editor."""
+
+    def __init__(self, prompter: Prompter) -> None:
+        self._prompter = prompter
+
+    async def approve_command(self, request: CommandRequest) -> Choice:
+        return await self._prompter.ask(command_message(request, self._prompter.locale))
+
+    async def approve_edit(self, request: EditRequest) -> Choice:
+        return await self._prompter.ask(edit_message(request, self._prompter.locale))

@@ -1,0 +1,68 @@
+"""What the connected client can do, read once from its `initialize` capabilities.
+
+Every fallback of the wire contract (design §2.2) hangs on one of these flags, so they are
+computed in one place and named for what KeSi does with them, not for where they hide in the
+LSP capability tree. The client's name never decides anything: capabilities do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from lsprotocol import types
+
+
+@dataclass(frozen=True)
+class ClientFeatures:
+    """The client abilities KeSi's fallbacks depend on."""
+
+    stream: bool = False
+    review_edit: bool = False
+    save_documents: bool = False
+    apply_edit: bool = False
+    document_changes: bool = False
+    create_files: bool = False
+    change_annotations: bool = False
+    work_done_progress: bool = False
+    configuration: bool = False
+
+    @property
+    def review_path(self) -> str:
+        """How an edit is shown before it lands: "kesi", "annotation" or "prompt" (§2.7)."""
+        if self.review_edit:
+            return "kesi"
+        if self.change_annotations and self.document_changes:
+            return "annotation"
+        return "prompt"
+
+
+def _kesi_experimental(caps: types.ClientCapabilities) -> Mapping[str, object]:
+    experimental = caps.experimental
+    if isinstance(experimental, Mapping):
+        kesi = experimental.get("kesi")
+        if isinstance(kesi, Mapping):
+            return kesi
+    return {}
+
+
+def client_features(caps: types.ClientCapabilities) -> ClientFeatures:
+    """Distil `caps` into the flags KeSi uses."""
+    kesi = _kesi_experimental(caps)
+    workspace = caps.workspace
+    edit = workspace.workspace_edit if workspace else None
+    resource_ops = (edit.resource_operations or []) if edit else []
+    window = caps.window
+    return ClientFeatures(
+        stream=kesi.get("stream") is True,
+        review_edit=kesi.get("reviewEdit") is True,
+        save_documents=kesi.get("saveDocuments") is True,
+        apply_edit=bool(workspace and workspace.apply_edit),
+        # Neovim handles documentChanges without announcing it; announcing resource
+        # operations implies it (they only exist inside documentChanges).
+        document_changes=bool(edit and (edit.document_changes or resource_ops)),
+        create_files=types.ResourceOperationKind.Create in resource_ops,
+        change_annotations=bool(edit and edit.change_annotation_support is not None),
+        work_done_progress=bool(window and window.work_done_progress),
+        configuration=bool(workspace and workspace.configuration),
+    )

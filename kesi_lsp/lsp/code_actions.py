@@ -1,0 +1,62 @@
+"""The "KeSi: fix this" code action (design §2.4).
+
+Offered on any range of a file inside a workspace folder: a `quickfix` carrying the context's
+diagnostics when there are some, a `refactor.rewrite` otherwise. Its command is
+`kesi.fixThis`; answering the code action itself never calls the model (it must be instant,
+and editors ask for code actions on every cursor move).
+"""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from kesi_lsp.catalog import text
+from kesi_lsp.lsp.args import unstructure
+from kesi_lsp.lsp.commands import FIX_THIS
+from kesi_lsp.lsp.folders import containing_folder, uri_to_path
+from kesi_lsp.lsp.server import KesiServer
+
+KINDS = [types.CodeActionKind.QuickFix, types.CodeActionKind.RefactorRewrite]
+
+
+def wanted(kind: str, only: list[str] | None) -> bool:
+    """Whether `kind` falls under the client's `only` filter (kinds are hierarchical)."""
+    if not only:
+        return True
+    return any(kind == prefix or kind.startswith(prefix + ".") for prefix in only)
+
+
+def code_actions(ls: KesiServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+    path = uri_to_path(params.text_document.uri)
+    folder = containing_folder(ls.folders(), path) if path is not None else None
+    if path is None or folder is None or path.resolve() == folder.path:
+        return []
+    diagnostics = list(params.context.diagnostics)
+    kind = types.CodeActionKind.QuickFix if diagnostics else types.CodeActionKind.RefactorRewrite
+    only = [
+        str(k.value if isinstance(k, types.CodeActionKind) else k)
+        for k in params.context.only or []
+    ]
+    if not wanted(kind.value, only):
+        return []
+    title = text("lsp.action.fix_this", ls.locale_for(folder))
+    argument = {
+        "uri": params.text_document.uri,
+        "range": unstructure(params.range),
+        "diagnostics": [unstructure(d) for d in diagnostics],
+    }
+    return [
+        types.CodeAction(
+            title=title,
+            kind=kind,
+            diagnostics=diagnostics or None,
+            command=types.Command(title=title, command=FIX_THIS, arguments=[argument]),
+        )
+    ]
+
+
+def register(server: KesiServer) -> None:
+    server.feature(
+        types.TEXT_DOCUMENT_CODE_ACTION,
+        types.CodeActionOptions(code_action_kinds=KINDS, resolve_provider=False),
+    )(code_actions)

@@ -1,0 +1,192 @@
+"""The `kesi.*` commands (design §2.3): each takes one object argument and answers at once.
+
+`kesi.fixThis` and `kesi.ask` start a run in the background and return its `runId`; the rest
+act on the session of the workspace folder that contains `uri` (else the first folder).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+
+from kesi_lsp.catalog import text
+from kesi_lsp.core.meter import Usage
+from kesi_lsp.lsp.args import (
+    CommandError,
+    invalid,
+    one_object,
+    opt_diagnostics,
+    opt_range,
+    opt_str,
+    req_str,
+)
+from kesi_lsp.lsp.driver import drive
+from kesi_lsp.lsp.edits import split_lines
+from kesi_lsp.lsp.folders import Folder, containing_folder, uri_to_path
+from kesi_lsp.lsp.runs import Run
+from kesi_lsp.lsp.server import KesiServer
+from kesi_lsp.lsp.stream import usage_json
+from kesi_lsp.lsp.tasks import ask_task, fix_task, line_span, numbered
+
+log = logging.getLogger(__name__)
+
+FIX_THIS = "kesi.fixThis"
+ASK = "kesi.ask"
+CANCEL = "kesi.cancel"
+RESET = "kesi.reset"
+COST = "kesi.cost"
+PERMISSIONS = "kesi.permissions"
+REVOKE = "kesi.revoke"
+SETTINGS_WAIT = 5.0
+
+
+def target(ls: KesiServer, uri: str | None) -> tuple[Folder, Path | None]:
+    """The folder (session) a command acts on, and the file `uri` names (if any)."""
+    folders = ls.folders()
+    locale = ls.locale_for(folders[0] if folders else None)
+    if not folders:
+        raise CommandError(text("lsp.no_folder", locale), "noWorkspaceFolder")
+    if uri is None:
+        return folders[0], None
+    path = uri_to_path(uri)
+    if path is None:
+        raise CommandError(text("lsp.not_a_file", locale, uri=uri), "notAFile")
+    folder = containing_folder(folders, path)
+    if folder is None:
+        raise CommandError(text("lsp.outside_folders", locale, path=str(path)), "outsideWorkspace")
+    return folder, path.resolve()
+
+
+def rel_path(folder: Folder, path: Path) -> str:
+    return path.relative_to(folder.path).as_posix() if path != folder.path else "."
+
+
+def excerpt(
+    ls: KesiServer, folder: Folder, path: Path, rng: types.Range
+) -> tuple[str, tuple[int, int]]:
+    """The numbered lines `rng` covers, from the editor's buffer (else the disk)."""
+    try:
+        source = ls.documents.file_text(path).text
+    except (OSError, UnicodeDecodeError) as exc:
+        message = text(
+            "lsp.unreadable", ls.locale_for(folder), path=rel_path(folder, path), error=str(exc)
+        )
+        raise CommandError(message, "unreadable") from exc
+    first, last = line_span(rng.start.line, rng.end.line, rng.end.character)
+    top = max(len(split_lines(source)) - 1, 0)
+    lines = (min(first, top), min(last, top))
+    return numbered(source, *lines), lines
+
+
+async def _start(ls: KesiServer, folder: Folder, prompt: str) -> dict[str, str]:
+    """Start a run in `folder`'s session unless one is already going there."""
+    pending = ls.config_ready
+    if isinstance(pending, asyncio.Future) and not pending.done():
+        await asyncio.wait({pending}, timeout=SETTINGS_WAIT)
+    settings = ls.settings_for(folder).settings
+    busy = ls.runs.active_in(folder)
+    if busy is not None:
+        raise CommandError(text("lsp.busy", settings.locale), "busy", runId=busy.id)
+    session = ls.sessions.get(folder, settings)
+    session.settings = settings
+    host = ls.host()
+    run = ls.runs.start(Run(folder, session, prompt), lambda r: drive(host, r))
+    log.info("run %s started in %s", run.id, folder.path)
+    return {"runId": run.id}
+
+
+async def fix_this(ls: KesiServer, *args: Any) -> dict[str, str]:
+    obj = one_object(FIX_THIS, args)
+    uri = req_str(FIX_THIS, obj, "uri")
+    rng = opt_range(FIX_THIS, obj)
+    if rng is None:
+        raise invalid(f"{FIX_THIS}: 'range' is required")
+    diagnostics = opt_diagnostics(FIX_THIS, obj)
+    instruction = opt_str(FIX_THIS, obj, "instruction")
+    folder, path = target(ls, uri)
+    if path is None or path == folder.path:
+        raise invalid(f"{FIX_THIS}: 'uri' must name a file")
+    lines_text, lines = excerpt(ls, folder, path, rng)
+    locale = ls.locale_for(folder)
+    rel = rel_path(folder, path)
+    return await _start(
+        ls, folder, fix_task(rel, lines_text, lines, diagnostics, instruction, locale)
+    )
+
+
+async def ask(ls: KesiServer, *args: Any) -> dict[str, str]:
+    obj = one_object(ASK, args)
+    prompt = req_str(ASK, obj, "prompt")
+    if not prompt.strip():
+        raise invalid(f"{ASK}: 'prompt' is empty")
+    rng = opt_range(ASK, obj)
+    folder, path = target(ls, opt_str(ASK, obj, "uri"))
+    rel = rel_path(folder, path) if path is not None and path != folder.path else None
+    lines_text: str | None = None
+    lines: tuple[int, int] | None = None
+    if rel is not None and path is not None and rng is not None:
+        lines_text, lines = excerpt(ls, folder, path, rng)
+    task = ask_task(prompt, rel, lines_text, lines, ls.locale_for(folder))
+    return await _start(ls, folder, task)
+
+
+def cancel(ls: KesiServer, *args: Any) -> dict[str, bool]:
+    obj = one_object(CANCEL, args)
+    run_id = opt_str(CANCEL, obj, "runId")
+    uri = opt_str(CANCEL, obj, "uri")
+    if run_id is not None:
+        run = ls.runs.get(run_id)
+        return {"cancelled": run is not None and run.cancel()}
+    if uri is not None:
+        folder, _ = target(ls, uri)
+        run = ls.runs.active_in(folder)
+        return {"cancelled": run is not None and run.cancel()}
+    stopped = [run.cancel() for run in ls.runs.live()]  # every run, no short-circuit
+    return {"cancelled": any(stopped)}
+
+
+def reset(ls: KesiServer, *args: Any) -> dict[str, object]:
+    folder, _ = target(ls, opt_str(RESET, one_object(RESET, args), "uri"))
+    if ls.runs.active_in(folder) is not None:
+        raise CommandError(text("lsp.busy_reset", ls.locale_for(folder)), "busy")
+    session = ls.sessions.peek(folder)
+    if session is not None:
+        session.reset()
+    return {}
+
+
+def cost(ls: KesiServer, *args: Any) -> dict[str, object]:
+    folder, _ = target(ls, opt_str(COST, one_object(COST, args), "uri"))
+    session = ls.sessions.peek(folder)
+    return usage_json(session.usage if session is not None else Usage())
+
+
+def permissions(ls: KesiServer, *args: Any) -> dict[str, object]:
+    folder, _ = target(ls, opt_str(PERMISSIONS, one_object(PERMISSIONS, args), "uri"))
+    session = ls.sessions.peek(folder)
+    if session is None:
+        return {"commands": [], "files": []}
+    files = sorted(rel_path(folder, p) for p in session.grants.files)
+    return {"commands": sorted(session.grants.commands), "files": files}
+
+
+def revoke(ls: KesiServer, *args: Any) -> dict[str, object]:
+    folder, _ = target(ls, opt_str(REVOKE, one_object(REVOKE, args), "uri"))
+    session = ls.sessions.peek(folder)
+    if session is not None:
+        session.grants.clear()
+    return {}
+
+
+def register(server: KesiServer) -> None:
+    server.command(FIX_THIS)(fix_this)
+    server.command(ASK)(ask)
+    server.command(CANCEL)(cancel)
+    server.command(RESET)(reset)
+    server.command(COST)(cost)
+    server.command(PERMISSIONS)(permissions)
+    server.command(REVOKE)(revoke)

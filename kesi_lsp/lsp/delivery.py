@@ -1,0 +1,249 @@
+"""The editor-backed workspace view: review, apply, save, verify (design §2.7).
+
+The core hands over a change it has fully checked against the text the user sees. Here it
+is shown to the user (through whichever review the client supports), applied through
+`workspace/applyEdit` so it lands on the editor's undo stack, saved so commands see it, and
+then verified: disk, buffer and intent must agree before `APPLIED` is returned (I1). Whatever
+the editor says, the text is what counts: Neovim answers `applied: true` for an edit it
+skipped as stale, so every step re-reads instead of trusting a flag.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import difflib
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException
+from pygls.workspace import PositionCodec
+
+from kesi_lsp.catalog import Locale, text
+from kesi_lsp.core.approval import Choice, EditRequest
+from kesi_lsp.core.workspace import Delivery, DeliveryStatus, FileChange, FileText
+from kesi_lsp.lsp.approver import Prompter, edit_message
+from kesi_lsp.lsp.capabilities import ClientFeatures
+from kesi_lsp.lsp.documents import Documents, read_disk_or_none, write_atomic
+from kesi_lsp.lsp.edits import EditPlan, workspace_edit
+from kesi_lsp.lsp.folders import path_to_uri
+from kesi_lsp.lsp.wire import ClientGoneError, Wire
+
+log = logging.getLogger(__name__)
+
+REVIEW_EDIT: Final = "kesi/reviewEdit"
+SAVE_DOCUMENTS: Final = "kesi/saveDocuments"
+SETTLE_SECONDS: Final = 2.0  # how long an applied edit may take to show up as didChange
+APPEAR_SECONDS: Final = 0.2  # how long a file the edit opened may take to show up as didOpen
+SAVE_SECONDS: Final = 10.0
+_POLL: Final = 0.02
+
+_DECISIONS: Final = {
+    "accept": Choice.ALLOW_ONCE,
+    "acceptSession": Choice.ALLOW_SESSION,
+    "reject": Choice.DENY,
+}
+
+
+def unified_diff(rel: str, before: str | None, after: str) -> str:
+    """`a/<rel>` → `b/<rel>` unified diff (a new file diffs against /dev/null)."""
+    lines = difflib.unified_diff(
+        (before or "").splitlines(keepends=True),
+        after.splitlines(keepends=True),
+        "/dev/null" if before is None else f"a/{rel}",
+        f"b/{rel}",
+    )
+    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+
+
+@dataclass
+class EditorLink:
+    """Everything the view needs from the server, shared by all runs of one client."""
+
+    wire: Wire
+    features: ClientFeatures
+    documents: Documents
+    codec: PositionCodec
+
+
+def _failed(key: str, locale: Locale, **fields: object) -> Delivery:
+    return Delivery(DeliveryStatus.FAILED, reason=text(key, locale, **fields))
+
+
+class LspWorkspaceView:
+    """`WorkspaceView` for one run: reads the editor's text, delivers changes through it."""
+
+    def __init__(
+        self,
+        link: EditorLink,
+        root: Path,
+        run_id: str,
+        prompter: Prompter,
+        on_applied: Callable[[FileChange], None],
+    ) -> None:
+        self._link = link
+        self._root = root
+        self._run_id = run_id
+        self._prompter = prompter
+        self._on_applied = on_applied
+
+    @property
+    def _locale(self) -> Locale:
+        return self._prompter.locale
+
+    async def read_text(self, path: Path) -> FileText:
+        return self._link.documents.file_text(path)
+
+    def unsaved_files(self) -> tuple[Path, ...]:
+        return self._link.documents.unsaved(self._root)
+
+    def _current(self, path: Path) -> str | None:
+        doc = self._link.documents.open_document(path)
+        return doc.source if doc is not None else read_disk_or_none(path)
+
+    def _stale(self, change: FileChange, key: str) -> Delivery | None:
+        if self._current(change.path) == change.before:
+            return None
+        if change.before is None:
+            return _failed("lsp.edit.exists", self._locale, path=change.rel)
+        return _failed(key, self._locale, path=change.rel)
+
+    async def deliver(self, change: FileChange, *, review: bool) -> Delivery:
+        """Review (when asked), apply, save and verify `change`; see the module docstring."""
+        if (stale := self._stale(change, "lsp.edit.stale")) is not None:
+            return stale
+        path = self._link.features.review_path if review else None
+        choice = Choice.ALLOW_ONCE
+        if path in ("kesi", "prompt"):
+            choice = await self._review(change, path)
+            if choice is Choice.DENY:
+                return Delivery(DeliveryStatus.REJECTED, choice=Choice.DENY)
+            if (stale := self._stale(change, "lsp.edit.stale_review")) is not None:
+                return stale
+        outcome = await self._apply(change, annotate=path == "annotation")
+        if outcome is None:
+            outcome = await self._settle(change)
+        if outcome is None:
+            await self._save(change)
+            outcome = self._verify(change, choice)
+        return outcome
+
+    # -- 1. review ------------------------------------------------------------------------
+
+    async def _review(self, change: FileChange, path: str) -> Choice:
+        diff = unified_diff(change.rel, change.before, change.after)
+        if path == "prompt":
+            request = EditRequest(
+                change.tool, change.path, change.rel, change.before, change.after, diff
+            )
+            return await self._prompter.ask(edit_message(request, self._locale))
+        params = {
+            "runId": self._run_id,
+            "uri": path_to_uri(change.path),
+            "path": change.rel,
+            "before": change.before,
+            "after": change.after,
+            "diff": diff,
+        }
+        try:
+            answer = await self._link.wire.request(REVIEW_EDIT, params)
+        except (ClientGoneError, JsonRpcException) as exc:
+            log.info("kesi/reviewEdit failed, treating as reject: %s", exc)
+            return Choice.DENY
+        decision = answer.get("decision") if isinstance(answer, dict) else None
+        return _DECISIONS.get(decision, Choice.DENY) if isinstance(decision, str) else Choice.DENY
+
+    # -- 2. apply -------------------------------------------------------------------------
+
+    async def _apply(self, change: FileChange, *, annotate: bool) -> Delivery | None:
+        """Send the edit; None means "the editor took it", else the final outcome."""
+        features = self._link.features
+        doc = self._link.documents.open_document(change.path)
+        creating = change.before is None
+        if not features.apply_edit or (creating and not features.create_files):
+            if doc is not None:
+                return _failed("lsp.edit.no_apply", self._locale, path=change.rel)
+            return self._write(change)
+        label = text("lsp.edit.label", self._locale, tool=change.tool, path=change.rel)
+        plan = EditPlan(
+            uri=path_to_uri(change.path),
+            before=change.before or "",
+            after=change.after,
+            version=doc.version if doc is not None else None,
+            create=creating,
+            label=label,
+            annotation=text("lsp.review.annotation", self._locale) if annotate else None,
+        )
+        edit = workspace_edit(plan, self._link.codec, document_changes=features.document_changes)
+        params = types.ApplyWorkspaceEditParams(edit=edit, label=label)
+        try:
+            result = await self._link.wire.request(types.WORKSPACE_APPLY_EDIT, params)
+        except (ClientGoneError, JsonRpcException) as exc:
+            return _failed("lsp.edit.apply_error", self._locale, path=change.rel, error=str(exc))
+        if getattr(result, "applied", False):
+            return None
+        if self._current(change.path) != change.before:
+            return _failed("lsp.edit.stale", self._locale, path=change.rel)
+        if annotate:  # the user left the change unticked in the preview
+            return Delivery(DeliveryStatus.REJECTED, choice=Choice.DENY)
+        reason = getattr(result, "failure_reason", None) or text("lsp.edit.no_reason", self._locale)
+        return _failed("lsp.edit.refused", self._locale, path=change.rel, reason=reason)
+
+    def _write(self, change: FileChange) -> Delivery | None:
+        try:
+            write_atomic(change.path, change.after)
+        except OSError as exc:
+            return _failed("lsp.edit.write_error", self._locale, path=change.rel, error=str(exc))
+        return None
+
+    async def _settle(self, change: FileChange) -> Delivery | None:
+        """Wait for the editor's didChange/didOpen to show the edit; judge the buffer."""
+        documents = self._link.documents
+        was_open = documents.open_document(change.path) is not None
+        deadline = time.monotonic() + (SETTLE_SECONDS if was_open else APPEAR_SECONDS)
+        while True:
+            doc = documents.open_document(change.path)
+            if doc is not None and doc.source == change.after:
+                return None
+            if doc is not None and not was_open:  # just opened: give didChange its time
+                was_open, deadline = True, time.monotonic() + SETTLE_SECONDS
+            if time.monotonic() >= deadline:
+                break
+            await asyncio.sleep(_POLL)
+        if doc is None:
+            return None  # the editor does not show us this file; the disk decides
+        if doc.source == (change.before or ""):
+            return _failed("lsp.edit.skipped", self._locale, path=change.rel)
+        return _failed("lsp.edit.buffer_differs", self._locale, path=change.rel)
+
+    # -- 3. save and 4. verify --------------------------------------------------------------
+
+    async def _save(self, change: FileChange) -> None:
+        if read_disk_or_none(change.path) == change.after:
+            return
+        if self._link.features.save_documents:
+            params = {"uris": [path_to_uri(change.path)]}
+            try:
+                await asyncio.wait_for(
+                    self._link.wire.request(SAVE_DOCUMENTS, params), SAVE_SECONDS
+                )
+            except (ClientGoneError, JsonRpcException, TimeoutError) as exc:
+                log.info("kesi/saveDocuments failed, saving ourselves: %s", exc)
+            if read_disk_or_none(change.path) == change.after:
+                return
+        doc = self._link.documents.open_document(change.path)
+        if doc is None or doc.source == change.after:
+            self._write(change)
+
+    def _verify(self, change: FileChange, choice: Choice) -> Delivery:
+        if read_disk_or_none(change.path) != change.after:
+            return _failed("lsp.edit.not_saved", self._locale, path=change.rel)
+        doc = self._link.documents.open_document(change.path)
+        if doc is not None and doc.source != change.after:
+            return _failed("lsp.edit.buffer_differs", self._locale, path=change.rel)
+        self._on_applied(change)
+        return Delivery(DeliveryStatus.APPLIED, choice=choice)

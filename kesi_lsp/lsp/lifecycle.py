@@ -1,0 +1,119 @@
+"""The server's life: initialize, settings, workspace folders, shutdown and exit.
+
+Settings are pulled with `workspace/configuration` (section `kesi`, one item per folder) when
+the client supports it, on `initialized` and after every `didChangeConfiguration`; otherwise
+the pushed settings are used. Shutdown, exit and a lost connection all stop every run the
+way Ctrl-C does before the server goes away (design §2.8).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Mapping
+from typing import Final
+
+from lsprotocol import types
+
+from kesi_lsp.lsp.capabilities import client_features
+from kesi_lsp.lsp.config import SECTION, kesi_section
+from kesi_lsp.lsp.folders import Folder, uri_to_path
+from kesi_lsp.lsp.log import attach_client_log
+from kesi_lsp.lsp.server import KesiServer
+
+log = logging.getLogger(__name__)
+
+STOP_SECONDS: Final = 10.0  # a run gets this long to wind down (SIGTERM → 3 s → SIGKILL fits)
+CONFIG_SECONDS: Final = 5.0
+
+
+def initialize(ls: KesiServer, params: types.InitializeParams) -> None:
+    ls.features = client_features(params.capabilities)
+    ls.config.init_options = kesi_section(params.initialization_options)
+    log.info("client %s: %s", params.client_info.name if params.client_info else "?", ls.features)
+
+
+async def initialized(ls: KesiServer, params: types.InitializedParams) -> None:
+    attach_client_log(ls.wire)
+    await refresh_settings(ls)
+
+
+async def refresh_settings(ls: KesiServer) -> None:
+    """Pull the `kesi` section for every folder, then report bad values once."""
+    task = asyncio.ensure_future(_pull(ls))
+    ls.config_ready = task
+    await task
+    folders: list[Folder | None] = [*ls.folders()] or [None]
+    for folder in folders:
+        ls.settings_for(folder)
+
+
+async def _pull(ls: KesiServer) -> None:
+    if not ls.features.configuration:
+        return
+    folders = ls.folders()
+    items = [types.ConfigurationItem(scope_uri=f.uri, section=SECTION) for f in folders]
+    if not items:
+        items = [types.ConfigurationItem(section=SECTION)]
+    try:
+        answer = await asyncio.wait_for(
+            ls.wire.request(types.WORKSPACE_CONFIGURATION, types.ConfigurationParams(items=items)),
+            CONFIG_SECONDS,
+        )
+    except Exception as exc:  # ClientGoneError, a timeout, an error answer: keep defaults
+        log.warning("could not read the kesi settings from the client: %s", exc)
+        return
+    values = list(answer) if isinstance(answer, list) else []
+    for folder, value in zip(folders, values, strict=False):
+        ls.config.folders[folder.uri] = value if isinstance(value, Mapping) else {}
+    if not folders and values and isinstance(values[0], Mapping):
+        ls.config.pushed = values[0]
+
+
+async def did_change_configuration(
+    ls: KesiServer, params: types.DidChangeConfigurationParams
+) -> None:
+    ls.config.forget_reported()
+    if not ls.features.configuration:
+        ls.config.pushed = kesi_section(params.settings)
+    await refresh_settings(ls)
+
+
+async def did_change_folders(ls: KesiServer, params: types.DidChangeWorkspaceFoldersParams) -> None:
+    """A removed folder takes its session (and stops any run in it)."""
+    for removed in params.event.removed:
+        path = uri_to_path(removed.uri)
+        root = path.resolve() if path is not None else None
+        for run in ls.runs.live():
+            if run.folder.path == root:
+                run.cancel()
+        ls.config.folders.pop(removed.uri, None)
+        if root is not None:
+            ls.sessions.drop(root)
+    await refresh_settings(ls)
+
+
+async def shutdown(ls: KesiServer, params: None) -> None:
+    await ls.runs.stop_all(STOP_SECONDS)
+
+
+async def exit_(ls: KesiServer, params: None) -> None:
+    await ls.runs.stop_all(STOP_SECONDS)
+    ls.wire.closed = True
+
+
+def progress_cancel(ls: KesiServer, params: types.WorkDoneProgressCancelParams) -> None:
+    run = ls.runs.by_token(params.token)
+    if run is not None:
+        log.info("progress cancel for run %s", run.id)
+        run.cancel()
+
+
+def register(server: KesiServer) -> None:
+    server.feature(types.INITIALIZE)(initialize)
+    server.feature(types.INITIALIZED)(initialized)
+    server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)(did_change_configuration)
+    server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)(did_change_folders)
+    server.feature(types.SHUTDOWN)(shutdown)
+    server.feature(types.EXIT)(exit_)
+    server.feature(types.WINDOW_WORK_DONE_PROGRESS_CANCEL)(progress_cancel)

@@ -1,0 +1,97 @@
+"""Where a run's story goes: `kesi/stream` or log lines, progress, and the final word (§2.5).
+
+Everything is sent synchronously from the core's event sink, in the order the events
+happen, so text deltas always reach the client in order and before `kesi/runFinished`.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from lsprotocol import types
+
+from kesi_lsp.catalog import Locale, text
+from kesi_lsp.core.events import Event, RunFinished
+from kesi_lsp.core.meter import Usage
+from kesi_lsp.lsp.capabilities import ClientFeatures
+from kesi_lsp.lsp.folders import Folder
+from kesi_lsp.lsp.progress import ProgressState, RunProgress, end_message
+from kesi_lsp.lsp.runs import Run
+from kesi_lsp.lsp.stream import LogStory, stream_payload, usage_json, usage_line
+from kesi_lsp.lsp.wire import Wire
+
+STREAM: Final = "kesi/stream"
+RUN_FINISHED: Final = "kesi/runFinished"
+
+
+def relative(folder: Folder, run: Run) -> list[str]:
+    """The run's edited files, relative to its folder, in the order they were first edited."""
+    seen: dict[str, None] = {}
+    for path in run.edits:
+        seen.setdefault(path.relative_to(folder.path).as_posix(), None)
+    return list(seen)
+
+
+class RunOutput:
+    """Turns one run's events into messages for this client."""
+
+    def __init__(self, wire: Wire, run: Run, features: ClientFeatures, locale: Locale) -> None:
+        self._wire = wire
+        self._run = run
+        self._features = features
+        self._locale = locale
+        self._story = None if features.stream else LogStory(locale)
+        self.progress = RunProgress(wire, run.progress_token, ProgressState(locale))
+
+    async def begin(self) -> None:
+        await self.progress.begin(self._features.work_done_progress)
+
+    def emit(self, event: Event) -> None:
+        """The core's EventSink."""
+        if self._story is None:
+            payload = stream_payload(self._run.id, event)
+            if payload is not None:
+                self._wire.notify(STREAM, payload)
+        else:
+            self._log(self._story.feed(event))
+        self.progress.update(event)
+
+    def _log(self, lines: list[str]) -> None:
+        for line in lines:
+            self._wire.notify(
+                types.WINDOW_LOG_MESSAGE,
+                types.LogMessageParams(type=types.MessageType.Info, message=line),
+            )
+
+    def finish(self, finished: RunFinished, session_usage: Usage) -> None:
+        """End the progress, send `kesi/runFinished`, and say what to do if the run failed."""
+        run, locale = self._run, self._locale
+        if self._story is not None:
+            lines = self._story.feed(finished)
+            if finished.status in ("failed", "limit", "cancelled") and finished.text:
+                lines.append(text("lsp.log.stopped", locale, text=finished.text))
+            lines.append(usage_line(finished.usage, session_usage, locale))
+            self._log(lines)
+        edited = relative(run.folder, run)
+        self.progress.end(
+            end_message(finished.status, len(edited), finished.usage.cost_usd, locale)
+        )
+        self._wire.notify(
+            RUN_FINISHED,
+            {
+                "runId": run.id,
+                "status": finished.status,
+                "text": finished.text,
+                "usage": usage_json(finished.usage),
+                "sessionUsage": usage_json(session_usage),
+                "edits": edited,
+            },
+        )
+        if finished.status in ("failed", "limit"):
+            self._wire.notify(
+                types.WINDOW_SHOW_MESSAGE,
+                types.ShowMessageParams(
+                    type=types.MessageType.Error,
+                    message=text(f"lsp.run_{finished.status}", locale, text=finished.text),
+                ),
+            )

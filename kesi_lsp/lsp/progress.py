@@ -1,0 +1,135 @@
+"""Work-done progress for a run: "turn 2/20 · run_command: pytest -q · $0.0123" (§2.5).
+
+The progress is server-initiated (the command has already answered with its runId) and
+cancellable, so VS Code shows a Cancel button that sends `window/workDoneProgress/cancel`.
+Text formatting is pure; `RunProgress` only sends what the formatter says.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from lsprotocol import types
+
+from kesi_lsp.catalog import Locale, text
+from kesi_lsp.core.events import (
+    Event,
+    RunStatus,
+    ToolFinished,
+    ToolStarted,
+    TurnStarted,
+    UsageReported,
+)
+from kesi_lsp.lsp.wire import Wire
+
+log = logging.getLogger(__name__)
+
+_INPUT_KEYS = ("command", "path", "file_path", "pattern", "query")
+_MAX_LABEL = 60
+
+
+def tool_label(name: str, tool_input: Mapping[str, object]) -> str:
+    """`run_command: pytest -q`: the tool and its most telling argument, kept short."""
+    for key in _INPUT_KEYS:
+        value = tool_input.get(key)
+        if isinstance(value, str) and value:
+            one_line = " ".join(value.split())
+            if len(one_line) > _MAX_LABEL:
+                one_line = one_line[: _MAX_LABEL - 1] + "…"
+            return f"{name}: {one_line}"
+    return name
+
+
+@dataclass
+class ProgressState:
+    """What the progress line shows; updated from events."""
+
+    locale: Locale
+    turn: int = 0
+    max_turns: int = 0
+    tool: str = ""
+    cost_usd: float = 0.0
+
+    def update(self, event: Event) -> bool:
+        """Apply `event`; True when the visible message changed."""
+        match event:
+            case TurnStarted(turn=turn, max_turns=max_turns):
+                self.turn, self.max_turns, self.tool = turn, max_turns, ""
+            case ToolStarted(name=name, input=tool_input):
+                self.tool = tool_label(name, tool_input)
+            case ToolFinished():
+                self.tool = ""
+            case UsageReported(run=run):
+                self.cost_usd = run.cost_usd
+            case _:
+                return False
+        return True
+
+    def message(self) -> str:
+        parts = [text("lsp.progress.starting", self.locale)]
+        if self.turn:
+            parts = [text("lsp.progress.turn", self.locale, turn=self.turn, max=self.max_turns)]
+        if self.tool:
+            parts.append(self.tool)
+        if self.cost_usd:
+            parts.append(f"${self.cost_usd:.4f}")
+        return " · ".join(parts)
+
+
+def end_message(status: RunStatus, edits: int, cost_usd: float, locale: Locale) -> str:
+    """The one-line summary the progress ends with: status, edits, cost."""
+    return " · ".join(
+        (
+            text(f"lsp.status.{status}", locale),
+            text("lsp.progress.edits", locale, count=edits),
+            f"${cost_usd:.4f}",
+        )
+    )
+
+
+class RunProgress:
+    """The progress bar of one run; silent when the client has no work-done progress."""
+
+    def __init__(self, wire: Wire, token: str, state: ProgressState) -> None:
+        self._wire = wire
+        self.token = token
+        self.state = state
+        self._started = False
+        self._last = ""
+
+    async def begin(self, supported: bool) -> None:
+        if not supported:
+            return
+        try:
+            await self._wire.request(
+                types.WINDOW_WORK_DONE_PROGRESS_CREATE,
+                types.WorkDoneProgressCreateParams(token=self.token),
+            )
+        except Exception as exc:  # the client refused: run without a progress bar
+            log.info("client refused progress token: %s", exc)
+            return
+        self._started = True
+        self._last = self.state.message()
+        self._send(types.WorkDoneProgressBegin(title="KeSi", cancellable=True, message=self._last))
+
+    def update(self, event: Event) -> None:
+        if self._started and self.state.update(event):
+            message = self.state.message()
+            if message != self._last:
+                self._last = message
+                self._send(types.WorkDoneProgressReport(cancellable=True, message=message))
+
+    def end(self, message: str) -> None:
+        if self._started:
+            self._started = False
+            self._send(types.WorkDoneProgressEnd(message=message))
+
+    def _send(
+        self,
+        value: types.WorkDoneProgressBegin
+        | types.WorkDoneProgressReport
+        | types.WorkDoneProgressEnd,
+    ) -> None:
+        self._wire.notify(types.PROGRESS, types.ProgressParams(token=self.token, value=value))
