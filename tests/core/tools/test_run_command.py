@@ -235,8 +235,9 @@ async def test_a_refused_command_does_not_run(tmp_path: Path) -> None:
 async def test_allow_for_session_is_asked_once(tmp_path: Path) -> None:
     approver = Scripted([Choice.ALLOW_SESSION])
     ws = make_workspace(tmp_path, approver)
-    assert not (await run(ws, "echo one")).is_error
-    assert not (await run(ws, "echo one")).is_error
+    # `touch` is not on the read-only list, so the classifier asks (echo would be auto-allowed).
+    assert not (await run(ws, "touch one.txt")).is_error
+    assert not (await run(ws, "touch one.txt")).is_error
     assert len(approver.commands) == 1
     assert approver.unexpected == 0
 
