@@ -8,6 +8,7 @@ output channels, the server's log) land in `test-artifacts/vscode/<test>/`.
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 from collections.abc import Iterator, Mapping
@@ -31,7 +32,8 @@ CHROMIUM_FLAGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-KESI_LSP = Path(sys.executable).parent / "kesi-lsp"
+# The server under test: this checkout's (the venv running pytest), or KESI_VSCODE_SERVER.
+KESI_LSP = Path(os.environ.get("KESI_VSCODE_SERVER") or Path(sys.executable).parent / "kesi-lsp")
 ARTIFACTS = REPO / "test-artifacts" / "vscode"
 
 

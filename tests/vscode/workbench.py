@@ -83,6 +83,13 @@ class Workbench:
     def active_tab_dirty(self) -> bool:
         return self.page.locator(".tab.active.dirty").count() > 0
 
+    def code_action(self, title: str) -> None:
+        """Open the lightbulb menu (Ctrl+.) on the selection and pick `title`."""
+        self.page.keyboard.press("Control+.")
+        row = self.page.locator(f".action-widget .monaco-list-row.action[aria-label='{title}']")
+        row.wait_for()
+        row.click()
+
     # -- palette -----------------------------------------------------------------------------
 
     def run_command(self, title: str) -> None:
