@@ -8,9 +8,18 @@
 export const STREAM = "kesi/stream";
 export const RUN_FINISHED = "kesi/runFinished";
 export const SAVE_DOCUMENTS = "kesi/saveDocuments";
+export const REVIEW_EDIT = "kesi/reviewEdit";
 
-/** What this client announces under `capabilities.experimental.kesi` (§2.2). */
-export const KESI_CLIENT_CAPABILITIES = { stream: true, saveDocuments: true } as const;
+/**
+ * What this client announces under `capabilities.experimental.kesi` (§2.2). `reviewEdit` only
+ * when the user chose the diff-editor review; otherwise edits come as `needsConfirmation`
+ * edits and VS Code's Refactor Preview reviews them.
+ */
+export function kesiClientCapabilities(reviewEdit: boolean): Record<string, boolean> {
+  return reviewEdit
+    ? { stream: true, reviewEdit: true, saveDocuments: true }
+    : { stream: true, saveDocuments: true };
+}
 
 /** The server's commands (§2.3); each is also a VS Code command of the same id. */
 export const SERVER_COMMANDS = [
