@@ -19,7 +19,7 @@ export const MARK = {
   error: "✗",
   notice: "⚠",
   edit: "✎",
-  rule: "──",
+  rule: "━━", // U+2501: VS Code boxes U+2500 in output as an ambiguous character
 } as const;
 
 const DETAIL_MAX = 120;
