@@ -190,3 +190,52 @@ def test_cancel_from_the_progress_notification(
     assert re.search(r"━━ cancelled( · \$\d+\.\d{4})? ━━\n$", channel), channel
     assert (project / "calc.py").read_text() == BUGGY
     assert len(api.requests) == 1
+
+
+def test_ask_with_the_diff_editor_review_and_a_session_grant(
+    vscode: OpenVSCode, scripted_api, tmp_path: Path
+) -> None:
+    project = failing_project(tmp_path)
+    api = scripted_api(
+        read_then_edit(
+            [
+                reply("Done: `add` adds now.", expect={"last_tool_result_is_error": False}),
+            ]
+        )
+    )
+    session = vscode(project, api_url=api.base_url, settings={"kesi.review": "diffEditor"})
+    wb = session.workbench
+
+    wb.open_file("calc.py")
+    wb.run_command("KeSi: Ask")
+    wb.type_into_input_box("Why does test_add fail? Fix it.")
+
+    # The proposal opens in a diff editor beside the file; the notification decides.
+    question = "KeSi wants to edit calc.py. Keep this change?"
+    wb.notification(question)
+    wb.page.locator(".tab", has_text="calc.py (KeSi's proposed edit)").wait_for()
+    assert (project / "calc.py").read_text() == BUGGY
+    wb.click_notification_button(question, "Accept for This Session")
+
+    wb.wait_until(lambda: COST.match(wb.status_text()) is not None, 90_000, "the run to end")
+    assert (project / "calc.py").read_text() == FIXED
+    assert wb.page.locator(".tab", has_text="proposed edit").count() == 0
+    first = api.requests[0].body["messages"][0]["content"]
+    asked = first if isinstance(first, str) else " ".join(block["text"] for block in first)
+    assert "Why does test_add fail? Fix it." in asked
+    assert "calc.py" in asked  # the active file went along
+    channel = session.output_channel()
+    assert "━━ Ask · Why does test_add fail? Fix it. ━━" in channel
+    assert "Done: `add` adds now." in channel
+
+    # The session grant shows in KeSi: Show Permissions and goes with Revoke Permissions.
+    wb.run_command("KeSi: Show Permissions")
+    assert "Allowed files: calc.py" in wb.notification("Allowed files").inner_text()
+    wb.run_command("KeSi: Revoke Permissions")
+    wb.notification("All grants for this session have been revoked.")
+    wb.run_command("KeSi: Show Permissions")
+    wb.wait_until(
+        lambda: any("Allowed files: (none)" in text for text in wb.notification_texts()),
+        15_000,
+        "the grants to be gone",
+    )
