@@ -1,7 +1,421 @@
-"""Messages of the `tools` domain: key -> (English, Traditional Chinese as the seed words it)."""
+"""Messages of the `tools` domain: key -> (English, Traditional Chinese as the seed words it).
+
+The Chinese strings are the seed's own (Days 06–11) wherever the seed states them, character for
+character; the English is a faithful translation. Every error the model can receive starts with
+"Error:" / "錯誤：" so it reads as a refusal, not as file content.
+"""
 
 from __future__ import annotations
 
 from typing import Final
 
-MESSAGES: Final[dict[str, tuple[str, str]]] = {}
+_DISPATCH: Final[dict[str, tuple[str, str]]] = {
+    "tools.unknown": (
+        "Error: there is no tool named {name}.",
+        "錯誤：沒有 {name} 這個工具。",
+    ),
+    "tools.bad_arguments": (
+        "Error: wrong arguments for {name}: {detail}",
+        "錯誤：{name} 的參數不正確：{detail}",
+    ),
+    "tools.arg_not_object": ("the input must be a JSON object", "輸入必須是 JSON 物件"),
+    "tools.arg_missing": ("missing required field {field}", "缺少必填欄位 {field}"),
+    "tools.arg_unexpected": ("unexpected field {field}", "不認得的欄位 {field}"),
+    "tools.arg_not_string": ("{field} must be a string", "{field} 必須是字串"),
+    "tools.crashed": (
+        "Error: {name} failed: {error}",
+        "錯誤：{name} 執行失敗：{error}",
+    ),
+}
+
+_READ: Final[dict[str, tuple[str, str]]] = {
+    "tools.read.not_found": (
+        "Error: file not found or access not allowed: {path}",
+        "錯誤：找不到或不允許存取檔案 {path}",
+    ),
+    "tools.read.ignored": (
+        "Error: this file is not open for reading.",
+        "錯誤：這個檔案不開放讀取。",
+    ),
+    "tools.read.not_file": (
+        "Error: not a readable text file: {path}",
+        "錯誤：不是可以讀取的文字檔 {path}",
+    ),
+    "tools.read.not_utf8": (
+        "Error: the file is not UTF-8 text: {path}",
+        "錯誤：檔案不是 UTF-8 文字檔 {path}",
+    ),
+    "tools.read.os_error": (
+        "Error: cannot read file {path}: {error}",
+        "錯誤：無法讀取檔案 {path}：{error}",
+    ),
+    "tools.read.too_large": (
+        "Error: {path} is {size} bytes, more than read_file returns at once ({limit} bytes). "
+        "Use grep to find the lines you need, or run_command with head or sed -n to see a part.",
+        "錯誤：{path} 有 {size} bytes，超過 read_file 一次能回傳的上限（{limit} bytes）。"
+        "請用 grep 找出需要的行，或用 run_command 搭配 head、sed -n 看其中一段。",
+    ),
+    "tools.read.empty": ("(the file is empty)", "（檔案是空的）"),
+}
+
+_LIST: Final[dict[str, tuple[str, str]]] = {
+    "tools.list.not_found": (
+        "Error: directory not found or access not allowed: {path}",
+        "錯誤：找不到或不允許存取目錄 {path}",
+    ),
+    "tools.list.ignored": (
+        "Error: this directory is not open for reading.",
+        "錯誤：這個目錄不開放讀取。",
+    ),
+    "tools.list.not_dir": ("Error: {path} is not a directory", "錯誤：{path} 不是一個目錄"),
+    "tools.list.os_error": (
+        "Error: cannot list directory {path}: {error}",
+        "錯誤：無法列出目錄 {path}：{error}",
+    ),
+    "tools.list.empty": (
+        "(nothing to list in this directory)",
+        "（這個目錄沒有可列出的項目）",
+    ),
+    "tools.list.truncated": (
+        "({total} entries in all; only the first {shown} are shown)",
+        "（共有 {total} 筆，只顯示前 {shown} 筆）",
+    ),
+}
+
+_GLOB: Final[dict[str, tuple[str, str]]] = {
+    "tools.pattern_empty": ("Error: pattern must not be empty.", "錯誤：pattern 不可為空。"),
+    "tools.glob.dot": (
+        "Error: pattern must name the file names to look for.",
+        "錯誤：pattern 必須指定要找的檔名樣式。",
+    ),
+    "tools.glob.outside": (
+        "Error: pattern must be a relative pattern inside the workspace.",
+        "錯誤：pattern 只能用工作目錄內的相對樣式。",
+    ),
+    "tools.glob.invalid": (
+        "Error: cannot parse the glob pattern: {error}",
+        "錯誤：無法解析 glob 樣式：{error}",
+    ),
+    "tools.glob.double_star": (
+        "'**' can only be an entire path component",
+        "'**' 只能單獨成為路徑的一節",
+    ),
+    "tools.glob.no_match": (
+        "No accessible file matches {pattern}.",
+        "找不到可存取且符合 {pattern} 的檔案。",
+    ),
+}
+
+_GREP: Final[dict[str, tuple[str, str]]] = {
+    "tools.grep.not_found": (
+        "Error: path not found or not allowed to search: {path}",
+        "錯誤：找不到或不允許搜尋路徑 {path}",
+    ),
+    "tools.grep.ignored": (
+        "Error: this path is not open for searching.",
+        "錯誤：這個路徑不開放搜尋。",
+    ),
+    "tools.grep.not_searchable": (
+        "Error: {path} is not a file or directory that can be searched",
+        "錯誤：{path} 不是可以搜尋的檔案或目錄",
+    ),
+    "tools.grep.no_rg": (
+        "Error: the rg command was not found; install ripgrep first.",
+        "錯誤：找不到 rg 指令，請先安裝 ripgrep。",
+    ),
+    "tools.grep.timeout": (
+        "Error: the search was stopped after {seconds} seconds; narrow it down and try again.",
+        "錯誤：搜尋超過 {seconds} 秒被中止，請縮小範圍後再試。",
+    ),
+    "tools.grep.os_error": (
+        "Error: cannot run the search: {error}",
+        "錯誤：無法執行搜尋：{error}",
+    ),
+    "tools.grep.no_match": (
+        "No content contains {pattern}.",
+        "找不到含有 {pattern} 的內容。",
+    ),
+    "tools.grep.failed": ("Search failed: {detail}", "搜尋失敗：{detail}"),
+    "tools.grep.no_detail": ("rg gave no error message", "rg 沒有提供錯誤訊息"),
+    "tools.grep.truncated": (
+        "({total} lines in all; only the first {shown} are shown)",
+        "（共有 {total} 行，只顯示前 {shown} 行）",
+    ),
+}
+
+_EDIT: Final[dict[str, tuple[str, str]]] = {
+    "tools.edit.old_empty": (
+        "Error: old_string must not be empty.",
+        "錯誤：old_string 不可為空。",
+    ),
+    "tools.edit.same": (
+        "Error: old_string and new_string are identical; there is nothing to change.",
+        "錯誤：old_string 與 new_string 相同，沒有內容需要修改。",
+    ),
+    "tools.edit.ignored": (
+        "Error: this file is not open for editing.",
+        "錯誤：這個檔案不開放修改。",
+    ),
+    "tools.edit.not_file": (
+        "Error: not an editable text file: {path}",
+        "錯誤：不是可以修改的文字檔 {path}",
+    ),
+    "tools.edit.no_match": (
+        "Error: the text to replace was not found in the file. old_string must match the "
+        "file's content exactly (spaces, indentation and line breaks included); use read_file "
+        "to check the current content first.",
+        "錯誤：在檔案裡找不到要替換的文字。old_string 必須與檔案內容"
+        "完全一致（包含空白、縮排與換行），請先用 read_file 確認目前內容。",
+    ),
+    "tools.edit.ambiguous": (
+        "Error: the text to replace occurs more than once in the file, so it is not clear "
+        "which one to change. Make old_string longer and include more surrounding context so "
+        "that it is unique in the file.",
+        "錯誤：要替換的文字在檔案裡不只出現一次，無法確定要改哪一處。"
+        "請加長 old_string、納入更多前後文，使它在檔案中唯一。",
+    ),
+    "tools.edit.encode": (
+        "Error: new_string contains text that cannot be written as UTF-8.",
+        "錯誤：new_string 含有無法寫成 UTF-8 的內容。",
+    ),
+    "tools.edit.stale": (
+        "Error: the file has changed since you read it (the user or another program edited "
+        "it). Nothing was changed; read it again with read_file before editing.",
+        "錯誤：檔案在讀取後又有變更，請重新 read_file 後再修改。",
+    ),
+    "tools.edit.done": (
+        "Replaced (starting at line {line}).",
+        "替換完成（從第 {line} 行開始）。",
+    ),
+}
+
+_WRITE: Final[dict[str, tuple[str, str]]] = {
+    "tools.write.encode": (
+        "Error: content contains text that cannot be written as UTF-8.",
+        "錯誤：content 含有無法寫成 UTF-8 的內容。",
+    ),
+    "tools.write.not_allowed": (
+        "Error: writing to this path is not allowed: {path}",
+        "錯誤：不允許寫入路徑 {path}",
+    ),
+    "tools.write.ignored": (
+        "Error: this path is not open for writing.",
+        "錯誤：這個路徑不開放寫入。",
+    ),
+    "tools.write.not_file": (
+        "Error: not a text file that can be overwritten: {path}",
+        "錯誤：不是可以覆寫的文字檔 {path}",
+    ),
+    "tools.write.read_first": (
+        "Error: read the current content with read_file before overwriting an existing file.",
+        "錯誤：覆寫既有檔案前，必須先用 read_file 讀取目前內容。",
+    ),
+    "tools.write.check_failed": (
+        "Error: cannot check the current content of {path}: {error}",
+        "錯誤：無法確認檔案目前內容 {path}：{error}",
+    ),
+    "tools.write.stale": (
+        "Error: the file has changed since it was read; read it again with read_file before "
+        "overwriting.",
+        "錯誤：檔案在讀取後又有變更，請重新 read_file 後再覆寫。",
+    ),
+    "tools.write.same": (
+        "The content is identical; there is nothing to overwrite.",
+        "檔案內容相同，不需要覆寫。",
+    ),
+    "tools.write.raced": (
+        "Error: the file was just created by another program; read it with read_file first, "
+        "then decide.",
+        "錯誤：檔案剛被其他程式建立，請先用 read_file 讀取後再決定。",
+    ),
+    "tools.write.overwritten": (
+        "Overwrote {path} ({size} bytes).",
+        "已覆寫 {path}（{size} bytes）。",
+    ),
+    "tools.write.created": (
+        "Created {path} ({size} bytes).",
+        "已建立 {path}（{size} bytes）。",
+    ),
+}
+
+_DELIVERY: Final[dict[str, tuple[str, str]]] = {
+    "tools.delivery_failed": (
+        "Error: the change to {path} was not applied. Nothing was changed; read the file again "
+        "before retrying.",
+        "錯誤：對 {path} 的修改沒有套用，檔案沒有任何變動，請重新 read_file 後再試。",
+    ),
+    "tools.disk.mkdir_failed": (
+        "Error: cannot create the parent folders of {path}: {error}",
+        "錯誤：無法建立上層目錄 {path}：{error}",
+    ),
+    "tools.disk.missing": (
+        "Error: {path} no longer exists; nothing was written. Look again before deciding.",
+        "錯誤：{path} 已經不存在，沒有寫入任何內容，請重新確認後再決定。",
+    ),
+    "tools.disk.create_failed": (
+        "Error: cannot create file {path}: {error}",
+        "錯誤：無法建立檔案 {path}：{error}",
+    ),
+    "tools.disk.replace_failed": (
+        "Error: cannot overwrite the file: {error}",
+        "錯誤：無法覆寫檔案：{error}",
+    ),
+    "tools.disk.edit_failed": (
+        "Error: cannot write file {path}: {error}",
+        "錯誤：無法寫入檔案 {path}：{error}",
+    ),
+}
+
+_RUN: Final[dict[str, tuple[str, str]]] = {
+    "tools.run.empty": ("Error: command must not be empty.", "錯誤：command 不可為空。"),
+    "tools.run.launch_failed": (
+        "Error: cannot run the command: {error}",
+        "錯誤：無法執行指令：{error}",
+    ),
+    "tools.run.no_output": ("(no output)", "（指令沒有輸出）"),
+    "tools.run.omitted": (
+        "(… {count} bytes omitted in the middle …)",
+        "（中間省略 {count} bytes）",
+    ),
+    "tools.run.timed_out": (
+        "(the command did not finish within {seconds} seconds and was terminated)",
+        "（指令超過 {seconds} 秒未結束，已終止）",
+    ),
+    "tools.run.overflow": (
+        "(output exceeded {limit} bytes; the command was terminated)",
+        "（輸出超過 {limit} bytes，已終止指令）",
+    ),
+    "tools.run.signal": ("(killed by signal {signal})", "（被訊號 {signal} 終止）"),
+    "tools.run.exit_code": ("(exit code {code})", "（結束碼 {code}）"),
+}
+
+_DESCRIPTIONS: Final[dict[str, tuple[str, str]]] = {
+    "tools.desc.read_file": (
+        "Read a text file in the workspace and return its whole content, exactly as it is "
+        "(the editor's unsaved text when the file is open). Call it when the user asks what a "
+        "file contains, or when you need a file's content to answer or to change it. To find "
+        "where something is, use grep or glob first instead of reading file after file.",
+        "讀取工作目錄底下的文字檔，回傳完整內容。"
+        "當使用者問到某個檔案裡有什麼、或需要檔案內容才能回答時呼叫。"
+        "要找某段內容在哪裡時，先用 grep 或 glob，不要一個一個檔案讀。",
+    ),
+    "tools.param.read_file.file_path": (
+        "path of the file, relative to the workspace",
+        "相對於工作目錄的檔案路徑",
+    ),
+    "tools.desc.list_files": (
+        "List the files and subdirectories of one directory (one level); directory names end "
+        "with a slash. When you want to know what is in the project, or are not sure where a "
+        "file is, look around with this first. To find files by name pattern across the tree, "
+        "use glob instead.",
+        "列出指定目錄底下的檔案與子目錄，目錄名稱結尾會帶斜線。"
+        "想知道專案裡有什麼、或不確定檔案位置時，先用這個環顧四周。"
+        "要按檔名樣式跨目錄找檔案時，改用 glob。",
+    ),
+    "tools.param.list_files.path": (
+        "path relative to the workspace; omit it for the workspace itself",
+        "相對於工作目錄的路徑，省略時代表工作目錄本身",
+    ),
+    "tools.desc.glob": (
+        "Find files by wildcard pattern, e.g. *.py for the Python files at the top level, "
+        "**/*.py for those in subdirectories too. Use it when you know what kind of file you "
+        "want but not where it is. To search inside files, use grep.",
+        "用萬用字元樣式尋找檔案，例如 *.py 找當層的 Python 檔、"
+        "**/*.py 連子目錄一起找。知道要找哪一類檔案、但不知道位置時用這個。"
+        "要搜尋檔案內容時改用 grep。",
+    ),
+    "tools.param.glob.pattern": (
+        "glob pattern relative to the workspace; * and ** are supported",
+        "glob 樣式，支援 * 與 **",
+    ),
+    "tools.desc.grep": (
+        "Search the content of the workspace's files for text; regular expressions are "
+        "supported, and results come back as file:line:text. Use it to find where a function, "
+        "variable or string appears instead of reading files one by one.",
+        "在工作目錄的檔案內容中搜尋文字，支援正規表達式，"
+        "回傳「檔名:行號:該行內容」格式。想知道某個函式、變數或字串"
+        "出現在哪些檔案時用這個，不要一個一個檔案讀。",
+    ),
+    "tools.param.grep.pattern": (
+        "the text or regular expression to search for",
+        "要搜尋的文字或正規表達式",
+    ),
+    "tools.param.grep.path": (
+        "limit the search to this file or subdirectory; omit it to search the whole workspace",
+        "限定搜尋的檔案或子目錄，省略時搜整個工作目錄",
+    ),
+    "tools.desc.edit_file": (
+        "Change an existing UTF-8 text file: replace old_string with new_string. old_string "
+        "must match the file's current content exactly (spaces, indentation and line breaks "
+        "included) and occur only once in the file; if it is not unique, include more "
+        "surrounding context. Read the current content with read_file before changing it. "
+        "Prefer this over write_file for changing part of a file.",
+        "修改既有 UTF-8 文字檔：把 old_string 替換成 new_string。"
+        "old_string 必須與檔案現有內容完全一致（含空白、縮排與換行），"
+        "而且在檔案中只出現一次；不唯一時請加長前後文。"
+        "修改前應先用 read_file 讀取目前內容。",
+    ),
+    "tools.param.edit_file.file_path": (
+        "path of the existing file, relative to the workspace",
+        "相對於工作目錄的既有檔案路徑",
+    ),
+    "tools.param.edit_file.old_string": (
+        "the original text to replace; must match exactly, be non-empty and unique",
+        "要被替換的原文，需完全一致、非空且唯一",
+    ),
+    "tools.param.edit_file.new_string": (
+        "the new text; may be empty to delete the original",
+        "替換後的新內容，可為空字串以刪除原文",
+    ),
+    "tools.desc.write_file": (
+        "Create a new UTF-8 text file, or overwrite an existing file with complete new "
+        "content. To change a small part of an existing file, prefer edit_file. If you really "
+        "mean to overwrite an existing file, read its current version with read_file first; if "
+        "the file changed after it was read, write_file refuses to overwrite it.",
+        "建立新的 UTF-8 文字檔，或用完整內容覆寫既有檔案。"
+        "修改既有檔案的一小部分時優先使用 edit_file。"
+        "若確定要覆寫既有檔案，必須先用 read_file 讀取目前版本；"
+        "檔案在讀取後若又有變更，write_file 會拒絕覆寫。",
+    ),
+    "tools.param.write_file.file_path": (
+        "path of the file, relative to the workspace",
+        "相對於工作目錄的檔案路徑",
+    ),
+    "tools.param.write_file.content": (
+        "the complete UTF-8 text content to write to the file",
+        "要寫入檔案的完整 UTF-8 文字內容",
+    ),
+    "tools.desc.run_command": (
+        "Run one shell command in the workspace and return its combined output and exit code. "
+        "Use it to run tests, linters, builds or to look at git history. A command has a time "
+        "limit and is terminated when it runs over (the result says how many seconds); long "
+        "output is truncated. There is no interactive input, so do not run commands that wait "
+        "for input. Every call is a fresh process: cd and environment variables do not carry "
+        "over to the next call; to change directory use cd x && ... on the same line. To read "
+        "and write files, prefer read_file, edit_file and write_file.",
+        "在工作目錄執行一行 shell 指令，回傳合併後的輸出與結束碼。"
+        "用來跑測試、linter、建置或查 git 紀錄。"
+        "指令有執行時間上限，超過會被終止（實際秒數看工具回報）；輸出過長會截斷。"
+        "沒有互動輸入可用，不要下需要等待輸入的指令。"
+        "每次都是全新的行程，cd 或環境變數不會留到下一次呼叫，"
+        "需要換目錄時請在同一行用 cd x && ...。"
+        "讀寫檔案請優先使用 read_file、edit_file 與 write_file。",
+    ),
+    "tools.param.run_command.command": (
+        "the complete shell command to run, e.g. pytest -q",
+        "要執行的完整 shell 指令，例如 pytest -q",
+    ),
+}
+
+MESSAGES: Final[dict[str, tuple[str, str]]] = {
+    **_DISPATCH,
+    **_READ,
+    **_LIST,
+    **_GLOB,
+    **_GREP,
+    **_EDIT,
+    **_WRITE,
+    **_DELIVERY,
+    **_RUN,
+    **_DESCRIPTIONS,
+}

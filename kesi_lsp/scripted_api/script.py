@@ -439,9 +439,19 @@ def tool_use(name: str, tool_input: Mapping[str, Any] | None = None, **kw: Any) 
 
 
 def reply(*content: Block | str, **kw: Any) -> Step:
-    """A model reply; plain strings become text blocks: `reply("Let me look.", tool_use(...))`."""
+    """A model reply; plain strings become text blocks: `reply("Let me look.", tool_use(...))`.
+
+    Keyword arguments are Step fields; `timing` may be a Timing or its JSON dict.
+    """
     blocks = tuple(TextBlock(c) if isinstance(c, str) else c for c in content)
-    return Step(content=blocks, **kw)
+    return Step(content=blocks, **_normalized(kw))
+
+
+def _normalized(kw: dict[str, Any]) -> dict[str, Any]:
+    timing = kw.get("timing")
+    if isinstance(timing, Mapping):
+        kw = {**kw, "timing": _parse_timing(timing, "timing")}
+    return kw
 
 
 def http_error(
@@ -462,7 +472,7 @@ def http_error(
         message=message,
         error_type=error_type,
     )
-    return Step(fault=fault, **kw)
+    return Step(fault=fault, **_normalized(kw))
 
 
 def reset_after(events: int, *content: Block | str, **kw: Any) -> Step:

@@ -301,6 +301,10 @@ class _Handler(BaseHTTPRequestHandler):
         except (UnicodeDecodeError, json.JSONDecodeError):
             body = None
         server = self.scripted
+        if len(raw) < length:
+            # The client hung up in the middle of sending (e.g. it was cancelled): not a request.
+            self.close_connection = True
+            return
         record = RecordedRequest(
             number=server._next_number(),
             path=path,
@@ -314,6 +318,9 @@ class _Handler(BaseHTTPRequestHandler):
             self._answer(record)
         except _ClientGoneError:
             server._update(record, client_gone=True)
+        except Exception as exc:  # a bug here must fail the test, not vanish into a thread
+            server._problem(record, f"scripted server error: {type(exc).__name__}: {exc}")
+            raise
         finally:
             server._update(record, done=True, stalled=False)
 

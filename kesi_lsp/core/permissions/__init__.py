@@ -1,7 +1,21 @@
 """The permission gate: deny first, then ask, then allow (seed Day 14).
 
 `PermissionGate` is what the tools consult before anything that changes the world: a shell
-command (classified, maybe asked) or a file write (reviewed unless the file has a session grant).
+command (classified by `policy.classify`, maybe asked) or a file write (reviewed unless the file
+has a session grant). The order is the seed's and cannot be bent:
+
+1. deny: the red line. The user is never asked; no grant, no answer, no setting lets it run.
+2. ask: a session grant for this exact command string lets it run; otherwise the approver asks,
+   and anything but an explicit yes (a missing UI, an error, a closed editor) is a no.
+3. allow: the short read-only list, every segment of it.
+
+A refusal is returned as text for the model (an error tool result), in the seed's words, with
+the instruction not to send the same request again.
+
+Writes: in the seed the write permission was asked *before* validation. Here edit_file and
+write_file validate first and then hand the finished change to the editor, which shows it as a
+diff; `needs_review` tells them whether that review is needed (no session grant for the file),
+and `remember_file` records "allow for this session" when the user accepts one.
 """
 
 from __future__ import annotations
@@ -10,32 +24,83 @@ from pathlib import Path
 
 from kesi_lsp.catalog import text
 from kesi_lsp.core.approval import Approver, Choice, CommandRequest
+from kesi_lsp.core.permissions.grants import (
+    GrantsView,
+    describe_grants,
+    grants_lines,
+    revoke,
+    revoked_line,
+)
+from kesi_lsp.core.permissions.policy import Verdict, classify
+from kesi_lsp.core.sandbox.env import home_from
 from kesi_lsp.core.session import Session
+
+__all__ = [
+    "GrantsView",
+    "PermissionGate",
+    "Verdict",
+    "classify",
+    "describe_grants",
+    "grants_lines",
+    "home_from",
+    "revoke",
+    "revoked_line",
+]
 
 
 class PermissionGate:
-    """Decide, per session, whether a command may run and whether a write needs review."""
+    """Decide, per session, whether a command may run and whether a write needs review.
 
-    def __init__(self, session: Session, approver: Approver) -> None:
+    `home` is the user's home directory (for the red line's `~`, `$HOME` and the real home
+    path); the host passes `home_from(environ)`. Without it, the password database is used.
+    """
+
+    def __init__(self, session: Session, approver: Approver, *, home: Path | None = None) -> None:
         self._session = session
         self._approver = approver
+        self._home = home.resolve() if home is not None else home_from({})
+
+    @property
+    def session(self) -> Session:
+        """The session whose grants this gate reads and writes."""
+        return self._session
+
+    def classify(self, command: str) -> Verdict:
+        """The policy's verdict for `command` in this session's workspace and locale."""
+        return classify(
+            command, self._session.root, self._home, locale=self._session.settings.locale
+        )
 
     async def authorize_command(self, command: str) -> str | None:
         """Return None when `command` may run, else the refusal text for the model."""
+        locale = self._session.settings.locale
+        verdict = self.classify(command)
+        if verdict.kind == "deny":
+            return text("permissions.denied", locale, reason=verdict.reason)
+        if verdict.kind == "allow":
+            return None
         key = command.strip()
         if key in self._session.grants.commands:
             return None
-        choice = await self._approver.approve_command(CommandRequest(command=key, reason=""))
+        choice = await self._ask(CommandRequest(command=key, reason=verdict.reason))
         if choice is Choice.DENY:
-            return text("permissions.refused_command", self._session.settings.locale)
+            return text("permissions.refused_command", locale)
         if choice is Choice.ALLOW_SESSION:
             self._session.grants.commands.add(key)
         return None
 
+    async def _ask(self, request: CommandRequest) -> Choice:
+        """Fail closed: an approver that breaks is a no, never a yes."""
+        try:
+            choice = await self._approver.approve_command(request)
+        except Exception:
+            return Choice.DENY
+        return choice if isinstance(choice, Choice) else Choice.DENY
+
     def needs_review(self, path: Path) -> bool:
         """A write to `path` is shown to the user unless the file was granted for the session."""
-        return path not in self._session.grants.files
+        return path.resolve() not in self._session.grants.files
 
     def remember_file(self, path: Path) -> None:
         """Record "allow for this session" for writes to `path` (resolved)."""
-        self._session.grants.files.add(path)
+        self._session.grants.files.add(path.resolve())

@@ -1,13 +1,21 @@
 """Per-session grants (seed Day 14): exact command strings and resolved file paths.
 
-A grant never widens: `pytest -q` does not grant `pytest -v`, and `src/a.py` does not grant
-`src/b.py`. Grants live in memory for the session and are visible and revocable.
+A grant never widens: `pytest -q` does not grant `pytest -v`, `cd build && rm -rf .` does not
+grant `rm -rf . && cd build`, and `src/a.py` does not grant `src/b.py`. Grants live in memory
+for the session, survive `/reset`, and are visible and revocable: "a grant list you can't see or
+revoke isn't a real grant list".
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from kesi_lsp.catalog import Locale, text
+
+if TYPE_CHECKING:
+    from kesi_lsp.core.session import Session
 
 
 @dataclass
@@ -19,3 +27,45 @@ class Grants:
         """Revoke everything (seed `/revoke`)."""
         self.commands.clear()
         self.files.clear()
+
+
+@dataclass(frozen=True)
+class GrantsView:
+    """What `kesi.permissions` returns: granted commands, and files as POSIX paths relative to
+    the workspace (absolute when a file is somehow outside it), both sorted."""
+
+    commands: list[str]
+    files: list[str]
+
+
+def describe_grants(session: Session) -> GrantsView:
+    """The session's grants as the user should see them (seed `/permissions`)."""
+    files = []
+    for path in session.grants.files:
+        try:
+            files.append(path.relative_to(session.root).as_posix())
+        except ValueError:
+            files.append(path.as_posix())
+    return GrantsView(commands=sorted(session.grants.commands), files=sorted(files))
+
+
+def revoke(session: Session) -> None:
+    """Clear every grant of the session (seed `/revoke`); the next risky step asks again."""
+    session.grants.clear()
+
+
+def grants_lines(view: GrantsView, locale: Locale) -> list[str]:
+    """The two `/permissions` lines: allowed commands, allowed files, or "(none)"."""
+    separator = text("common.list_sep", locale)
+    none = text("common.none", locale)
+    commands = separator.join(view.commands) or none
+    files = separator.join(view.files) or none
+    return [
+        text("permissions.granted_commands", locale, items=commands),
+        text("permissions.granted_files", locale, items=files),
+    ]
+
+
+def revoked_line(locale: Locale) -> str:
+    """What `/revoke` says after clearing: "(all grants for this session have been revoked)"."""
+    return text("permissions.revoked", locale)

@@ -7,18 +7,35 @@ The public surface the loop uses:
   or a failing tool (those become `ToolResult(..., is_error=True)`); only cancellation
   (`asyncio.CancelledError`) propagates.
 
-(Interface placeholder: the implementation lands with the core tools issue.)
+The dispatch table is the seed's (Day 07): look the name up, check the arguments against the
+same table the schemas come from, run, and turn anything unexpected into an error result so one
+broken tool never brings the loop down.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Final
 
 from anthropic.types import ToolParam
 
-from kesi_lsp.catalog import Locale
+from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.tools.context import ToolContext
+from kesi_lsp.core.tools.files import edit_file, read_file, write_file
+from kesi_lsp.core.tools.result import ToolResult
+from kesi_lsp.core.tools.ripgrep import grep
+from kesi_lsp.core.tools.schemas import check_arguments, tool_schema
+from kesi_lsp.core.tools.search import glob_files, list_files
+from kesi_lsp.core.tools.shell import run_command
+
+__all__ = [
+    "READ_ONLY_TOOLS",
+    "TOOL_NAMES",
+    "ToolContext",
+    "ToolResult",
+    "run_tool",
+    "tool_schemas",
+]
 
 TOOL_NAMES: Final = (
     "read_file",
@@ -31,18 +48,34 @@ TOOL_NAMES: Final = (
 )
 READ_ONLY_TOOLS: Final = frozenset({"read_file", "list_files", "glob", "grep"})
 
+ToolFunction = Callable[[dict[str, str], ToolContext], Awaitable[ToolResult]]
 
-@dataclass(frozen=True)
-class ToolResult:
-    """What goes back to the model as a `tool_result` block."""
-
-    text: str
-    is_error: bool = False
+TOOL_FUNCTIONS: Final[Mapping[str, ToolFunction]] = {
+    "read_file": read_file,
+    "list_files": list_files,
+    "glob": glob_files,
+    "grep": grep,
+    "edit_file": edit_file,
+    "write_file": write_file,
+    "run_command": run_command,
+}
 
 
 def tool_schemas(locale: Locale) -> list[ToolParam]:
-    raise NotImplementedError
+    """The seven tool definitions, descriptions in `locale`, in `TOOL_NAMES` order."""
+    return [tool_schema(name, locale) for name in TOOL_NAMES]
 
 
 async def run_tool(name: str, tool_input: object, ctx: ToolContext) -> ToolResult:
-    raise NotImplementedError
+    """Run one tool call and return its result; only cancellation propagates."""
+    locale = ctx.locale
+    function = TOOL_FUNCTIONS.get(name)
+    if function is None:
+        return ToolResult(text("tools.unknown", locale, name=name), True)
+    arguments = check_arguments(name, tool_input, locale)
+    if isinstance(arguments, ToolResult):
+        return arguments
+    try:
+        return await function(arguments, ctx)
+    except Exception as exc:
+        return ToolResult(text("tools.crashed", locale, name=name, error=type(exc).__name__), True)

@@ -10,12 +10,15 @@ local M = {}
 ---@field status string "running" | "done" | "cancelled" | "failed" | "limit"
 ---@field cost number USD spent by this run so far
 ---@field usage table? the run's usage as the server last reported it
+---@field finished integer? when it ended: 1 for the first run to end in this Neovim, 2 next...
 ---@field turn string? "2/20" while the model works on turn 2 of at most 20
 
 ---@type table<string, kesi.Run>
 M.runs = {}
 ---@type table<integer, string> client id -> id of its running run
 M.active = {}
+--- How many runs have ended.
+M.finished = 0
 ---@type table<integer, number> client id -> the session's cost in USD, as the server reported it
 M.reported_session_cost = {}
 
@@ -95,6 +98,8 @@ end
 ---@param usage table?
 function M.finish(run, status, usage)
   run.status = status
+  M.finished = M.finished + 1
+  run.finished = M.finished
   M.usage(run, usage, nil)
   if M.active[run.client_id] == run.id then
     M.active[run.client_id] = nil

@@ -1,0 +1,176 @@
+/**
+ * KeSi's palette commands are the server's own commands (design.md §2.3): vscode-languageclient
+ * registers every command the server announces under the same id, and this middleware sits in
+ * front of them. A call that already carries its argument (the lightbulb's code action) goes
+ * through as it is; a bare call from the palette gets its argument from the active editor or
+ * an input box. Results are shown the way a user expects: a run reveals the KeSi channel,
+ * cost and permissions appear as notifications, and a server error is an error message.
+ */
+
+import * as vscode from "vscode";
+import {
+  ExecuteCommandRequest,
+  type BaseLanguageClient,
+  type ExecuteCommandSignature,
+} from "vscode-languageclient";
+import { askArgs, fixThisArgs, runTitle, type EditorState } from "./core/commandArgs";
+import { formatCost, formatPermissions, t, type Locale } from "./core/messages";
+import {
+  asPermissions,
+  asRunStarted,
+  asUsage,
+  isServerCommand,
+  type CancelResult,
+  type ServerCommand,
+} from "./core/protocol";
+import { currentLocale } from "./locale";
+import type { Runs } from "./runs";
+
+type Args = Record<string, unknown>;
+
+function fileEditor(): vscode.TextEditor | undefined {
+  const editor = vscode.window.activeTextEditor;
+  return editor?.document.uri.scheme === "file" ? editor : undefined;
+}
+
+function editorState(client: BaseLanguageClient, editor: vscode.TextEditor): EditorState {
+  const c2p = client.code2ProtocolConverter;
+  const document = editor.document;
+  return {
+    uri: c2p.asUri(document.uri),
+    selection: c2p.asRange(editor.selection),
+    cursorLineLength: document.lineAt(editor.selection.active.line).text.length,
+    diagnostics: c2p.asDiagnosticsSync(vscode.languages.getDiagnostics(document.uri)),
+  };
+}
+
+/** The session a bookkeeping command is about: the active file's folder, else the first. */
+function sessionArgs(client: BaseLanguageClient): Args {
+  const editor = fileEditor();
+  return editor ? { uri: client.code2ProtocolConverter.asUri(editor.document.uri) } : {};
+}
+
+/** The argument a bare palette call needs, or undefined when the user backed out. */
+async function argumentFor(
+  client: BaseLanguageClient,
+  runs: Runs,
+  command: ServerCommand,
+  locale: Locale,
+): Promise<Args | undefined> {
+  const editor = fileEditor();
+  switch (command) {
+    case "kesi.fixThis":
+      if (!editor) {
+        const message = vscode.window.activeTextEditor ? "fix.notFile" : "fix.noEditor";
+        void vscode.window.showWarningMessage(t(message, locale));
+        return undefined;
+      }
+      return { ...fixThisArgs(editorState(client, editor)) };
+    case "kesi.ask": {
+      const prompt = await vscode.window.showInputBox({
+        title: t("ask.prompt", locale),
+        placeHolder: t("ask.placeholder", locale),
+        ignoreFocusOut: true,
+      });
+      if (!prompt?.trim()) {
+        return undefined;
+      }
+      return { ...askArgs(prompt.trim(), editor ? editorState(client, editor) : undefined) };
+    }
+    case "kesi.cancel": {
+      const runId = runs.tracker.currentRunId;
+      return runId ? { runId } : {};
+    }
+    default:
+      return sessionArgs(client);
+  }
+}
+
+function relativePath(uri: string): string {
+  try {
+    return vscode.workspace.asRelativePath(vscode.Uri.parse(uri, true), false);
+  } catch {
+    return uri;
+  }
+}
+
+function info(lines: string[]): void {
+  void vscode.window.showInformationMessage(lines.join(" · "));
+}
+
+/** Tell the user what the server answered. */
+function present(runs: Runs, command: ServerCommand, args: Args, result: unknown, locale: Locale): void {
+  switch (command) {
+    case "kesi.fixThis":
+    case "kesi.ask": {
+      const started = asRunStarted(result);
+      if (started) {
+        runs.started(started.runId, runTitle(command, args, relativePath, locale));
+      }
+      break;
+    }
+    case "kesi.cancel":
+      if ((result as CancelResult | undefined)?.cancelled !== true) {
+        info([t("cancel.nothing", locale)]);
+      }
+      break;
+    case "kesi.reset":
+      info([t("reset.done", locale)]);
+      break;
+    case "kesi.cost": {
+      const usage = asUsage(result);
+      if (usage) {
+        runs.sessionCost(usage);
+        info(formatCost(usage, locale));
+      }
+      break;
+    }
+    case "kesi.permissions": {
+      const permissions = asPermissions(result);
+      if (permissions) {
+        info(formatPermissions(permissions, locale));
+      }
+      break;
+    }
+    case "kesi.revoke":
+      info([t("revoke.done", locale)]);
+      break;
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function executeCommandMiddleware(
+  client: () => BaseLanguageClient | undefined,
+  runs: Runs,
+): (command: string, args: unknown[], next: ExecuteCommandSignature) => Promise<unknown> {
+  return async (command, args, next) => {
+    const languageClient = client();
+    if (!isServerCommand(command) || !languageClient) {
+      return next(command, args);
+    }
+    const locale = currentLocale();
+    const given = args[0];
+    const arg =
+      typeof given === "object" && given !== null
+        ? (given as Args)
+        : await argumentFor(languageClient, runs, command, locale);
+    if (!arg) {
+      return undefined;
+    }
+    let result: unknown;
+    try {
+      result = await languageClient.sendRequest(ExecuteCommandRequest.type, {
+        command,
+        arguments: [arg],
+      });
+    } catch (error) {
+      void vscode.window.showErrorMessage(errorText(error));
+      return undefined;
+    }
+    present(runs, command, arg, result, locale);
+    return result;
+  };
+}

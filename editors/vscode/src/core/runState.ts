@@ -1,0 +1,113 @@
+/**
+ * Which KeSi runs are alive and what the session has cost so far, for the status bar and for
+ * "KeSi: Cancel" (which cancels the newest live run).
+ */
+
+import { formatUsd, t, type Locale } from "./messages";
+import type { RunFinished, StreamEvent, Usage } from "./protocol";
+
+export class RunTracker {
+  private readonly live: string[] = [];
+  private readonly ended = new Set<string>();
+  private cost: number | undefined;
+  private readonly listeners: (() => void)[] = [];
+
+  /** Called whenever `running`, `currentRunId` or `sessionCostUsd` may have changed. */
+  onChange(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  get running(): boolean {
+    return this.live.length > 0;
+  }
+
+  /** The newest run still going, if any. */
+  get currentRunId(): string | undefined {
+    return this.live[this.live.length - 1];
+  }
+
+  /** The session total reported last (undefined until the server reports one). */
+  get sessionCostUsd(): number | undefined {
+    return this.cost;
+  }
+
+  started(runId: string): void {
+    if (!this.live.includes(runId) && !this.ended.has(runId)) {
+      this.live.push(runId);
+      this.changed();
+    }
+  }
+
+  /** Any stream event shows its run is alive; a usage event also brings the session total. */
+  event(event: StreamEvent): void {
+    this.started(event.runId);
+    if (event.kind === "usage" && event.session) {
+      this.setSessionCost(event.session);
+    }
+  }
+
+  finished(finished: RunFinished): void {
+    this.ended.add(finished.runId);
+    const index = this.live.indexOf(finished.runId);
+    if (index >= 0) {
+      this.live.splice(index, 1);
+    }
+    this.changed();
+  }
+
+  /** A fresh total from `kesi.cost` or a `usage` event. */
+  setSessionCost(usage: Usage): void {
+    this.cost = usage.costUsd;
+    this.changed();
+  }
+
+  /** The server went away: none of its runs is alive any more. */
+  forgetRuns(): void {
+    for (const runId of this.live) {
+      this.ended.add(runId);
+    }
+    this.live.length = 0;
+    this.changed();
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) {
+      listener();
+    }
+  }
+}
+
+export interface StatusView {
+  text: string;
+  tooltip: string;
+  /** The command a click runs. */
+  command: "kesi.cancel" | "kesi.showOutput" | "kesi.showServerLog";
+}
+
+/** What the status bar item says, from the tracker's state and whether the server runs. */
+export function statusView(
+  state: { running: boolean; sessionCostUsd: number | undefined },
+  serverRunning: boolean,
+  locale: Locale,
+): StatusView {
+  const cost = formatUsd(state.sessionCostUsd ?? 0);
+  if (!serverRunning) {
+    return {
+      text: `$(warning) ${t("status.idle", locale)}`,
+      tooltip: t("status.tooltip.stopped", locale),
+      command: "kesi.showServerLog",
+    };
+  }
+  if (state.running) {
+    return {
+      text: `$(loading~spin) ${t("status.running", locale)} $${cost}`,
+      tooltip: t("status.tooltip.running", locale, { cost }),
+      command: "kesi.cancel",
+    };
+  }
+  return {
+    text: `$(hubot) ${t("status.idle", locale)} $${cost}`,
+    tooltip: t("status.tooltip.idle", locale, { cost }),
+    command: "kesi.showOutput",
+  };
+}

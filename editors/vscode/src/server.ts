@@ -1,0 +1,193 @@
+/**
+ * Starts `kesi-lsp` over stdio with vscode-languageclient and wires KeSi's own messages.
+ *
+ * Everything standard (code actions, permission prompts, applyEdit and its Refactor Preview,
+ * workspace/configuration) is vscode-languageclient's; this module adds the experimental
+ * capability, the cancellable progress notification, the stream, and the save request. When
+ * the server cannot run, KeSi's commands still exist and say why, instead of VS Code's
+ * "command not found".
+ */
+
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as vscode from "vscode";
+import {
+  LanguageClient,
+  RevealOutputChannelOn,
+  State,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from "vscode-languageclient/node";
+import { KesiCapabilities } from "./capabilities";
+import { executeCommandMiddleware } from "./commands";
+import { t } from "./core/messages";
+import { REVIEW_EDIT, RUN_FINISHED, SAVE_DOCUMENTS, SERVER_COMMANDS, STREAM } from "./core/protocol";
+import { resolveServerPath, type Host } from "./core/serverPath";
+import { asReviewMode, initializationOptions } from "./core/settings";
+import { currentLocale } from "./locale";
+import { NotificationProgress } from "./progress";
+import { DiffReview } from "./review";
+import type { Runs } from "./runs";
+import { handleSaveDocuments } from "./saveHandler";
+import type { KesiStatusBar } from "./statusBar";
+
+function isExecutable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+const host: Host = { platform: process.platform, env: process.env, home: os.homedir(), isExecutable };
+
+function folders(): string[] {
+  return (vscode.workspace.workspaceFolders ?? [])
+    .filter((folder) => folder.uri.scheme === "file")
+    .map((folder) => folder.uri.fsPath);
+}
+
+export class KesiServer implements vscode.Disposable {
+  readonly log = vscode.window.createOutputChannel("KeSi Server", { log: true });
+  private readonly trace = vscode.window.createOutputChannel("KeSi Server Trace");
+  private readonly review = new DiffReview();
+  private client: LanguageClient | undefined;
+  private placeholders: vscode.Disposable[] = [];
+  private stopping = false;
+  private stopCheck: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly runs: Runs,
+    private readonly status: KesiStatusBar,
+  ) {}
+
+  async start(): Promise<void> {
+    const locale = currentLocale();
+    const config = vscode.workspace.getConfiguration("kesi");
+    const found = resolveServerPath(config.get<string>("serverPath") ?? "", folders(), host);
+    if (!found.ok) {
+      const reason =
+        found.reason === "badSetting"
+          ? t("server.badSetting", locale, { path: found.path })
+          : t("server.notFound", locale, { tried: found.tried.join(", ") });
+      this.notRunning(reason, true);
+      return;
+    }
+    this.log.info(`starting ${found.path} (found via ${found.source})`);
+    this.clearPlaceholders();
+    const client = this.createClient(found.path);
+    this.client = client;
+    try {
+      await client.start();
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      this.notRunning(t("server.failed", locale, { reason }), true);
+    }
+  }
+
+  async stop(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    if (!client) {
+      return;
+    }
+    this.stopping = true;
+    try {
+      if (client.needsStop()) {
+        await client.stop();
+      }
+    } catch (error) {
+      this.log.warn(`stopping kesi-lsp: ${String(error)}`);
+    } finally {
+      this.stopping = false;
+    }
+  }
+
+  async restart(): Promise<void> {
+    await this.stop();
+    await this.start();
+  }
+
+  private createClient(command: string): LanguageClient {
+    const cwd = folders()[0];
+    // No `transport`: stdio is the default, and naming it would append a `--stdio` argument.
+    const serverOptions: ServerOptions = { command, options: cwd ? { cwd } : {} };
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: [{ scheme: "file" }],
+      synchronize: { configurationSection: "kesi" },
+      initializationOptions: initializationOptions((key) =>
+        vscode.workspace.getConfiguration("kesi").get(key),
+      ),
+      outputChannel: this.log,
+      traceOutputChannel: this.trace,
+      revealOutputChannelOn: RevealOutputChannelOn.Never,
+      middleware: { executeCommand: executeCommandMiddleware(() => this.client, this.runs) },
+    };
+    const client = new LanguageClient("kesi", "KeSi", serverOptions, clientOptions);
+    const diffReview = asReviewMode(vscode.workspace.getConfiguration("kesi").get("review")) === "diffEditor";
+    client.registerFeature(new KesiCapabilities(diffReview));
+    if (diffReview) {
+      client.onRequest(REVIEW_EDIT, (params: unknown, token) => this.review.handle(params, token));
+    }
+    client.registerFeature(new NotificationProgress(client));
+    client.onNotification(STREAM, (params: unknown) => this.runs.onStream(params));
+    client.onNotification(RUN_FINISHED, (params: unknown) => this.runs.onFinished(params));
+    client.onRequest(SAVE_DOCUMENTS, (params: unknown) => handleSaveDocuments(params));
+    client.onDidChangeState(({ newState }) => {
+      this.status.setServerRunning(newState === State.Running);
+      if (newState === State.Stopped) {
+        this.runs.serverStopped();
+        // A crash restart passes through Stopped; only a client still stopped a moment later
+        // (and not stopped by us) has really gone away.
+        clearTimeout(this.stopCheck);
+        this.stopCheck = setTimeout(() => {
+          if (this.client === client && !this.stopping && client.state === State.Stopped) {
+            this.notRunning(t("server.stopped", currentLocale()), false);
+          }
+        }, 1000);
+      }
+    });
+    return client;
+  }
+
+  /** KeSi's commands explain that the server is not running, with a way to fix it. */
+  private notRunning(reason: string, announce: boolean): void {
+    const locale = currentLocale();
+    const message = t("server.notRunning", locale, { reason });
+    this.log.error(message);
+    this.status.setServerRunning(false);
+    const explain = async (): Promise<void> => {
+      const settings = t("action.openSettings", locale);
+      const showLog = t("action.showLog", locale);
+      const choice = await vscode.window.showErrorMessage(message, settings, showLog);
+      if (choice === settings) {
+        await vscode.commands.executeCommand("workbench.action.openSettings", "kesi.serverPath");
+      } else if (choice === showLog) {
+        this.log.show();
+      }
+    };
+    if (this.placeholders.length === 0) {
+      this.placeholders = SERVER_COMMANDS.map((id) => vscode.commands.registerCommand(id, explain));
+    }
+    if (announce) {
+      void explain();
+    }
+  }
+
+  private clearPlaceholders(): void {
+    for (const placeholder of this.placeholders) {
+      placeholder.dispose();
+    }
+    this.placeholders = [];
+  }
+
+  dispose(): void {
+    clearTimeout(this.stopCheck);
+    this.clearPlaceholders();
+    void this.stop();
+    this.review.dispose();
+    this.log.dispose();
+    this.trace.dispose();
+  }
+}

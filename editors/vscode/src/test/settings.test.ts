@@ -1,0 +1,50 @@
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { CLIENT_SETTINGS, SERVER_SETTINGS, initializationOptions, needsRestart } from "../core/settings";
+
+interface Property {
+  default: unknown;
+  enum?: unknown[];
+  markdownDescription?: string;
+  description?: string;
+}
+
+const manifest = JSON.parse(readFileSync(join(__dirname, "..", "..", "package.json"), "utf8")) as {
+  contributes: { configuration: { properties: Record<string, Property> } };
+};
+const properties = manifest.contributes.configuration.properties;
+
+describe("package.json settings", () => {
+  it("declares every server setting with the server's default and a description", () => {
+    for (const [key, value] of Object.entries(SERVER_SETTINGS)) {
+      const property = properties[`kesi.${key}`];
+      assert.ok(property, `kesi.${key} is not declared`);
+      assert.deepEqual(property.default, value, `kesi.${key} default`);
+      assert.ok((property.markdownDescription ?? property.description ?? "").length > 10, `kesi.${key} description`);
+    }
+  });
+
+  it("declares the client's own settings and nothing the server or client does not read", () => {
+    const known = [...Object.keys(SERVER_SETTINGS), ...CLIENT_SETTINGS].map((key) => `kesi.${key}`);
+    assert.deepEqual(Object.keys(properties).sort(), known.sort());
+  });
+
+  it("offers exactly the sandbox modes and locales the server accepts", () => {
+    assert.deepEqual(properties["kesi.sandbox"]?.enum, ["auto", "bubblewrap", "seatbelt", "off"]);
+    assert.deepEqual(properties["kesi.locale"]?.enum, ["en", "zh-TW"]);
+  });
+});
+
+describe("initializationOptions", () => {
+  it("passes the server settings under `kesi`, and keeps client settings to itself", () => {
+    const values: Record<string, unknown> = { model: "claude-sonnet-4-5", maxTurns: 5, serverPath: "/x", locale: null };
+    assert.deepEqual(initializationOptions((key) => values[key]), { kesi: { model: "claude-sonnet-4-5", maxTurns: 5 } });
+  });
+
+  it("restarts the server only when its path changes", () => {
+    assert.equal(needsRestart((section) => section === "kesi.serverPath"), true);
+    assert.equal(needsRestart((section) => section === "kesi.model"), false);
+  });
+});

@@ -1,0 +1,223 @@
+"""`DiskWorkspace`: the workspace view for plain disk (tests, the demo, editors without buffers).
+
+Reading is a strict UTF-8 decode of the file's bytes (no newline translation, seed Day 09).
+Delivering follows seed Day 10: a new file is created exclusively (a file that appears in the
+meantime is never overwritten), an existing file is replaced atomically through a temporary file
+in the same folder, flushed to disk, with its permission bits kept, and only if it still holds
+the text the change was computed against. File work runs in a thread so the event loop stays
+responsive.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+from kesi_lsp.catalog import DEFAULT_LOCALE, Locale, text
+from kesi_lsp.core.approval import Approver, Choice, EditRequest
+from kesi_lsp.core.diff import unified_diff
+from kesi_lsp.core.paths import is_ignored
+from kesi_lsp.core.workspace import Delivery, DeliveryStatus, FileChange, FileText
+
+
+def read_utf8(path: Path) -> str:
+    """Read a regular file's bytes and decode them strictly as UTF-8.
+
+    Opened non-blocking, so a named pipe cannot hang the agent (seed Day 06); anything but a
+    regular file raises IsADirectoryError or OSError.
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if stat.S_ISDIR(info.st_mode):
+            raise IsADirectoryError(f"is a directory: {path.name}")
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(f"not a regular file: {path.name}")
+        return handle.read().decode("utf-8")
+
+
+class DiskWorkspace:
+    """A `WorkspaceView` on the files of `root`, asking `approver` before reviewed changes."""
+
+    def __init__(self, root: Path, approver: Approver, *, locale: Locale = DEFAULT_LOCALE) -> None:
+        self.root = root.resolve()
+        self._approver = approver
+        self.locale = locale  # the host may change it with the session's settings
+
+    async def read_text(self, path: Path) -> FileText:
+        return FileText(await asyncio.to_thread(read_utf8, path))
+
+    async def deliver(self, change: FileChange, *, review: bool) -> Delivery:
+        choice = Choice.ALLOW_ONCE
+        if review:
+            choice = await self._ask(change)
+            if choice is Choice.DENY:
+                return Delivery(DeliveryStatus.REJECTED, choice=choice)
+        reason = await asyncio.to_thread(self._apply, change)
+        if reason is not None:
+            return Delivery(DeliveryStatus.FAILED, choice=choice, reason=reason)
+        return Delivery(DeliveryStatus.APPLIED, choice=choice)
+
+    def unsaved_files(self) -> tuple[Path, ...]:
+        return ()
+
+    async def _ask(self, change: FileChange) -> Choice:
+        diff = await asyncio.to_thread(unified_diff, change.rel, change.before, change.after)
+        request = EditRequest(
+            tool=change.tool,
+            path=change.path,
+            rel=change.rel,
+            before=change.before,
+            after=change.after,
+            diff=diff,
+        )
+        try:
+            return await self._approver.approve_edit(request)
+        except Exception:
+            return Choice.DENY  # nobody could answer: the gate fails closed
+
+    def _say(self, key: str, **fields: object) -> str:
+        return text(key, self.locale, **fields)
+
+    def _apply(self, change: FileChange) -> str | None:
+        """Write the change; return None on success, else the model-facing sentence saying why
+        nothing was changed (the seed's own words where the seed has them)."""
+        editing = change.tool == "edit_file"
+        try:
+            data = change.after.encode("utf-8")
+        except UnicodeEncodeError:
+            return self._say("tools.edit.encode" if editing else "tools.write.encode")
+        if change.before is None:
+            return self._create(change, data)
+        return self._replace(change, data, editing=editing)
+
+    def _create(self, change: FileChange, data: bytes) -> str | None:
+        path, made = change.path, list[Path]()
+        try:
+            _make_parents(path.parent, made)
+        except OSError as exc:
+            _remove_dirs(made)
+            return self._say("tools.disk.mkdir_failed", path=change.rel, error=_os_error(exc))
+        # Re-check after creating the folders: the parent must still be where it was checked.
+        if not self._still_inside(path):
+            _remove_dirs(made)
+            return self._say("tools.write.not_allowed", path=change.rel)
+        reason = self._create_file(change, data)
+        if reason is not None:
+            _remove_dirs(made)
+        return reason
+
+    def _still_inside(self, path: Path) -> bool:
+        try:
+            parent = path.parent.resolve(strict=True)
+        except (OSError, RuntimeError):
+            return False
+        return parent == path.parent and not is_ignored(self.root, path)
+
+    def _create_file(self, change: FileChange, data: bytes) -> str | None:
+        path = change.path
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+        try:
+            fd = os.open(path, flags, 0o666)
+        except FileExistsError:
+            return self._say("tools.write.raced")
+        except OSError as exc:
+            return self._say("tools.disk.create_failed", path=change.rel, error=_os_error(exc))
+        identity = os.fstat(fd)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+        except OSError as exc:
+            _unlink_if_same(path, identity)
+            return self._say("tools.disk.create_failed", path=change.rel, error=_os_error(exc))
+        _fsync_dir(path.parent)
+        return None
+
+    def _replace(self, change: FileChange, data: bytes, *, editing: bool) -> str | None:
+        path, before = change.path, change.before
+        stale = self._say("tools.edit.stale" if editing else "tools.write.stale")
+        try:
+            if read_utf8(path) != before:
+                return stale
+            mode = stat.S_IMODE(path.stat().st_mode)
+        except FileNotFoundError:
+            return self._say("tools.disk.missing", path=change.rel)
+        except (OSError, UnicodeDecodeError):
+            return stale
+        temp: Path | None = None
+        try:
+            fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+            temp = Path(name)
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            if read_utf8(path) != before:  # last look before the swap (seed Day 10)
+                return stale
+            temp.chmod(mode)
+            temp.replace(path)
+            temp = None
+        except (OSError, UnicodeDecodeError) as exc:
+            if editing:
+                return self._say("tools.disk.edit_failed", path=change.rel, error=_os_error(exc))
+            return self._say("tools.disk.replace_failed", error=_os_error(exc))
+        finally:
+            if temp is not None:
+                with contextlib.suppress(OSError):
+                    temp.unlink(missing_ok=True)
+        _fsync_dir(path.parent)
+        return None
+
+
+def _make_parents(folder: Path, made: list[Path]) -> None:
+    """Create `folder` and its missing ancestors, recording each one created (outermost first)."""
+    missing: list[Path] = []
+    current = folder
+    while not current.exists():
+        missing.append(current)
+        current = current.parent
+    for directory in reversed(missing):
+        directory.mkdir()
+        made.append(directory)
+
+
+def _remove_dirs(made: list[Path]) -> None:
+    """Undo `_make_parents`: remove the folders it created, innermost first, if still empty."""
+    for directory in reversed(made):
+        with contextlib.suppress(OSError):
+            directory.rmdir()
+
+
+def _unlink_if_same(path: Path, identity: os.stat_result) -> None:
+    """Remove a half-written new file, but only if it is still the one this process created."""
+    with contextlib.suppress(OSError):
+        info = path.stat(follow_symlinks=False)
+        if (info.st_dev, info.st_ino) == (identity.st_dev, identity.st_ino):
+            path.unlink()
+
+
+def _fsync_dir(folder: Path) -> None:
+    """Flush a folder's entry list so a created or replaced name survives a power cut."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _os_error(exc: BaseException) -> str:
+    """An OS error without the absolute path Python appends (it would leak the machine's layout)."""
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc) or type(exc).__name__

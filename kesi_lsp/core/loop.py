@@ -1,0 +1,292 @@
+"""The agent loop: talk to the model, run the tools it asks for, and stop safely.
+
+One call of `run_agent` is one user message (the seed's inner loop). Each round sends the whole
+history, streams the reply, and either finishes (no tool asked), or runs the tools and loops.
+It stops, always leaving a history the Messages API accepts and a message saying why:
+
+- after `max_turns` round-trips (Day 12, 20 by default) — the check sits where the history is
+  complete, before a request;
+- after `max_tool_failures` consecutive rounds in which *every* tool failed (3 by default);
+- when a reply was cut by `max_tokens` or the context window: no tool of it runs (Day 10);
+- on an API error: before the stream started the history is left as it was (Day 12); after,
+  only the finished text is kept and no tool runs (Day 17, Day 18);
+- when the host cancels the task (Day 12, Day 17): only complete blocks are kept, a half
+  tool_use never is, every kept tool_use is answered ("state unknown" when it may have run).
+
+Cancellation contract: the host cancels a run with `task.cancel()` on the task running
+`run_agent`. `run_agent` then seals the history, emits `RunFinished(status="cancelled")` and
+**returns** it (it does not re-raise `CancelledError`; it calls `uncancel()` on its task, so the
+task ends normally with that result). The stop messages are written into the history as an
+assistant message, so the model knows next time why it stopped (Day 12 rule 3).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import platform
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from anthropic.types import ContentBlockParam, Message, ToolResultBlockParam, ToolUseBlockParam
+
+from kesi_lsp.catalog import Locale, text
+from kesi_lsp.core import tools as tool_registry
+from kesi_lsp.core.events import (
+    Notice,
+    NoticeKind,
+    RunFinished,
+    RunStatus,
+    ToolFinished,
+    ToolStarted,
+    TurnStarted,
+    UsageReported,
+)
+from kesi_lsp.core.history import (
+    add_assistant,
+    add_user_prompt,
+    block_type,
+    seal_dangling_tool_use,
+    text_param,
+    to_params,
+    tool_result,
+    tool_uses,
+    with_cache_breakpoint,
+)
+from kesi_lsp.core.meter import Usage, record
+from kesi_lsp.core.model.anthropic import ModelClient
+from kesi_lsp.core.model.describe import describe_api_error
+from kesi_lsp.core.permissions import home_from
+from kesi_lsp.core.prompt import PromptEnvironment, sandbox_state, system_blocks
+from kesi_lsp.core.stream import TurnResult, stream_turn
+from kesi_lsp.core.tools.context import ToolContext
+
+CUT_OFF = {"max_tokens": "loop.max_tokens", "model_context_window_exceeded": "loop.context_window"}
+SUMMARY_CHARS = 160
+
+
+async def run_agent(ctx: ToolContext, prompt: str, model: ModelClient) -> RunFinished:
+    """Run one user message to its end; see the module docstring for every way it ends."""
+    return await _Run(ctx, model).run(prompt)
+
+
+def summarize(output: str) -> str:
+    """A one-line digest of a tool result for an output panel."""
+    first = next((line.strip() for line in output.splitlines() if line.strip()), "")
+    return first if len(first) <= SUMMARY_CHARS else first[: SUMMARY_CHARS - 1] + "…"
+
+
+def _joined_text(content: Sequence[ContentBlockParam]) -> str:
+    return "".join(str(b.get("text", "")) for b in content if block_type(b) == "text")
+
+
+class _Run:
+    """The state of one run: its context, its running bill and its consecutive failures."""
+
+    def __init__(self, ctx: ToolContext, model: ModelClient) -> None:
+        self.ctx = ctx
+        self.model = model
+        self.session = ctx.session
+        self.settings = ctx.session.settings
+        self.locale: Locale = ctx.locale
+        self.history = ctx.session.history
+        self.usage = Usage()
+
+    # --- the loop ---
+
+    async def run(self, prompt: str) -> RunFinished:
+        if not prompt.strip():
+            # The API refuses blank text, and the seed keeps a failed prompt in the history:
+            # a blank one would poison every later request. Like the seed's REPL, skip it.
+            return self._finish("failed", text("loop.empty_prompt", self.locale))
+        add_user_prompt(self.history, prompt, self.locale)
+        try:
+            finished = await self._loop()
+        except asyncio.CancelledError:
+            # A cancellation outside the stream and the tools (they handle their own).
+            seal_dangling_tool_use(self.history, self.locale)
+            finished = self._stop("cancelled", "loop.interrupted_tools", notice="interrupted")
+        if finished.status == "cancelled":
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                task.uncancel()
+        return finished
+
+    async def _loop(self) -> RunFinished:
+        max_turns = self.settings.max_turns
+        failures = 0
+        for turn in range(1, max_turns + 1):
+            self.ctx.emit(TurnStarted(turn=turn, max_turns=max_turns))
+            result = await stream_turn(self.model, self._params(), self.ctx.emit, self.locale)
+            if result.kind == "failed_before_start":
+                assert result.error is not None
+                message = describe_api_error(result.error, self.locale)
+                return self._finish("failed", message, notice="error")
+            self._meter(result)
+            if result.kind == "cancelled":
+                return self._interrupted_stream(result)
+            if result.kind == "failed_after_start":
+                return self._broken_stream(result)
+            assert result.message is not None
+            done = await self._handle_reply(result.message)
+            if isinstance(done, RunFinished):
+                return done
+            failures = failures + 1 if done else 0
+            if failures >= self.settings.max_tool_failures:
+                return self._stop(
+                    "limit",
+                    "loop.tool_failures",
+                    notice="limit",
+                    max_failures=self.settings.max_tool_failures,
+                    turn=turn,
+                )
+        return self._stop("limit", "loop.max_turns", notice="limit", max_turns=max_turns)
+
+    async def _handle_reply(self, message: Message) -> RunFinished | bool:
+        """Record a whole reply and run its tools. Returns the end of the run, or whether every
+        tool of this round failed."""
+        if message.stop_reason in CUT_OFF:
+            # The reply may end in a half-written tool call: keep none of it, run nothing.
+            return self._stop("limit", CUT_OFF[message.stop_reason], notice="limit")
+        content = to_params(message.content)
+        if message.stop_reason != "tool_use":
+            # Only a tool_use stop asks for tools; a stray call under any other stop is not run
+            # and not kept, so the history never holds an unanswered tool_use.
+            content = [b for b in content if block_type(b) != "tool_use"]
+        add_assistant(self.history, content)
+        uses = tool_uses(content)
+        if not uses:
+            return self._finish("done", _joined_text(content))
+        results, interrupted = await self._run_tools(uses)
+        self.history.append({"role": "user", "content": list(results)})
+        if interrupted:
+            return self._stop("cancelled", "loop.interrupted_tools", notice="interrupted")
+        return all(r.get("is_error", False) for r in results)
+
+    # --- tools ---
+
+    async def _run_tools(
+        self, uses: Sequence[ToolUseBlockParam]
+    ) -> tuple[list[ToolResultBlockParam], bool]:
+        """Run the tool calls in order; every one gets a result, even after an interruption."""
+        results: list[ToolResultBlockParam] = []
+        interrupted = False
+        for use in uses:
+            use_id, name = str(use["id"]), str(use["name"])
+            tool_input = use.get("input") or {}
+            if interrupted:
+                results.append(tool_result(use_id, text("loop.tool_skipped", self.locale), True))
+                continue
+            shown: Mapping[str, object] = tool_input if isinstance(tool_input, Mapping) else {}
+            self.ctx.emit(ToolStarted(tool_use_id=use_id, name=name, input=dict(shown)))
+            try:
+                outcome = await tool_registry.run_tool(name, tool_input, self.ctx)
+                output, is_error = outcome.text, outcome.is_error
+            except asyncio.CancelledError:
+                interrupted = True
+                output, is_error = text("loop.tool_interrupted", self.locale), True
+            except Exception as exc:
+                # run_tool turns every expected failure into a result; this is a bug's last net.
+                kind = type(exc).__name__
+                output = text("loop.tool_crashed", self.locale, name=name, kind=kind)
+                is_error = True
+            results.append(tool_result(use_id, output, is_error))
+            self.ctx.emit(
+                ToolFinished(
+                    tool_use_id=use_id, name=name, is_error=is_error, summary=summarize(output)
+                )
+            )
+        return results, interrupted
+
+    # --- when a stream did not finish ---
+
+    def _complete_blocks(self, result: TurnResult, *, text_only: bool) -> list[ContentBlockParam]:
+        snapshot = result.snapshot
+        if snapshot is None:
+            return []
+        blocks = to_params(snapshot.content[: result.finished])
+        if text_only or snapshot.stop_reason in CUT_OFF:
+            blocks = [b for b in blocks if block_type(b) == "text"]
+        return blocks
+
+    def _interrupted_stream(self, result: TurnResult) -> RunFinished:
+        """Keep only complete blocks; answer any complete tool_use with "state unknown"."""
+        kept = self._complete_blocks(result, text_only=False)
+        message = text("loop.interrupted_stream", self.locale)
+        if tool_uses(kept):
+            add_assistant(self.history, kept)
+            seal_dangling_tool_use(self.history, self.locale)
+            add_assistant(self.history, message)
+        else:
+            add_assistant(self.history, [*kept, text_param(message)])
+        return self._finish("cancelled", message, notice="interrupted")
+
+    def _broken_stream(self, result: TurnResult) -> RunFinished:
+        """Keep the finished text, run no tool, and write the error down (Day 17, Day 18)."""
+        assert result.error is not None
+        kept = self._complete_blocks(result, text_only=True)
+        message = describe_api_error(result.error, self.locale)
+        add_assistant(self.history, [*kept, text_param(message)])
+        return self._finish("failed", message, notice="error")
+
+    # --- bookkeeping ---
+
+    def _params(self) -> dict[str, Any]:
+        """The request: model, system prompt (rules + this request's environment), tools,
+        history (with the conversation's cache breakpoint when caching is on)."""
+        caching = self.settings.prompt_caching
+        messages = with_cache_breakpoint(self.history) if caching else list(self.history)
+        return {
+            "model": self.settings.model,
+            "max_tokens": self.settings.max_tokens,
+            "system": system_blocks(self._environment(), self.locale, caching=caching),
+            "tools": tool_registry.tool_schemas(self.locale),
+            "messages": messages,
+        }
+
+    def _environment(self) -> PromptEnvironment:
+        root = self.session.root
+        unsaved = tuple(_relative(p, root) for p in self.ctx.view.unsaved_files())
+        return PromptEnvironment(
+            today=datetime.date.today(),
+            root=root,
+            os_name=f"{platform.system()} {platform.release()}".strip(),
+            sandbox=sandbox_state(self.ctx.sandbox.kind, root, home_from(self.ctx.environ)),
+            unsaved=tuple(sorted(unsaved)),
+        )
+
+    def _meter(self, result: TurnResult) -> None:
+        if result.message is not None:
+            request = record(result.message.usage, self.settings.model)
+        elif result.snapshot is not None:
+            request = record(result.snapshot.usage, self.settings.model, partial=True)
+        else:
+            return  # nothing arrived: nothing to bill (Day 18)
+        self.usage = self.usage + request
+        self.session.usage = self.session.usage + request
+        self.ctx.emit(UsageReported(request=request, run=self.usage, session=self.session.usage))
+
+    def _stop(
+        self, status: RunStatus, key: str, *, notice: NoticeKind, **fields: object
+    ) -> RunFinished:
+        """End the run with a stop message that is also written into the history."""
+        message = text(key, self.locale, **fields)
+        add_assistant(self.history, message)
+        return self._finish(status, message, notice=notice)
+
+    def _finish(
+        self, status: RunStatus, message: str, *, notice: NoticeKind | None = None
+    ) -> RunFinished:
+        if notice is not None:
+            self.ctx.emit(Notice(kind=notice, text=message))
+        finished = RunFinished(status=status, text=message, usage=self.usage)
+        self.ctx.emit(finished)
+        return finished
+
+
+def _relative(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return str(path)

