@@ -550,7 +550,8 @@ async def kesi_client(
         result = await asyncio.wait_for(client.initialize_session(params), 30)
         client.encoding = str(result.capabilities.position_encoding or "utf-16")
         yield client
-        await asyncio.wait_for(client.shutdown_session(), 30)
+        if client._server is not None and client._server.returncode is None:
+            await asyncio.wait_for(client.shutdown_session(), 30)
     finally:
         server = client._server
         if server is not None and server.returncode is None:
