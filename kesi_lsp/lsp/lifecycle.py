@@ -63,7 +63,7 @@ async def _pull(ls: KesiServer) -> None:
     except Exception as exc:  # ClientGoneError, a timeout, an error answer: keep defaults
         log.warning("could not read the kesi settings from the client: %s", exc)
         return
-    values = list(answer) if isinstance(answer, list) else []
+    values = list(answer) if isinstance(answer, list | tuple) else []
     for folder, value in zip(folders, values, strict=False):
         ls.config.folders[folder.uri] = value if isinstance(value, Mapping) else {}
     if not folders and values and isinstance(values[0], Mapping):

@@ -27,7 +27,7 @@ import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Union
 
 import attrs
 from lsprotocol import types
@@ -174,6 +174,22 @@ def apply_text_edits(text: str, edits: Sequence[Any], encoding: str) -> str:
     return text
 
 
+def client_converter() -> Any:
+    """The server's JSON handling, plus a fix for lsprotocol 2025.0.0 reading every code
+    action that carries a `command` as a bare Command (editors look at the types)."""
+    converter = plain_json_converter()
+
+    def code_action_or_command(obj: Any, _: type) -> types.Command | types.CodeAction:
+        if isinstance(obj.get("command"), str):
+            return converter.structure(obj, types.Command)
+        return converter.structure(obj, types.CodeAction)
+
+    # lsprotocol registers its hook for typing.Union, not for the `|` spelling.
+    union = Union[types.Command, types.CodeAction]  # noqa: UP007
+    converter.register_structure_hook(union, code_action_or_command)
+    return converter
+
+
 class EditorRefusalError(JsonRpcInternalError):
     """An error answer the imitated editor gives on purpose (Emacs on a stale edit)."""
 
@@ -210,7 +226,7 @@ class KesiClient(LanguageClient):
     """A pytest-lsp client that imitates `preset` (see the module docstring)."""
 
     def __init__(self, preset: Preset, configuration: dict[str, Any] | None = None) -> None:
-        super().__init__(configuration=configuration, converter_factory=plain_json_converter)
+        super().__init__(configuration=configuration, converter_factory=client_converter)
         self.preset = preset
         self.encoding = "utf-16"
         self.buffers: dict[str, Buffer] = {}
