@@ -178,11 +178,14 @@ async def test_stdout_carries_only_json_rpc(project: Path, scripted_api: StartSe
             reply("All done.\nBye."),
         )
     )
-    stdout, stderr = await talk([KESI_LSP, "-v"], project, api_env(api), "look around")
+    log_file = project.parent / "logs" / "kesi.log"
+    command = [KESI_LSP, "-v", "--log-file", str(log_file)]
+    stdout, stderr = await talk(command, project, api_env(api), "look around")
     messages = parse_frames(stdout)
     methods = [m.get("method") for m in messages]
     assert "kesi/stream" in methods and methods.count("kesi/runFinished") == 1
     assert b"DEBUG" in stderr  # -v logs, on stderr only
+    assert "kesi_lsp.lsp.commands: run " in log_file.read_text()  # ... and to --log-file
 
 
 async def test_a_child_inheriting_stdout_cannot_corrupt_it(
