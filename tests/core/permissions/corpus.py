@@ -251,6 +251,8 @@ BYPASS_ASK: Final[list[tuple[str, Kind]]] = [
     ("ls node_modules", "ask"),
     ("ls src/__pycache__", "ask"),
     ("cat .DS_Store", "ask"),
+    ("cat .ENV", "ask"),  # the same file on a case-insensitive disk
+    ("ls .Git", "ask"),
     ("cat .pytest_cache/v/cache/lastfailed", "ask"),
     ("cat innocent", "ask"),  # a harmless name that is a symlink to .env
     ("cat broken-link", "ask"),
