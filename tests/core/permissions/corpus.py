@@ -212,6 +212,7 @@ REMOVAL: Final[list[tuple[str, Kind]]] = [
     ("cd / && rm -rf *", "deny"),
     ("cd ~; rm -rf .", "deny"),
     ("cd && rm -rf ./*", "deny"),
+    ("if true; then cd /; fi; rm -rf *", "deny"),
     # Not the red line: a human decides.
     ("rm -rf .", "ask"),
     ("rm -rf *", "ask"),
