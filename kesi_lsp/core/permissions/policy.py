@@ -192,12 +192,15 @@ def touches_forbidden(raw: str, places: Places) -> bool:
         return False
     if raw.startswith("~"):
         return True
-    if any(is_ignored_name(part) for part in PurePosixPath(raw).parts):
-        return True
     root = places.root
     candidate = root / raw
     lexical = Path(os.path.normpath(candidate))
     if not lexical.is_relative_to(root):
+        return True
+    written = PurePosixPath(raw)
+    if written.is_absolute():  # only the part below the workspace: a project may live in ~/venv/
+        written = PurePosixPath(os.path.normpath(raw)).relative_to(root)
+    if any(is_ignored_name(part) for part in written.parts):
         return True
     try:
         resolved = candidate.resolve(strict=False)
