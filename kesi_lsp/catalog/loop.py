@@ -89,6 +89,11 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "Error: the API reported an error in the middle of its reply ({kind}): {detail}",
         "錯誤：回應到一半，API 回報錯誤（{kind}）：{detail}",
     ),
+    "loop.api.connection_lost": (
+        "Error: the connection to the API broke off in the middle of the reply ({kind}: {detail}).",
+        "錯誤：回應到一半，和 API 的連線斷了（{kind}：{detail}）。",
+    ),
+    "loop.api.no_detail": ("the connection was closed", "連線被關閉"),
     "loop.api.other": (
         "Error: {kind}: {detail}",
         "錯誤：{kind}：{detail}",

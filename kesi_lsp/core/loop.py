@@ -57,6 +57,7 @@ from kesi_lsp.core.history import (
 from kesi_lsp.core.meter import Usage, record
 from kesi_lsp.core.model.anthropic import ModelClient
 from kesi_lsp.core.model.describe import describe_api_error
+from kesi_lsp.core.permissions import home_from
 from kesi_lsp.core.prompt import PromptEnvironment, sandbox_state, system_blocks
 from kesi_lsp.core.stream import TurnResult, stream_turn
 from kesi_lsp.core.tools.context import ToolContext
@@ -238,13 +239,12 @@ class _Run:
 
     def _environment(self) -> PromptEnvironment:
         root = self.session.root
-        home = self.ctx.environ.get("HOME")
         unsaved = tuple(_relative(p, root) for p in self.ctx.view.unsaved_files())
         return PromptEnvironment(
             today=datetime.date.today(),
             root=root,
             os_name=f"{platform.system()} {platform.release()}".strip(),
-            sandbox=sandbox_state(self.ctx.sandbox.kind, root, Path(home) if home else None),
+            sandbox=sandbox_state(self.ctx.sandbox.kind, root, home_from(self.ctx.environ)),
             unsaved=tuple(sorted(unsaved)),
         )
 
