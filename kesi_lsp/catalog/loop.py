@@ -33,6 +33,10 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "Error: the model's reply filled the context window; no tool was run this round.",
         "錯誤：模型回應填滿 context window，本輪沒有執行工具。",
     ),
+    "loop.empty_prompt": (
+        "Nothing to ask: the question is empty.",
+        "沒有可以問的內容：問題是空的。",
+    ),
     # --- interruption (Day 12, Day 17) ---
     "loop.interrupted_stream": (
         "(This round was interrupted; the unfinished part was not kept.)",

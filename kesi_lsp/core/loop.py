@@ -96,6 +96,10 @@ class _Run:
     # --- the loop ---
 
     async def run(self, prompt: str) -> RunFinished:
+        if not prompt.strip():
+            # The API refuses blank text, and the seed keeps a failed prompt in the history:
+            # a blank one would poison every later request. Like the seed's REPL, skip it.
+            return self._finish("failed", text("loop.empty_prompt", self.locale))
         add_user_prompt(self.history, prompt, self.locale)
         try:
             finished = await self._loop()
@@ -146,9 +150,13 @@ class _Run:
             # The reply may end in a half-written tool call: keep none of it, run nothing.
             return self._stop("limit", CUT_OFF[message.stop_reason], notice="limit")
         content = to_params(message.content)
+        if message.stop_reason != "tool_use":
+            # Only a tool_use stop asks for tools; a stray call under any other stop is not run
+            # and not kept, so the history never holds an unanswered tool_use.
+            content = [b for b in content if block_type(b) != "tool_use"]
         add_assistant(self.history, content)
         uses = tool_uses(content)
-        if message.stop_reason != "tool_use" or not uses:
+        if not uses:
             return self._finish("done", _joined_text(content))
         results, interrupted = await self._run_tools(uses)
         self.history.append({"role": "user", "content": list(results)})

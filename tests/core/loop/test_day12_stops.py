@@ -9,6 +9,8 @@ import asyncio
 import time
 from typing import Any
 
+import pytest
+
 from kesi_lsp.core.events import ToolStarted
 from kesi_lsp.core.history import seal_dangling_tool_use
 from kesi_lsp.scripted_api import http_error, reply, script, tool_use
@@ -213,3 +215,28 @@ def test_nothing_is_added_when_nothing_dangles() -> None:
     history: list[Any] = [{"role": "user", "content": "hi"}]
     assert seal_dangling_tool_use(history, "zh-TW") is False
     assert history == [{"role": "user", "content": "hi"}]
+
+
+async def test_a_tool_call_under_another_stop_reason_is_neither_run_nor_kept(
+    make_agent: MakeAgent,
+) -> None:
+    odd = reply("我想讀檔。", tool_use("read_file", {"file_path": "a.py"}), stop_reason="end_turn")
+    agent = make_agent(script(odd, reply("好。")))
+    finished = await agent.ask("讀檔")
+    assert finished.status == "done" and finished.text == "我想讀檔。"
+    assert agent.of(ToolStarted) == []
+    kept = agent.history[-1]["content"]
+    assert kept == [{"type": "text", "text": "我想讀檔。"}]
+    agent.assert_history_sound()
+    assert (await agent.ask("再來")).status == "done"
+
+
+@pytest.mark.parametrize("blank", ["", "  \n"])
+async def test_a_blank_question_sends_nothing_and_keeps_the_history(
+    make_agent: MakeAgent, blank: str
+) -> None:
+    agent = make_agent(script(reply("好。")))
+    finished = await agent.ask(blank)
+    assert finished.status == "failed" and "空的" in finished.text
+    assert agent.history == [] and agent.server.requests == []
+    assert (await agent.ask("真的問題")).status == "done"

@@ -125,3 +125,14 @@ async def test_retries_are_announced_before_the_wait(make_agent: MakeAgent) -> N
     assert agent.notices("retry") == [
         "The API answered 429 rate_limit_error; retrying in 1 s as it asked (retry 1 of 2)."
     ]
+
+
+async def test_no_server_at_all_is_a_connection_error(make_agent: MakeAgent) -> None:
+    agent = make_agent(script(reply("好了。")), max_retries=1)
+    agent.server.stop()  # now nobody listens where the client points
+    finished = await agent.ask("你好")
+    retries = agent.notices("retry")
+    assert finished.status == "failed"
+    assert finished.text.startswith("錯誤：連不上 API：")
+    assert agent.history == [{"role": "user", "content": "你好"}]
+    assert len(retries) == 1 and "連線錯誤" in retries[0]

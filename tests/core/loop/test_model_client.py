@@ -78,3 +78,12 @@ def test_only_the_model_client_constructs_the_sdk_client() -> None:
                 if name in ("Anthropic", "AsyncAnthropic"):
                     offenders.append(f"{source}:{node.lineno}")
     assert offenders == []
+
+
+def test_build_model_is_the_hosts_entry_point() -> None:
+    from kesi_lsp.core.model.anthropic import build_model
+
+    model = build_model(AgentSettings(), {"ANTHROPIC_API_KEY": "sk-ant-x"})
+    assert isinstance(model, ModelClient) and model.max_retries == 2
+    with pytest.raises(MissingApiKeyError):
+        build_model(AgentSettings(), {})
