@@ -36,11 +36,22 @@ class Workbench:
         self.page.wait_for_selector(".monaco-workbench", timeout=timeout)
         self.page.wait_for_selector(".explorer-folders-view .monaco-list-row", timeout=timeout)
 
-    def wait_for_kesi(self, timeout: float = 60_000) -> str:
-        """Wait for the KeSi status bar item to show a running server; return its text."""
-        item = self.page.locator(KESI_STATUS)
-        item.wait_for(timeout=timeout)
-        self.wait_until(lambda: "$" in self.status_text(), timeout, "KeSi's server to start")
+    def wait_for_kesi(self, failed: Callable[[], str | None], timeout: float = 60_000) -> str:
+        """Wait for the KeSi status bar item to show a running server; return its text.
+
+        `failed()` returns why the server is not running (then this fails at once), or None.
+        """
+        self.page.locator(KESI_STATUS).wait_for(timeout=timeout)
+
+        def ready() -> bool:
+            if "$" in self.status_text():
+                return True
+            reason = failed()
+            if reason is not None:
+                raise AssertionError(f"kesi-lsp did not start:\n{reason}")
+            return False
+
+        self.wait_until(ready, timeout, "KeSi's server to start")
         return self.status_text()
 
     def open_file(self, relative: str) -> None:
