@@ -21,6 +21,9 @@ from typing import Final
 from kesi_lsp.core.diff import unified_diff
 
 PYTEST_SECONDS: Final = 120
+# The sample needs no pytest plugin; whatever plugins this Python has (KeSi's own test tools,
+# when run from its repository) would only slow the runs down and add noise to what KeSi reads.
+SAMPLE_ENV: Final = {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "PYTHONDONTWRITEBYTECODE": "1"}
 # Written by Python and pytest themselves, never by the agent: not worth listing as new files.
 NOISE: Final = frozenset({"__pycache__", ".pytest_cache"})
 
@@ -62,7 +65,7 @@ def pytest_available() -> bool:
 
 def run_tests(project: Path, environ: Mapping[str, str] | None = None) -> TestState:
     """Run the sample's tests with this interpreter, as `python -m pytest -q` would."""
-    env = dict(os.environ if environ is None else environ)
+    env = {**(os.environ if environ is None else environ), **SAMPLE_ENV}
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
         cwd=project,

@@ -29,6 +29,7 @@ from kesi_lsp.demo.answers import Answers, answers_for
 from kesi_lsp.demo.bill import show_bill
 from kesi_lsp.demo.buffers import whole_line
 from kesi_lsp.demo.checks import (
+    SAMPLE_ENV,
     Failure,
     ProjectDiff,
     TestState,
@@ -48,9 +49,6 @@ LSP_SECONDS = 30.0
 CANCEL_SECONDS = 20.0
 EXIT_SECONDS = 10.0
 EXIT_GREEN, EXIT_RED, EXIT_BROKEN = 0, 1, 2
-# The sample needs no pytest plugin; whatever plugins this Python has (KeSi's own test tools,
-# when run from its repository) would only add noise to the output KeSi reads.
-SAMPLE_ENV = {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "PYTHONDONTWRITEBYTECODE": "1"}
 
 
 class DemoError(Exception):
@@ -170,7 +168,7 @@ class Demo:
 
     def _tests(self) -> TestState:
         self.screen.info(self.t("demo.tests.command"))
-        state = run_tests(self.project, {**os.environ, **SAMPLE_ENV})
+        state = run_tests(self.project)
         show = self.screen.good if state.green else self.screen.bad
         show(self.t("demo.tests.result", code=state.exit_code, summary=state.summary))
         for f in state.failures:
