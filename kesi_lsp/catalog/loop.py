@@ -33,6 +33,10 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "Error: the model's reply filled the context window; no tool was run this round.",
         "錯誤：模型回應填滿 context window，本輪沒有執行工具。",
     ),
+    "loop.empty_prompt": (
+        "Nothing to ask: the question is empty.",
+        "沒有可以問的內容：問題是空的。",
+    ),
     # --- interruption (Day 12, Day 17) ---
     "loop.interrupted_stream": (
         "(This round was interrupted; the unfinished part was not kept.)",
@@ -89,6 +93,11 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "Error: the API reported an error in the middle of its reply ({kind}): {detail}",
         "錯誤：回應到一半，API 回報錯誤（{kind}）：{detail}",
     ),
+    "loop.api.connection_lost": (
+        "Error: the connection to the API broke off in the middle of the reply ({kind}: {detail}).",
+        "錯誤：回應到一半，和 API 的連線斷了（{kind}：{detail}）。",
+    ),
+    "loop.api.no_detail": ("the connection was closed", "連線被關閉"),
     "loop.api.other": (
         "Error: {kind}: {detail}",
         "錯誤：{kind}：{detail}",

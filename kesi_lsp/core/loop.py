@@ -57,6 +57,7 @@ from kesi_lsp.core.history import (
 from kesi_lsp.core.meter import Usage, record
 from kesi_lsp.core.model.anthropic import ModelClient
 from kesi_lsp.core.model.describe import describe_api_error
+from kesi_lsp.core.permissions import home_from
 from kesi_lsp.core.prompt import PromptEnvironment, sandbox_state, system_blocks
 from kesi_lsp.core.stream import TurnResult, stream_turn
 from kesi_lsp.core.tools.context import ToolContext
@@ -95,6 +96,10 @@ class _Run:
     # --- the loop ---
 
     async def run(self, prompt: str) -> RunFinished:
+        if not prompt.strip():
+            # The API refuses blank text, and the seed keeps a failed prompt in the history:
+            # a blank one would poison every later request. Like the seed's REPL, skip it.
+            return self._finish("failed", text("loop.empty_prompt", self.locale))
         add_user_prompt(self.history, prompt, self.locale)
         try:
             finished = await self._loop()
@@ -145,9 +150,13 @@ class _Run:
             # The reply may end in a half-written tool call: keep none of it, run nothing.
             return self._stop("limit", CUT_OFF[message.stop_reason], notice="limit")
         content = to_params(message.content)
+        if message.stop_reason != "tool_use":
+            # Only a tool_use stop asks for tools; a stray call under any other stop is not run
+            # and not kept, so the history never holds an unanswered tool_use.
+            content = [b for b in content if block_type(b) != "tool_use"]
         add_assistant(self.history, content)
         uses = tool_uses(content)
-        if message.stop_reason != "tool_use" or not uses:
+        if not uses:
             return self._finish("done", _joined_text(content))
         results, interrupted = await self._run_tools(uses)
         self.history.append({"role": "user", "content": list(results)})
@@ -238,13 +247,12 @@ class _Run:
 
     def _environment(self) -> PromptEnvironment:
         root = self.session.root
-        home = self.ctx.environ.get("HOME")
         unsaved = tuple(_relative(p, root) for p in self.ctx.view.unsaved_files())
         return PromptEnvironment(
             today=datetime.date.today(),
             root=root,
             os_name=f"{platform.system()} {platform.release()}".strip(),
-            sandbox=sandbox_state(self.ctx.sandbox.kind, root, Path(home) if home else None),
+            sandbox=sandbox_state(self.ctx.sandbox.kind, root, home_from(self.ctx.environ)),
             unsaved=tuple(sorted(unsaved)),
         )
 

@@ -13,24 +13,12 @@ import datetime
 from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
 
 from anthropic.types import TextBlockParam
 
 from kesi_lsp.catalog import Locale, text
+from kesi_lsp.core.paths import IGNORED_NAMES
 from kesi_lsp.core.sandbox import SandboxKind
-
-# The names no tool may read or write, at any depth (plus files starting with `.env.`).
-IGNORED_NAMES: Final = (
-    ".git",
-    "node_modules",
-    "__pycache__",
-    ".venv",
-    "venv",
-    ".env",
-    ".DS_Store",
-    ".pytest_cache",
-)
 
 
 @dataclass(frozen=True)

@@ -162,7 +162,8 @@ def test_output_buffer_renders_a_run(open_editor: OpenEditor, tmp_path: Path) ->
         s({ kind = 'usage', run = { costUsd = 0.0021 }, session = { costUsd = 0.005 } })
         _G.status_running = require('kesi.runs').active_run(7) ~= nil
         h.run_finished(nil, { runId = 'run-1', status = 'done', text = 'Fixed.',
-          usage = { requests = 2, inputTokens = 1200, outputTokens = 80, costUsd = 0.0042 } }, ctx)
+          usage = { requests = 2, inputTokens = 1200, outputTokens = 80, cacheReadTokens = 3000,
+                  cacheWriteTokens = 0, costUsd = 0.0042 } }, ctx)
         """
     )
     lines = ed.output()
@@ -174,7 +175,9 @@ def test_output_buffer_renders_a_run(open_editor: OpenEditor, tmp_path: Path) ->
     assert lines[6] == "  ✗ exit 1"
     assert lines[7] == "! rate limited, retrying in 1 s"
     assert lines[8] == "✎ edit_file calc.py"
-    assert lines[9] == "── done · 2 requests · 1200 in / 80 out tokens · cost $0.0042"
+    assert lines[9] == (
+        "── done · 2 requests · 1200 in / 80 out tokens (3000 cache read) · cost $0.0042"
+    )
     groups = dict(ed.output_highlights())
     assert groups["▸ read_file calc.py"] == "KeSiTool"
     assert groups["  ✗ exit 1"] == "KeSiToolError"

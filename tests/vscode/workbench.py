@@ -83,6 +83,20 @@ class Workbench:
     def active_tab_dirty(self) -> bool:
         return self.page.locator(".tab.active.dirty").count() > 0
 
+    def code_action(self, title: str) -> None:
+        """Open the lightbulb menu (Ctrl+.) on the selection and pick `title`."""
+        self.page.keyboard.press("Control+.")
+        widget = self.page.locator(".action-widget")
+        widget.locator(f".monaco-list-row.action[aria-label='{title}']").wait_for()
+        # Keyboard, as the menu sits under a pointer blocker while it opens.
+        for _ in range(widget.locator(".monaco-list-row.action").count()):
+            focused = widget.locator(".monaco-list-row.action.focused")
+            if focused.count() and focused.first.get_attribute("aria-label") == title:
+                self.page.keyboard.press("Enter")
+                return
+            self.page.keyboard.press("ArrowDown")
+        raise AssertionError(f"no code action {title!r} in the lightbulb menu")
+
     # -- palette -----------------------------------------------------------------------------
 
     def run_command(self, title: str) -> None:

@@ -21,11 +21,12 @@ import {
 import { KesiCapabilities } from "./capabilities";
 import { executeCommandMiddleware } from "./commands";
 import { t } from "./core/messages";
-import { RUN_FINISHED, SAVE_DOCUMENTS, SERVER_COMMANDS, STREAM } from "./core/protocol";
+import { REVIEW_EDIT, RUN_FINISHED, SAVE_DOCUMENTS, SERVER_COMMANDS, STREAM } from "./core/protocol";
 import { resolveServerPath, type Host } from "./core/serverPath";
-import { initializationOptions } from "./core/settings";
+import { asReviewMode, initializationOptions } from "./core/settings";
 import { currentLocale } from "./locale";
 import { NotificationProgress } from "./progress";
+import { DiffReview } from "./review";
 import type { Runs } from "./runs";
 import { handleSaveDocuments } from "./saveHandler";
 import type { KesiStatusBar } from "./statusBar";
@@ -50,6 +51,7 @@ function folders(): string[] {
 export class KesiServer implements vscode.Disposable {
   readonly log = vscode.window.createOutputChannel("KeSi Server", { log: true });
   private readonly trace = vscode.window.createOutputChannel("KeSi Server Trace");
+  private readonly review = new DiffReview();
   private client: LanguageClient | undefined;
   private placeholders: vscode.Disposable[] = [];
   private stopping = false;
@@ -123,7 +125,11 @@ export class KesiServer implements vscode.Disposable {
       middleware: { executeCommand: executeCommandMiddleware(() => this.client, this.runs) },
     };
     const client = new LanguageClient("kesi", "KeSi", serverOptions, clientOptions);
-    client.registerFeature(new KesiCapabilities());
+    const diffReview = asReviewMode(vscode.workspace.getConfiguration("kesi").get("review")) === "diffEditor";
+    client.registerFeature(new KesiCapabilities(diffReview));
+    if (diffReview) {
+      client.onRequest(REVIEW_EDIT, (params: unknown, token) => this.review.handle(params, token));
+    }
     client.registerFeature(new NotificationProgress(client));
     client.onNotification(STREAM, (params: unknown) => this.runs.onStream(params));
     client.onNotification(RUN_FINISHED, (params: unknown) => this.runs.onFinished(params));
@@ -180,6 +186,7 @@ export class KesiServer implements vscode.Disposable {
     clearTimeout(this.stopCheck);
     this.clearPlaceholders();
     void this.stop();
+    this.review.dispose();
     this.log.dispose();
     this.trace.dispose();
   }

@@ -28,6 +28,7 @@ from pathlib import Path, PurePosixPath
 from typing import Final, Literal
 
 from kesi_lsp.catalog import Locale, text
+from kesi_lsp.core.paths import is_ignored_name
 from kesi_lsp.core.permissions.redline import Places, red_line
 from kesi_lsp.core.permissions.shellwords import parse
 
@@ -42,10 +43,6 @@ SAFE_COMMANDS: Final = frozenset(
 
 GIT_SENSITIVE_OPTIONS: Final = ("--output", "--ext-diff", "--textconv")
 SHELL_METACHARS: Final = frozenset("$`<>(){}[]*?!\\\n")
-IGNORED_NAMES: Final = frozenset(
-    {".git", "node_modules", "__pycache__", ".venv", "venv", ".env", ".DS_Store", ".pytest_cache"}
-)
-IGNORED_PREFIX: Final = ".env."
 
 _VISIBLE_SPACE: Final = frozenset(" \t\n")
 _INVISIBLE_CATEGORIES: Final = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp", "Zs"})
@@ -57,11 +54,6 @@ class Verdict:
 
     kind: VerdictKind
     reason: str
-
-
-def is_ignored_name(name: str) -> bool:
-    """Tell whether one path component is in the ignore list (`.env.*` included)."""
-    return name in IGNORED_NAMES or name.startswith(IGNORED_PREFIX)
 
 
 def classify(command: str, root: Path, home: Path, *, locale: Locale = "en") -> Verdict:

@@ -273,10 +273,18 @@ function M.finish(status, usage, cost)
       table.insert(parts, ('%d request%s'):format(usage.requests, usage.requests == 1 and '' or 's'))
     end
     if type(usage.inputTokens) == 'number' and type(usage.outputTokens) == 'number' then
-      table.insert(
-        parts,
-        ('%d in / %d out tokens'):format(usage.inputTokens, usage.outputTokens)
-      )
+      local tokens = ('%d in / %d out tokens'):format(usage.inputTokens, usage.outputTokens)
+      local cache = {}
+      if (usage.cacheReadTokens or 0) > 0 then
+        table.insert(cache, ('%d cache read'):format(usage.cacheReadTokens))
+      end
+      if (usage.cacheWriteTokens or 0) > 0 then
+        table.insert(cache, ('%d cache write'):format(usage.cacheWriteTokens))
+      end
+      if #cache > 0 then
+        tokens = ('%s (%s)'):format(tokens, table.concat(cache, ', '))
+      end
+      table.insert(parts, tokens)
     end
   end
   table.insert(parts, ('cost %s'):format(require('kesi.runs').format_cost(cost)))
