@@ -47,6 +47,12 @@ _SCREEN: Final[dict[str, tuple[str, str]]] = {
         "自動拒絕）。要放行請加 --yes。",
     ),
     "demo.project": ("Sample project: {path}", "示範專案：{path}"),
+    "demo.venv": (
+        "It has its own .venv with pytest, first on PATH ({bin}), as in an editor with the "
+        "project's interpreter selected; KeSi's sandbox lets commands use a project's .venv.",
+        "它有自己的 .venv（裝了 pytest），放在 PATH 最前面（{bin}），就像編輯器選好了專案的 "
+        "Python；KeSi 的沙箱讓指令可以用專案自己的 .venv。",
+    ),
     "demo.section.start": ("1. Starting state", "1. 起點的測試狀態"),
     "demo.section.editor": ("2. In the editor", "2. 在編輯器裡"),
     "demo.section.run": ("3. KeSi at work", "3. KeSi 的過程"),

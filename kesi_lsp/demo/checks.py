@@ -24,8 +24,8 @@ PYTEST_SECONDS: Final = 120
 # The sample needs no pytest plugin; whatever plugins this Python has (KeSi's own test tools,
 # when run from its repository) would only slow the runs down and add noise to what KeSi reads.
 SAMPLE_ENV: Final = {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "PYTHONDONTWRITEBYTECODE": "1"}
-# Written by Python and pytest themselves, never by the agent: not worth listing as new files.
-NOISE: Final = frozenset({"__pycache__", ".pytest_cache"})
+# Written by Python, pytest and the demo itself, never by the agent: not listed as new files.
+NOISE: Final = frozenset({"__pycache__", ".pytest_cache", ".venv"})
 
 _SUMMARY = re.compile(r"^=*\s*(?P<summary>(?:\d+ \w+(?:, )?)+) in [\d.]+s", re.MULTILINE)
 _LOCATION = re.compile(r"^(?P<file>[^\s:]+\.py):(?P<line>\d+): (?P<error>\w+)$", re.MULTILINE)
@@ -63,11 +63,13 @@ def pytest_available() -> bool:
     return find_spec("pytest") is not None
 
 
-def run_tests(project: Path, environ: Mapping[str, str] | None = None) -> TestState:
-    """Run the sample's tests with this interpreter, as `python -m pytest -q` would."""
+def run_tests(
+    project: Path, python: Path | str = sys.executable, environ: Mapping[str, str] | None = None
+) -> TestState:
+    """Run the sample's tests: `python -m pytest -q` with `python` (the sample's own venv)."""
     env = {**(os.environ if environ is None else environ), **SAMPLE_ENV}
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"],
+        [str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider"],
         cwd=project,
         env=env,
         capture_output=True,

@@ -41,6 +41,7 @@ from kesi_lsp.demo.checks import (
 from kesi_lsp.demo.editor import DemoEditor, capabilities
 from kesi_lsp.demo.project import BUGGY_LINE, FILES, FIXED_LINE, build
 from kesi_lsp.demo.recording import RecordedModel
+from kesi_lsp.demo.sample_venv import make_sample_venv, python_in
 from kesi_lsp.demo.screen import Screen, screen_for
 
 FIX_THIS = "kesi.fixThis"
@@ -62,11 +63,11 @@ class Model:
     recorded: RecordedModel | None
     name: str
 
-    def environment(self, base: Mapping[str, str]) -> dict[str, str]:
-        """The server's environment: this Python first on PATH, the model's address and key."""
+    def environment(self, base: Mapping[str, str], bin_dir: Path) -> dict[str, str]:
+        """The server's environment: the sample's venv first on PATH, the model's address
+        and key."""
         env = dict(base)
-        bin_dir = str(Path(sys.executable).parent)
-        env["PATH"] = os.pathsep.join(filter(None, [bin_dir, env.get("PATH")]))
+        env["PATH"] = os.pathsep.join(filter(None, [str(bin_dir), env.get("PATH")]))
         env.update(SAMPLE_ENV)
         if self.recorded is not None:
             env = {k: v for k, v in env.items() if not k.startswith("ANTHROPIC_")}
@@ -104,6 +105,7 @@ class Demo:
         self.workdir = Path(tempfile.mkdtemp(prefix="kesi-demo-"))
         self.project = Path(args.dir).resolve() if args.dir else self.workdir / "order-pricing"
         self.server_log = self.workdir / "kesi-lsp.log"
+        self.bin_dir = Path(sys.executable).parent  # until the sample has its own venv
 
     def t(self, key: str, **fields: object) -> str:
         return text(key, self.locale, **fields)
@@ -123,6 +125,7 @@ class Demo:
         if self.project.exists():
             raise DemoError(self.t("demo.error.dir_exists", path=self.project))
         build(self.project)
+        self.bin_dir = make_sample_venv(self.project)
         with self._model() as model:
             self._banner(model)
             self.screen.section(self.t("demo.section.start"))
@@ -163,12 +166,13 @@ class Demo:
             screen.warn(self.t("demo.mode.live", model=model.name))
         screen.info(self.t(f"demo.answers.{self.answers.mode}"))
         screen.info(self.t("demo.project", path=self.project))
+        screen.note(self.t("demo.venv", bin=self.bin_dir))
 
     # -- the test states -----------------------------------------------------------------------
 
     def _tests(self) -> TestState:
         self.screen.info(self.t("demo.tests.command"))
-        state = run_tests(self.project)
+        state = run_tests(self.project, python_in(self.bin_dir))
         show = self.screen.good if state.green else self.screen.bad
         show(self.t("demo.tests.result", code=state.exit_code, summary=state.summary))
         for f in state.failures:
@@ -242,7 +246,7 @@ class Demo:
         # the demo, which cancels the run properly, instead of killing the server mid-edit.
         await editor.start_io(
             *command,
-            env=model.environment(os.environ),
+            env=model.environment(os.environ, self.bin_dir),
             cwd=str(self.workdir),
             start_new_session=True,
         )

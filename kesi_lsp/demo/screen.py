@@ -8,6 +8,7 @@ The model's explanation is streamed as it arrives, prefixed like the seed's `KeS
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 from typing import IO
@@ -18,6 +19,55 @@ from rich.rule import Rule
 from rich.syntax import Syntax
 from rich.table import Table
 
+
+class PipeSafe:
+    """A text stream that goes quiet when its reader leaves (`kesi-lsp demo | head`).
+
+    The demo keeps running to its end (the server is shut down properly and the exit status
+    still tells whether the tests went green); only the output has nowhere to go. As the
+    Python docs advise, the file descriptor is pointed at /dev/null so the interpreter's final
+    flush does not complain either.
+    """
+
+    def __init__(self, stream: IO[str]) -> None:
+        self._stream = stream
+        self.gone = False
+
+    def write(self, chunk: str) -> int:
+        if not self.gone:
+            try:
+                self._stream.write(chunk)
+            except BrokenPipeError:
+                self._leave()
+        return len(chunk)
+
+    def flush(self) -> None:
+        if not self.gone:
+            try:
+                self._stream.flush()
+            except BrokenPipeError:
+                self._leave()
+
+    def _leave(self) -> None:
+        self.gone = True
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, self._stream.fileno())
+            os.close(devnull)
+        except (OSError, ValueError):
+            pass
+
+    def isatty(self) -> bool:
+        return self._stream.isatty()
+
+    def fileno(self) -> int:
+        return self._stream.fileno()
+
+    @property
+    def encoding(self) -> str:
+        return getattr(self._stream, "encoding", "utf-8") or "utf-8"
+
+
 KESI_PREFIX = "KeSi > "
 CONTINUATION = " " * len(KESI_PREFIX)
 
@@ -25,8 +75,8 @@ CONTINUATION = " " * len(KESI_PREFIX)
 class Screen:
     """The plain renderer; `RichScreen` overrides the styled parts."""
 
-    def __init__(self, out: IO[str] | None = None) -> None:
-        self.out = out or sys.stdout
+    def __init__(self, out: IO[str] | PipeSafe | None = None) -> None:
+        self.out = out if out is not None else PipeSafe(sys.stdout)
         self._in_text = False
         self._at_line_start = True
 
@@ -156,6 +206,7 @@ class RichScreen(Screen):
 
 def screen_for(out: IO[str]) -> Screen:
     """Rich on a terminal, plain otherwise (NO_COLOR and TERM=dumb are rich's to honour)."""
+    safe = PipeSafe(out)
     if out.isatty():
-        return RichScreen(Console(file=out, highlight=False, soft_wrap=True))
-    return Screen(out)
+        return RichScreen(Console(file=safe, highlight=False, soft_wrap=True))  # type: ignore[arg-type]
+    return Screen(safe)
