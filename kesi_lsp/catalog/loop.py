@@ -218,39 +218,6 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "- 不開放讀寫的名稱：{names}，以及 .env. 開頭的檔案。"
         "不管在哪一層目錄都算，列檔跟搜尋的結果也不會出現它們。",
     ),
-    "loop.prompt.env.sandbox_off": (
-        "- Command sandbox: off. Shell commands run directly with the user's permissions, with "
-        "no extra limit on what they can read or write or on the network; be especially careful "
-        "before acting.",
-        "- 指令沙箱：沒有開啟。shell 指令會用使用者的權限直接執行，"
-        "讀寫範圍跟網路都沒有額外限制，動手前請格外小心。",
-    ),
-    "loop.prompt.env.sandbox_home": (
-        "- Command sandbox: on ({description}), but the workspace is the home directory or above "
-        "it, so the rule that limits reads and writes has no effect; be especially careful "
-        "before acting. The network is still cut off, and the names above still cannot be read.",
-        "- 指令沙箱：開啟（{description}），但工作目錄是家目錄或它的上層，"
-        "限制讀寫範圍的那一條等於沒有作用，動手前請格外小心。"
-        "網路仍然不通，上面那些名稱也仍然讀不到。",
-    ),
-    "loop.prompt.env.sandbox_on": (
-        "- Command sandbox: on ({description}). Shell commands cannot read the user's data "
-        "outside the workspace, may write only to the workspace, the system temp directory and "
-        "the necessary device interfaces, and cannot reach the network. Necessary system paths "
-        "and toolchains stay readable. This is a deliberate limit, not a broken environment.",
-        "- 指令沙箱：開啟（{description}）。shell 指令讀不到工作目錄以外的使用者資料，"
-        "寫入只開放工作目錄、系統暫存跟必要的裝置介面，也連不到網路。"
-        "必要的系統路徑跟工具鏈仍然可以讀取。這是刻意的限制，不是環境壞掉。",
-    ),
-    "loop.prompt.env.sandbox_hint": (
-        "- When a shell command fails with errors like Operation not permitted or Could not "
-        "resolve host, the sandbox most likely blocked it; the file is not necessarily missing "
-        "and the network not necessarily broken. Say so when you report it; do not conclude "
-        "that something does not exist.",
-        "- shell 指令出現 Operation not permitted、Could not resolve host "
-        "這類錯誤時，很可能是沙箱擋的，不是檔案不存在或網路故障。"
-        "回報時要把這個可能性講出來，不要直接斷定東西不存在。",
-    ),
     "loop.prompt.env.edits": (
         "- Changes you make with edit_file and write_file go to the user's editor; the user may "
         "look at the diff first and accept or reject it.",

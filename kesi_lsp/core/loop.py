@@ -57,8 +57,8 @@ from kesi_lsp.core.history import (
 from kesi_lsp.core.meter import Usage, record
 from kesi_lsp.core.model.anthropic import ModelClient
 from kesi_lsp.core.model.describe import describe_api_error
-from kesi_lsp.core.permissions import home_from
-from kesi_lsp.core.prompt import PromptEnvironment, sandbox_state, system_blocks
+from kesi_lsp.core.prompt import PromptEnvironment, system_blocks
+from kesi_lsp.core.sandbox.selection import describe
 from kesi_lsp.core.stream import TurnResult, stream_turn
 from kesi_lsp.core.tools.context import ToolContext
 
@@ -252,7 +252,7 @@ class _Run:
             today=datetime.date.today(),
             root=root,
             os_name=f"{platform.system()} {platform.release()}".strip(),
-            sandbox=sandbox_state(self.ctx.sandbox.kind, root, home_from(self.ctx.environ)),
+            sandbox=describe(self.ctx.sandbox, root, self.ctx.environ),
             unsaved=tuple(sorted(unsaved)),
         )
 
