@@ -44,7 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--pace",
         type=float,
-        help="replay speed of the recorded run: 1 = the seed's measured timing, 0 = no waiting "
+        help="replay speed of the recorded run: 1 = the blog's measured timing, 0 = no waiting "
         "(default: 1 on a terminal, 0 otherwise)",
     )
     parser.add_argument(
