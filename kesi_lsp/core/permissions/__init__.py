@@ -24,12 +24,15 @@ import os
 import pwd
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kesi_lsp.catalog import text
 from kesi_lsp.core.approval import Approver, Choice, CommandRequest
 from kesi_lsp.core.permissions.grants import GrantsView, describe_grants, grants_lines, revoke
 from kesi_lsp.core.permissions.policy import Verdict, classify
-from kesi_lsp.core.session import Session
+
+if TYPE_CHECKING:  # session.py imports permissions.grants: a runtime import here is a cycle
+    from kesi_lsp.core.session import Session
 
 __all__ = [
     "GrantsView",
