@@ -142,6 +142,7 @@ def check_stream_order(client: KesiClient, run_id: str) -> None:
     assert progress_end < finished_at
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", ACCEPTING)
 async def test_fix_this_end_to_end(
     preset: str, failing_project: Path, scripted_api: StartServer
