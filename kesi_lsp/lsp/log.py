@@ -58,6 +58,7 @@ class ClientLogHandler(logging.Handler):
 
     def __init__(self, wire: Wire) -> None:
         super().__init__(logging.WARNING)
+        self.addFilter(RedactSecrets())
         self._wire = wire
         self._busy = False
 
