@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.nvim.conftest import OpenEditor
+from tests.nvim.conftest import OpenEditor, require_nvim
 from tests.nvim.harness import Editor
 
 pytestmark = pytest.mark.editor
@@ -240,3 +240,11 @@ def test_a_run_that_stops_says_why_once(open_editor: OpenEditor, tmp_path: Path)
         "── failed · cost $0.0000",
         "── done · cost $0.0000",
     ]
+
+
+def test_a_missing_nvim_fails_in_ci_and_skips_elsewhere() -> None:
+    assert require_nvim("/x/nvim", {"KESI_CI": "1"}) == "/x/nvim"
+    with pytest.raises(pytest.fail.Exception, match="nvim not found"):
+        require_nvim(None, {"KESI_CI": "1"})
+    with pytest.raises(pytest.skip.Exception, match="nvim not found"):
+        require_nvim(None, {})
