@@ -138,6 +138,32 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         ", {count} of them for a model without a known price (not counted in $)",
         "，其中 {count} 次的模型沒有已知價格（沒有算進金額）",
     ),
+    # --- context trimming (kesi_lsp.core.trim): what a cleared tool result says instead ---
+    "loop.trim.read": (
+        "Cleared to save context: the text of {path} ({lines} lines, {chars} characters) as "
+        "read_file returned it. It no longer counts as read: call read_file again before you "
+        "edit or overwrite it.",
+        "為了節省 context 已清掉：這裡原本是 read_file 讀到的 {path}"
+        "（{lines} 行、{chars} 個字元）。它已經不算讀過了，"
+        "要修改或覆寫之前請重新用 read_file 讀取。",
+    ),
+    "loop.trim.read_superseded": (
+        "Cleared to save context: an older read_file of {path} ({lines} lines), replaced by a "
+        "later read_file of the same file.",
+        "為了節省 context 已清掉：這是 {path} 較早的一次 read_file（{lines} 行），"
+        "後來已經重新讀過同一個檔案。",
+    ),
+    "loop.trim.command": (
+        "Cleared to save context: the output of `{command}` ({lines} lines), which ended with: "
+        "{tail}. Run it again if you need the whole output.",
+        "為了節省 context 已清掉：`{command}` 的輸出（{lines} 行），最後是：{tail}。"
+        "需要完整輸出請重新執行。",
+    ),
+    "loop.trim.search": (
+        "Cleared to save context: the result of {tool} {input} ({lines} lines). Call it again "
+        "if you need it.",
+        "為了節省 context 已清掉：{tool} {input} 的結果（{lines} 行），需要的話請再呼叫一次。",
+    ),
     # --- the system prompt (Day 16): stable rules, then the environment of this request ---
     "loop.prompt.rules": (
         "You are KeSi, a coding agent working in the user's editor.\n"

@@ -104,7 +104,7 @@ def vscode(
         server.start()
         session.workbench.open(server.folder_url(project))
         if wait_for_server:
-            session.workbench.wait_for_kesi()
+            session.workbench.wait_for_kesi(session.server_failure)
         return session
 
     yield open_vscode

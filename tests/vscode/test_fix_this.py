@@ -84,6 +84,11 @@ def test_fix_this_accept_the_preview_and_allow_the_command(
     session = vscode(project, api_url=api.base_url)
     wb = session.workbench
 
+    # Unsaved work in another file must stay unsaved: KeSi saves only what it changed.
+    wb.open_file("test_calc.py")
+    wb.type_at_end("# work in progress\n")
+    wb.wait_until(lambda: wb.tab_dirty("test_calc.py"), 10_000, "test_calc.py to be dirty")
+
     wb.open_file("calc.py")
     wb.select_all()
     wb.run_command("KeSi: Fix This")
@@ -103,7 +108,9 @@ def test_fix_this_accept_the_preview_and_allow_the_command(
     wb.wait_until(lambda: COST.match(wb.status_text()) is not None, 90_000, "the run to end")
 
     assert (project / "calc.py").read_text() == FIXED
-    assert not wb.active_tab_dirty(), "the accepted edit was not saved"
+    assert not wb.tab_dirty("calc.py"), "the accepted edit was not saved"
+    assert wb.tab_dirty("test_calc.py"), "KeSi saved a file it did not change"
+    assert (project / "test_calc.py").read_text() == TEST
 
     channel = session.output_channel()
     assert "━━ Fix this · calc.py:1-2 ━━" in channel

@@ -49,7 +49,8 @@ function folders(): string[] {
 }
 
 export class KesiServer implements vscode.Disposable {
-  readonly log = vscode.window.createOutputChannel("KeSi Server", { log: true });
+  // A plain channel: the server's stderr (tracebacks included) reads as it was written.
+  readonly log = vscode.window.createOutputChannel("KeSi Server");
   private readonly trace = vscode.window.createOutputChannel("KeSi Server Trace");
   private readonly review = new DiffReview();
   private client: LanguageClient | undefined;
@@ -74,7 +75,7 @@ export class KesiServer implements vscode.Disposable {
       this.notRunning(reason, true);
       return;
     }
-    this.log.info(`starting ${found.path} (found via ${found.source})`);
+    this.note(`starting ${found.path} (found via ${found.source})`);
     this.clearPlaceholders();
     const client = this.createClient(found.path);
     this.client = client;
@@ -98,7 +99,7 @@ export class KesiServer implements vscode.Disposable {
         await client.stop();
       }
     } catch (error) {
-      this.log.warn(`stopping kesi-lsp: ${String(error)}`);
+      this.note(`stopping kesi-lsp: ${String(error)}`);
     } finally {
       this.stopping = false;
     }
@@ -155,7 +156,7 @@ export class KesiServer implements vscode.Disposable {
   private notRunning(reason: string, announce: boolean): void {
     const locale = currentLocale();
     const message = t("server.notRunning", locale, { reason });
-    this.log.error(message);
+    this.note(message);
     this.status.setServerRunning(false);
     const explain = async (): Promise<void> => {
       const settings = t("action.openSettings", locale);
@@ -173,6 +174,10 @@ export class KesiServer implements vscode.Disposable {
     if (announce) {
       void explain();
     }
+  }
+
+  private note(message: string): void {
+    this.log.appendLine(`[KeSi ${new Date().toLocaleTimeString()}] ${message}`);
   }
 
   private clearPlaceholders(): void {

@@ -35,7 +35,7 @@ from kesi_lsp.core.permissions.grants import (
 from kesi_lsp.core.permissions.policy import Verdict, classify
 from kesi_lsp.core.sandbox.env import home_from
 
-if TYPE_CHECKING:  # core.session imports grants from this package: import only for types
+if TYPE_CHECKING:  # core.session imports this package's grants: a runtime import is a cycle
     from kesi_lsp.core.session import Session
 
 __all__ = [
