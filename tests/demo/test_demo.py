@@ -72,6 +72,9 @@ def test_demo_yes_turns_the_tests_green_with_the_one_line_fix(tmp_path: Path) ->
     assert "→ kesi.fixThis" in editor
     # The process: streamed text, the tools in run 1's order, prompts with their answers.
     run = section(out, "== 3. KeSi at work", "== 4.")
+    assert "  [notice] Command sandbox: " in run, "the sandbox's honest state is shown"
+    if os.environ.get("KESI_CI") == "1" and sys.platform.startswith("linux"):
+        assert "  [notice] Command sandbox: on (" in run, "CI has bubblewrap: tests run in it"
     tools = re.findall(r"^  \[tool\] (\w+)\(", run, re.MULTILINE)
     assert tools == [
         "list_files",
