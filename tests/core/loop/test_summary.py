@@ -32,7 +32,8 @@ def test_a_read_shows_how_much_was_read_in_the_locale() -> None:
 
 def test_errors_and_other_tools_show_their_first_line_clipped() -> None:
     error = "Error: file not found: x.py\nmore"
-    assert summarize("read_file", error, is_error=True, locale="en") == "Error: file not found: x.py"
+    first = summarize("read_file", error, is_error=True, locale="en")
+    assert first == "Error: file not found: x.py"
     long = "x" * 500
     clipped = summarize("grep", long, is_error=False, locale="en")
     assert len(clipped) == SUMMARY_CHARS and clipped.endswith("…")
