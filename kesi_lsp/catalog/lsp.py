@@ -192,6 +192,16 @@ _RUNS: Final[dict[str, tuple[str, str]]] = {
         "細節在 KeSi server 的記錄裡。",
     ),
     "lsp.run_failed": ("KeSi stopped: {text}", "KeSi 停下來了：{text}"),
+    "lsp.hint.unreachable": (
+        "Check the network connection and the API address (ANTHROPIC_BASE_URL or the "
+        "kesi.baseUrl setting), then run the command again.",
+        "請檢查網路連線和 API 位址（ANTHROPIC_BASE_URL 或 kesi.baseUrl 設定），再執行一次。",
+    ),
+    "lsp.hint.limit": (
+        "Ask KeSi to continue from here, split the task into smaller steps, or raise the "
+        "kesi.maxTurns setting.",
+        "可以請 KeSi 接著做、把任務拆小，或調高 kesi.maxTurns 設定。",
+    ),
     "lsp.run_limit": ("KeSi stopped at a limit: {text}", "KeSi 碰到上限停下來了：{text}"),
     "lsp.internal_error": (
         "KeSi server error: {error} (details in the server log).",

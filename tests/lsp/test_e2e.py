@@ -142,6 +142,7 @@ def check_stream_order(client: KesiClient, run_id: str) -> None:
     assert progress_end < finished_at
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", ACCEPTING)
 async def test_fix_this_end_to_end(
     preset: str, failing_project: Path, scripted_api: StartServer
@@ -160,7 +161,10 @@ async def test_fix_this_end_to_end(
         # The edit went through this editor's review; pytest through one permission prompt.
         edit_prompts = [p for p in client.prompts if "calc.py" in p.message]
         command_prompts = [p for p in client.prompts if PYTEST in p.message]
-        assert len(command_prompts) == 1 and "[Permission needed]" in command_prompts[0].message
+        assert len(command_prompts) == 1
+        assert command_prompts[0].message.startswith(
+            f"[Permission needed] KeSi wants to run: {PYTEST}\nWhy it asks: "
+        )
         client.prompts[:] = edit_prompts
         assert_review_path(client, REVIEW_PATHS[preset])
         check_stream_order(client, done["runId"])
@@ -314,3 +318,20 @@ async def wait_for(condition: Any, seconds: float = 30) -> None:
             return
         await asyncio.sleep(0.02)
     raise AssertionError("condition not reached in time")
+
+
+async def test_the_model_is_told_which_files_are_unsaved(
+    failing_project: Path, scripted_api: StartServer
+) -> None:
+    api = scripted_api(script(reply("Noted.")))
+    calc = failing_project / "calc.py"
+    async with kesi_client("neovim", [failing_project], env=api_env(api)) as client:
+        client.open(calc)
+        client.open(failing_project / "test_calc.py")
+        client.type_text(calc, "def add", "def add_numbers")
+        done = await client.run("kesi.ask", {"prompt": "what changed?"})
+        assert done["status"] == "done"
+    environment = api.requests[0].body["system"][-1]["text"]
+    assert "Files with unsaved changes in the editor: calc.py." in environment
+    assert "shell commands (tests, for example) see the version saved on disk" in environment
+    assert "test_calc.py" not in environment.split("unsaved changes in the editor:")[1]

@@ -286,3 +286,15 @@ def test_capabilities_decide_the_review_path() -> None:
     ours.experimental = {"kesi": {"stream": True, "reviewEdit": True, "saveDocuments": True}}
     kesi = client_features(ours)
     assert kesi.review_path == "kesi" and kesi.stream and kesi.save_documents
+
+
+def test_the_harness_records_pytest_lsp_specification_warnings() -> None:
+    """A progress report for a token the server never created is a spec violation; the test
+    client must record it (kesi_client then fails the test), not swallow it."""
+    from tests.lsp.clients import PRESETS, KesiClient
+
+    client = KesiClient(PRESETS["vscode"])
+    client.capabilities = client.preset.capabilities()
+    params = types.ProgressParams(token="never-created", value={"kind": "report", "message": "x"})
+    client.protocol._handle_notification(types.PROGRESS, params)
+    assert any("Unknown progress token" in problem for problem in client.problems)
