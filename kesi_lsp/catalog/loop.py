@@ -138,6 +138,32 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         ", {count} of them for a model without a known price (not counted in $)",
         "，其中 {count} 次的模型沒有已知價格（沒有算進金額）",
     ),
+    # --- context trimming (kesi_lsp.core.trim): what a cleared tool result says instead ---
+    "loop.trim.read": (
+        "Cleared to save context: the text of {path} ({lines} lines, {chars} characters) as "
+        "read_file returned it. It no longer counts as read: call read_file again before you "
+        "edit or overwrite it.",
+        "為了節省 context 已清掉：這裡原本是 read_file 讀到的 {path}"
+        "（{lines} 行、{chars} 個字元）。它已經不算讀過了，"
+        "要修改或覆寫之前請重新用 read_file 讀取。",
+    ),
+    "loop.trim.read_superseded": (
+        "Cleared to save context: an older read_file of {path} ({lines} lines), replaced by a "
+        "later read_file of the same file.",
+        "為了節省 context 已清掉：這是 {path} 較早的一次 read_file（{lines} 行），"
+        "後來已經重新讀過同一個檔案。",
+    ),
+    "loop.trim.command": (
+        "Cleared to save context: the output of `{command}` ({lines} lines), which ended with: "
+        "{tail}. Run it again if you need the whole output.",
+        "為了節省 context 已清掉：`{command}` 的輸出（{lines} 行），最後是：{tail}。"
+        "需要完整輸出請重新執行。",
+    ),
+    "loop.trim.search": (
+        "Cleared to save context: the result of {tool} {input} ({lines} lines). Call it again "
+        "if you need it.",
+        "為了節省 context 已清掉：{tool} {input} 的結果（{lines} 行），需要的話請再呼叫一次。",
+    ),
     # --- the system prompt (Day 16): stable rules, then the environment of this request ---
     "loop.prompt.rules": (
         "You are KeSi, a coding agent working in the user's editor.\n"
@@ -217,39 +243,6 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "This holds at every directory level, and listings and searches never show them.",
         "- 不開放讀寫的名稱：{names}，以及 .env. 開頭的檔案。"
         "不管在哪一層目錄都算，列檔跟搜尋的結果也不會出現它們。",
-    ),
-    "loop.prompt.env.sandbox_off": (
-        "- Command sandbox: off. Shell commands run directly with the user's permissions, with "
-        "no extra limit on what they can read or write or on the network; be especially careful "
-        "before acting.",
-        "- 指令沙箱：沒有開啟。shell 指令會用使用者的權限直接執行，"
-        "讀寫範圍跟網路都沒有額外限制，動手前請格外小心。",
-    ),
-    "loop.prompt.env.sandbox_home": (
-        "- Command sandbox: on ({description}), but the workspace is the home directory or above "
-        "it, so the rule that limits reads and writes has no effect; be especially careful "
-        "before acting. The network is still cut off, and the names above still cannot be read.",
-        "- 指令沙箱：開啟（{description}），但工作目錄是家目錄或它的上層，"
-        "限制讀寫範圍的那一條等於沒有作用，動手前請格外小心。"
-        "網路仍然不通，上面那些名稱也仍然讀不到。",
-    ),
-    "loop.prompt.env.sandbox_on": (
-        "- Command sandbox: on ({description}). Shell commands cannot read the user's data "
-        "outside the workspace, may write only to the workspace, the system temp directory and "
-        "the necessary device interfaces, and cannot reach the network. Necessary system paths "
-        "and toolchains stay readable. This is a deliberate limit, not a broken environment.",
-        "- 指令沙箱：開啟（{description}）。shell 指令讀不到工作目錄以外的使用者資料，"
-        "寫入只開放工作目錄、系統暫存跟必要的裝置介面，也連不到網路。"
-        "必要的系統路徑跟工具鏈仍然可以讀取。這是刻意的限制，不是環境壞掉。",
-    ),
-    "loop.prompt.env.sandbox_hint": (
-        "- When a shell command fails with errors like Operation not permitted or Could not "
-        "resolve host, the sandbox most likely blocked it; the file is not necessarily missing "
-        "and the network not necessarily broken. Say so when you report it; do not conclude "
-        "that something does not exist.",
-        "- shell 指令出現 Operation not permitted、Could not resolve host "
-        "這類錯誤時，很可能是沙箱擋的，不是檔案不存在或網路故障。"
-        "回報時要把這個可能性講出來，不要直接斷定東西不存在。",
     ),
     "loop.prompt.env.edits": (
         "- Changes you make with edit_file and write_file go to the user's editor; the user may "

@@ -57,10 +57,11 @@ from kesi_lsp.core.history import (
 from kesi_lsp.core.meter import Usage, record
 from kesi_lsp.core.model.anthropic import ModelClient
 from kesi_lsp.core.model.describe import describe_api_error
-from kesi_lsp.core.permissions import home_from
-from kesi_lsp.core.prompt import PromptEnvironment, sandbox_state, system_blocks
+from kesi_lsp.core.prompt import PromptEnvironment, system_blocks
+from kesi_lsp.core.sandbox.selection import describe
 from kesi_lsp.core.stream import TurnResult, stream_turn
 from kesi_lsp.core.tools.context import ToolContext
+from kesi_lsp.core.trim import trim_session
 
 CUT_OFF = {"max_tokens": "loop.max_tokens", "model_context_window_exceeded": "loop.context_window"}
 SUMMARY_CHARS = 160
@@ -118,6 +119,7 @@ class _Run:
         failures = 0
         for turn in range(1, max_turns + 1):
             self.ctx.emit(TurnStarted(turn=turn, max_turns=max_turns))
+            trim_session(self.session, self.locale)
             result = await stream_turn(self.model, self._params(), self.ctx.emit, self.locale)
             if result.kind == "failed_before_start":
                 assert result.error is not None
@@ -252,7 +254,7 @@ class _Run:
             today=datetime.date.today(),
             root=root,
             os_name=f"{platform.system()} {platform.release()}".strip(),
-            sandbox=sandbox_state(self.ctx.sandbox.kind, root, home_from(self.ctx.environ)),
+            sandbox=describe(self.ctx.sandbox, root, self.ctx.environ),
             unsaved=tuple(sorted(unsaved)),
         )
 

@@ -23,7 +23,9 @@ class AgentSettings:
 
     Defaults follow the seed: `MAX_TURNS` 20, `MAX_TOOL_FAILURES` 3, `COMMAND_TIMEOUT` 120 s.
     `max_tokens` is larger than the seed's 1024 because an editor agent writes whole functions
-    and a cut-off reply runs no tool (Day 10).
+    and a cut-off reply runs no tool (Day 10). `context_trimming` clears old, large tool results
+    once they are superseded or the history passes `context_budget` estimated tokens
+    (`kesi_lsp.core.trim`).
     """
 
     model: str = DEFAULT_MODEL
@@ -33,6 +35,8 @@ class AgentSettings:
     command_timeout: float = 120.0
     sandbox: SandboxMode = "auto"
     prompt_caching: bool = True
+    context_trimming: bool = True
+    context_budget: int = 50_000
     locale: Locale = "en"
     api_key: str | None = None
     base_url: str | None = None

@@ -218,3 +218,25 @@ def test_checkhealth_finds_the_server(open_editor: OpenEditor, tmp_path: Path) -
     assert "kesi-lsp: kesi-lsp " in report, report
     assert "OK vim.lsp.enable('kesi') is on" in report
     assert "WARNING ANTHROPIC_API_KEY is not set" in report
+
+
+def test_a_run_that_stops_says_why_once(open_editor: OpenEditor, tmp_path: Path) -> None:
+    ed = open_editor(tmp_path)
+    ed.lua(
+        """
+        local h = require('kesi.handlers')
+        local ctx = { client_id = 3 }
+        h.stream(nil, { runId = 'a', kind = 'notice', text = 'Stopped.' }, ctx)
+        h.run_finished(nil, { runId = 'a', status = 'cancelled', text = 'Stopped.' }, ctx)
+        h.run_finished(nil, { runId = 'b', status = 'failed', text = 'Set the key.' }, ctx)
+        h.run_finished(nil, { runId = 'c', status = 'done', text = 'All fixed.' }, ctx)
+        """
+    )
+    lines = [line for line in ed.output() if not line.startswith("── KeSi · ")]
+    assert lines == [
+        "! Stopped.",
+        "── cancelled · cost $0.0000",
+        "! Set the key.",
+        "── failed · cost $0.0000",
+        "── done · cost $0.0000",
+    ]

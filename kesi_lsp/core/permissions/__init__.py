@@ -21,6 +21,7 @@ and `remember_file` records "allow for this session" when the user accepts one.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kesi_lsp.catalog import text
 from kesi_lsp.core.approval import Approver, Choice, CommandRequest
@@ -33,7 +34,9 @@ from kesi_lsp.core.permissions.grants import (
 )
 from kesi_lsp.core.permissions.policy import Verdict, classify
 from kesi_lsp.core.sandbox.env import home_from
-from kesi_lsp.core.session import Session
+
+if TYPE_CHECKING:  # core.session imports this package's grants: a runtime import is a cycle
+    from kesi_lsp.core.session import Session
 
 __all__ = [
     "GrantsView",

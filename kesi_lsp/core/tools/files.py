@@ -57,7 +57,7 @@ def _locate_existing(root: Path, raw: str, ignored_key: str, not_file_key: str) 
     target = safe_path(root, raw)
     if target is None:
         return "tools.read.not_found"
-    if is_ignored(root, target) or names_ignored(raw):
+    if is_ignored(root, target) or names_ignored(root, raw):
         return ignored_key
     try:
         info = target.stat()
@@ -166,7 +166,7 @@ def _locate_write(root: Path, raw: str) -> _WriteTarget | str:
     target = safe_write_path(root, raw)
     if target is None:
         return "tools.write.not_allowed"
-    if is_ignored(root, target) or names_ignored(raw):
+    if is_ignored(root, target) or names_ignored(root, raw):
         return "tools.write.ignored"
     if target.is_symlink() or target.exists():
         if not target.is_file():

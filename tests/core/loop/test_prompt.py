@@ -10,12 +10,12 @@ from typing import Any
 from kesi_lsp.core.history import check_history
 from kesi_lsp.core.prompt import (
     PromptEnvironment,
-    SandboxState,
     environment_block,
     rules_block,
-    sandbox_state,
     system_blocks,
 )
+from kesi_lsp.core.sandbox import NoSandbox
+from kesi_lsp.core.sandbox.selection import SandboxState, describe
 from kesi_lsp.scripted_api import reply, script, tool_use
 from kesi_lsp.scripted_api.validate import MAX_CACHE_BREAKPOINTS
 from tests.core.loop.conftest import EditorLikeView, MakeAgent
@@ -28,7 +28,7 @@ def env(**kw: Any) -> PromptEnvironment:
         "today": datetime.date(2026, 9, 30),
         "root": ROOT,
         "os_name": "Linux 6.1.0",
-        "sandbox": SandboxState("bubblewrap", "bubblewrap"),
+        "sandbox": SandboxState("bubblewrap", "on", program="/usr/bin/bwrap"),
     }
     base.update(kw)
     return PromptEnvironment(**base)
@@ -51,7 +51,7 @@ def test_environment_block_in_the_seed_words() -> None:
 
 
 def test_sandbox_off_is_never_described_as_on() -> None:
-    block = environment_block(env(sandbox=SandboxState("none")), "zh-TW")
+    block = environment_block(env(sandbox=SandboxState("none", "off")), "zh-TW")
     assert "- 指令沙箱：沒有開啟。shell 指令會用使用者的權限直接執行" in block
     assert "很可能是沙箱擋的" not in block  # that hint would teach the model to be wrong
     assert "開啟（" not in block
@@ -60,18 +60,21 @@ def test_sandbox_off_is_never_described_as_on() -> None:
 def test_sandbox_on_says_what_it_blocks_and_how_failures_look() -> None:
     block = environment_block(env(), "zh-TW")
     assert "- 指令沙箱：開啟（bubblewrap）。shell 指令讀不到工作目錄以外的使用者資料" in block
-    assert "Operation not permitted、Could not resolve host" in block
+    assert "Permission denied、Read-only file system、Could not resolve host" in block
 
 
 def test_sandbox_in_the_home_directory_is_on_but_says_the_path_limit_is_void() -> None:
-    home = Path("/home/me")
-    state = sandbox_state("bubblewrap", home, home)
-    assert state.workspace_is_home
-    assert not sandbox_state("bubblewrap", home / "project", home).workspace_is_home
-    assert sandbox_state("bubblewrap", Path("/"), home).workspace_is_home
+    state = SandboxState("bubblewrap", "void", program="/usr/bin/bwrap")
     block = environment_block(env(sandbox=state), "zh-TW")
-    assert "開啟（bubblewrap），但工作目錄是家目錄或它的上層" in block
+    assert "- 指令沙箱：開啟，但工作目錄是家目錄或它的上層" in block
     assert "網路仍然不通" in block and "很可能是沙箱擋的" in block
+
+
+def test_the_loop_describes_the_context_sandbox_honestly(tmp_path: Path) -> None:
+    """No sandbox is never reported as on, whatever the workspace."""
+    state = describe(NoSandbox(), tmp_path, {"HOME": str(tmp_path)})
+    assert state.variant == "off"
+    assert "- 指令沙箱：沒有開啟。" in environment_block(env(sandbox=state), "zh-TW")
 
 
 def test_unsaved_editor_files_are_named_and_commands_see_disk() -> None:

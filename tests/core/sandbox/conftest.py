@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import secrets
 import shutil
 import signal
 import time
@@ -156,6 +157,17 @@ async def run(
 def kill_group(pgid: int, sig: int = signal.SIGKILL) -> None:
     with contextlib.suppress(ProcessLookupError):
         os.killpg(pgid, sig)
+
+
+def unique_seconds(whole: int) -> str:
+    """A `sleep` duration no other test run on this machine uses: a marker to look for."""
+    return f"{whole}.{secrets.randbelow(10**9):09d}"
+
+
+def fork_bomb() -> tuple[str, str]:
+    """A fork bomb whose function name is unique to this call, and that name."""
+    name = f"kesibomb{secrets.token_hex(4)}"
+    return f"{name}() {{ {name} | {name}; }}; {name}", name
 
 
 def processes_with(marker: str) -> list[str]:

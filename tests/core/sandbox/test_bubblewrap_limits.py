@@ -24,14 +24,15 @@ from kesi_lsp.core.sandbox.bubblewrap import BubblewrapSandbox, Limits
 from tests.core.sandbox.conftest import (
     Playground,
     bubblewrap,
+    fork_bomb,
     kill_group,
     make_playground,
     processes_with,
+    unique_seconds,
 )
 
 pytestmark = pytest.mark.usefixtures("bwrap")
 
-FORK_BOMB = "kesibomb() { kesibomb | kesibomb; }; kesibomb"
 NOBODY = 65534
 SYSTEM_PYTHON = "/usr/bin/python3"
 CAN_BECOME_NOBODY = (
@@ -47,13 +48,14 @@ async def test_a_fork_bomb_is_stopped_with_a_clear_result(playground: Playground
     if os.geteuid() == 0 and not guard._cgroup_parents():
         pytest.skip("root without a writable pids cgroup: a fork bomb would not be capped")
     box = bubblewrap(playground, Limits(max_processes=64))
-    ran = await playground.run(box, FORK_BOMB, seconds=60)
+    bomb, name = fork_bomb()
+    ran = await playground.run(box, bomb, seconds=60)
     assert ran.seconds < 20
     assert ran.code != 0
     stopped = "started more than 64 processes; all of them were stopped"
     refused = "reached the limit of 64 processes"  # the bomb collapsed before the guard looked
     assert stopped in ran.output or refused in ran.output, ran.output[-300:]
-    assert processes_with("kesibomb") == []
+    assert processes_with(name) == []
 
 
 @pytest.fixture
@@ -83,11 +85,12 @@ async def test_a_fork_bomb_of_an_unprivileged_user_is_capped_by_the_kernel(
     as_nobody = _AsUser(box, NOBODY)
     ran = await playground.run(as_nobody, "id -u && touch mine", seconds=30)
     assert ran.output.strip() == str(NOBODY), ran.output
-    ran = await playground.run(as_nobody, FORK_BOMB, seconds=60)
+    bomb, name = fork_bomb()
+    ran = await playground.run(as_nobody, bomb, seconds=60)
     assert ran.seconds < 20
     assert ran.code != 0
     assert "Cannot fork" in ran.output or "all of them were stopped" in ran.output
-    assert processes_with("kesibomb") == []
+    assert processes_with(name) == []
 
 
 @dataclasses.dataclass(frozen=True)
@@ -135,18 +138,20 @@ async def test_private_temp_is_size_limited(playground: Playground) -> None:
 
 async def test_background_processes_die_with_the_command(playground: Playground) -> None:
     box = bubblewrap(playground)
-    ran = await playground.run(box, "sleep 31.4159 & echo started", seconds=30)
+    marker = unique_seconds(31)
+    ran = await playground.run(box, f"sleep {marker} & echo started", seconds=30)
     assert (ran.code, ran.output) == (0, "started\n")
     assert ran.seconds < 10
     await asyncio.sleep(0.5)
-    assert processes_with("31.4159") == []
+    assert processes_with(marker) == []
 
 
 async def test_killing_the_tool_kills_the_whole_sandbox(playground: Playground) -> None:
     """What run_command does on a timeout or a cancel: SIGTERM to its process group."""
     box = bubblewrap(playground)
+    first, second = unique_seconds(27), unique_seconds(28)
     proc = await asyncio.create_subprocess_exec(
-        *box.argv("(sleep 27.1828; echo late > late.txt) & sleep 27.1829", playground.root),
+        *box.argv(f"(sleep {first}; echo late > late.txt) & sleep {second}", playground.root),
         cwd=playground.root,
         env=box.environment(playground.environ, playground.root),
         stdin=asyncio.subprocess.DEVNULL,
@@ -154,14 +159,14 @@ async def test_killing_the_tool_kills_the_whole_sandbox(playground: Playground) 
         start_new_session=True,
     )
     for _ in range(100):
-        if processes_with("27.1829"):
+        if processes_with(second):
             break
         await asyncio.sleep(0.05)
-    assert processes_with("27.1829")
+    assert processes_with(second)
     kill_group(proc.pid, signal.SIGTERM)
     await asyncio.wait_for(proc.wait(), 10)
     await asyncio.sleep(0.5)
-    assert processes_with("27.182") == []
+    assert processes_with(first) == [] and processes_with(second) == []
     assert not (playground.root / "late.txt").exists()
 
 

@@ -23,7 +23,14 @@ from kesi_lsp.core.settings import AgentSettings
 from kesi_lsp.core.tools import ToolResult, run_tool
 from kesi_lsp.core.tools.context import ToolContext
 from tests.core.approvers import AlwaysAllow
-from tests.core.sandbox.conftest import FAKE_KEY, Playground, bubblewrap, processes_with
+from tests.core.sandbox.conftest import (
+    FAKE_KEY,
+    Playground,
+    bubblewrap,
+    fork_bomb,
+    processes_with,
+    unique_seconds,
+)
 
 pytestmark = pytest.mark.usefixtures("bwrap")
 
@@ -87,10 +94,11 @@ async def test_git_status_is_auto_allowed_and_works(playground: Playground) -> N
 
 async def test_a_fork_bomb_comes_back_as_a_clear_result(playground: Playground) -> None:
     me = agent(playground, bubblewrap(playground, Limits(max_processes=64)), timeout=60)
-    result = await me.run("kesibomb() { kesibomb | kesibomb; }; kesibomb")
+    bomb, name = fork_bomb()
+    result = await me.run(bomb)
     assert result.is_error
     assert "64 processes" in result.text, result.text[-400:]
-    assert processes_with("kesibomb") == []
+    assert processes_with(name) == []
 
 
 async def test_yes_into_a_file_comes_back_as_a_clear_result(playground: Playground) -> None:
@@ -104,22 +112,24 @@ async def test_yes_into_a_file_comes_back_as_a_clear_result(playground: Playgrou
 
 async def test_timeout_kills_everything_in_the_sandbox(playground: Playground) -> None:
     me = agent(playground, bubblewrap(playground), timeout=2)
-    result = await me.run("(sleep 41.5; echo alive > orphan.txt) & echo thrown; sleep 41.6")
+    first, second = unique_seconds(41), unique_seconds(42)
+    result = await me.run(f"(sleep {first}; echo alive > orphan.txt) & echo thrown; sleep {second}")
     assert result.is_error
     assert result.text.startswith("thrown\n")
     assert "did not finish within 2 seconds" in result.text
     assert "(killed by signal 15)" in result.text  # as without a sandbox
     await asyncio.sleep(0.5)
-    assert processes_with("41.5") == [] and processes_with("41.6") == []
+    assert processes_with(first) == [] and processes_with(second) == []
     assert not (playground.root / "orphan.txt").exists()
 
 
 async def test_a_normal_exit_leaves_no_background_process(playground: Playground) -> None:
     me = agent(playground, bubblewrap(playground))
-    result = await me.run("sleep 25.25 & echo started")
+    marker = unique_seconds(25)
+    result = await me.run(f"sleep {marker} & echo started")
     assert result.text == "started\n(exit code 0)"
     await asyncio.sleep(0.3)
-    assert processes_with("25.25") == []
+    assert processes_with(marker) == []
 
 
 @dataclass(frozen=True)

@@ -64,6 +64,8 @@ function M.start(client, command, args, title, bufnr)
     local run, created = runs.ensure(client.id, result.runId, title)
     if created then
       M.announce(run)
+    else
+      run.title = title -- its stream came first and announced it untitled
     end
   end)
 end
