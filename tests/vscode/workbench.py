@@ -109,6 +109,12 @@ class Workbench:
         tab = self.page.locator(f".tab[aria-label='{name}'], .tab[aria-label^='{name},']").first
         return "dirty" in (tab.get_attribute("class") or "").split()
 
+    def unsaved_files(self) -> int:
+        """How many documents VS Code holds unsaved (the Explorer's badge says it)."""
+        icon = self.page.locator(".activitybar a.codicon-explorer-view-icon")
+        found = re.search(r"(\d+) unsaved", icon.get_attribute("aria-label") or "")
+        return int(found.group(1)) if found else 0
+
     def type_at_end(self, text: str) -> None:
         """Type at the end of the active editor, as a user would (the file stays unsaved)."""
         self.click_editor()
