@@ -29,7 +29,7 @@ import {
   STREAM,
 } from "./core/protocol";
 import { resolveServerPath, type Host } from "./core/serverPath";
-import { asReviewMode, initializationOptions } from "./core/settings";
+import { asReviewMode, initializationOptions, serverSection } from "./core/settings";
 import { currentLocale } from "./locale";
 import { NotificationProgress } from "./progress";
 import { DiffReview } from "./review";
@@ -139,7 +139,20 @@ export class KesiServer implements vscode.Disposable {
       outputChannel: this.log,
       traceOutputChannel: this.trace,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
-      middleware: { executeCommand: executeCommandMiddleware(() => this.client, this.runs) },
+      middleware: {
+        executeCommand: executeCommandMiddleware(() => this.client, this.runs),
+        workspace: {
+          configuration: async (params, token, next) => {
+            const answer = await next(params, token);
+            if (!Array.isArray(answer)) {
+              return answer;
+            }
+            return answer.map((value, index) =>
+              params.items[index]?.section === "kesi" ? serverSection(value) : value,
+            );
+          },
+        },
+      },
     };
     const client = new LanguageClient("kesi", "KeSi", serverOptions, clientOptions);
     const review = vscode.workspace.getConfiguration("kesi").get("review");

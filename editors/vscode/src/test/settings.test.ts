@@ -7,6 +7,7 @@ import {
   SERVER_SETTINGS,
   initializationOptions,
   needsRestart,
+  serverSection,
 } from "../core/settings";
 
 interface Property {
@@ -68,5 +69,18 @@ describe("initializationOptions", () => {
       needsRestart((section) => section === "kesi.model"),
       false,
     );
+  });
+});
+
+describe("serverSection", () => {
+  it("drops the client's own settings from what the server pulls", () => {
+    const section = {
+      model: "m",
+      serverPath: "/x",
+      review: "diffEditor",
+      trace: { server: "off" },
+    };
+    assert.deepEqual(serverSection(section), { model: "m" });
+    assert.equal(serverSection(null), null);
   });
 });
