@@ -13,12 +13,13 @@ import datetime
 from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
-
-from anthropic.types import TextBlockParam
+from typing import TYPE_CHECKING, Final
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.sandbox import SandboxKind
+
+if TYPE_CHECKING:
+    from anthropic.types import TextBlockParam
 
 # The names no tool may read or write, at any depth (plus files starting with `.env.`).
 IGNORED_NAMES: Final = (

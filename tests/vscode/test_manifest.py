@@ -29,7 +29,9 @@ EXPOSED = {
     "promptCaching": "prompt_caching",
     "locale": "locale",
 }
-KEPT_OUT = {"api_key", "base_url"}
+# Context trimming's knobs (kesi_lsp.core.trim) are core settings for now: on by default, used
+# by the benchmarks and tests; whether editors expose them is for kesi_lsp.lsp.config to decide.
+KEPT_OUT = {"api_key", "base_url", "context_trimming", "context_budget"}
 
 
 def test_every_agent_setting_is_exposed_or_deliberately_kept_out() -> None:
