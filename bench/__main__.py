@@ -14,9 +14,15 @@ HERE = Path(__file__).resolve().parent
 
 
 async def _run(names: list[str], report: Report, smoke: bool) -> None:
-    from bench import responsiveness, streaming
+    from bench import responsiveness, scale, startup, streaming, tokens
 
-    benches = {"streaming": streaming.run, "responsiveness": responsiveness.run}
+    benches = {
+        "streaming": streaming.run,
+        "responsiveness": responsiveness.run,
+        "startup": startup.run,
+        "scale": scale.run,
+        "tokens": tokens.run,
+    }
     for name in names:
         started = time.monotonic()
         print(f"== {name}", flush=True)
@@ -30,7 +36,7 @@ def main() -> int:
     parser.add_argument("--only", action="append", help="run only this benchmark (repeatable)")
     parser.add_argument("--json", type=Path, help="write the results here")
     args = parser.parse_args()
-    names = args.only or ["streaming", "responsiveness"]
+    names = args.only or ["tokens", "startup", "streaming", "responsiveness", "scale"]
     report = Report("smoke" if args.smoke else "full", machine.describe())
     started = time.monotonic()
     asyncio.run(_run(names, report, args.smoke))

@@ -98,3 +98,14 @@ def rss_mb(pid: int) -> tuple[float, float]:
     except OSError:
         pass
     return current, peak
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time of a process and of its waited-for children (user + system), in seconds."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    ticks = sum(int(x) for x in fields[11:15])  # utime, stime, cutime, cstime
+    return ticks / os.sysconf("SC_CLK_TCK")

@@ -25,6 +25,7 @@ class Figure:
     limit: float | None = None  # the target: value <= limit (None: shown for context)
     baseline: str = ""  # the same-run baseline it is compared with, in words
     note: str = ""
+    ci: bool = True  # checked by the smoke run in CI (False: too noisy on a shared machine)
 
     def met(self, margin: float = 1.0) -> bool | None:
         if self.limit is None:

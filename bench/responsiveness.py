@@ -42,7 +42,7 @@ class Plan:
 
 
 FULL = Plan(deltas=20_000, event_delay=0.0005, command_seconds=5.0, idle_probes=600)
-SMOKE = Plan(deltas=3_000, event_delay=0.0005, command_seconds=1.5, idle_probes=200)
+SMOKE = Plan(deltas=5_000, event_delay=0.0005, command_seconds=1.5, idle_probes=400)
 
 
 def command(seconds: float) -> str:
