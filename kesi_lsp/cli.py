@@ -12,6 +12,8 @@ import sys
 from collections.abc import Sequence
 
 from kesi_lsp import __version__
+from kesi_lsp.demo.options import add_arguments as add_demo_arguments
+from kesi_lsp.doctor import add_arguments as add_doctor_arguments
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -27,19 +29,21 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--log-file", help="also write the server log to this file")
     parser.add_argument("-v", "--verbose", action="store_true", help="debug logging")
     sub = parser.add_subparsers(dest="subcommand")
-    sub.add_parser("demo", help="watch KeSi fix a bug in a sample project")
-    sub.add_parser("doctor", help="check what works on this machine")
+    add_demo_arguments(sub.add_parser("demo", help="watch KeSi fix a bug in a sample project"))
+    add_doctor_arguments(sub.add_parser("doctor", help="check what works on this machine"))
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.subcommand == "demo":
-        print("kesi-lsp demo is a placeholder: the demo is not built yet (issue 8).")
-        return 0
+        from kesi_lsp.demo.run import main as demo
+
+        return demo(args)
     if args.subcommand == "doctor":
-        print("kesi-lsp doctor is not built yet (issue 8).")
-        return 2
+        from kesi_lsp.doctor import main as doctor
+
+        return doctor(args)
     if args.tcp and args.stdio:
         build_parser().error("choose one of --stdio and --tcp")
     # Imported late: --version and the subcommands must not load pygls.

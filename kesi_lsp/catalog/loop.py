@@ -33,6 +33,10 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "Error: the model's reply filled the context window; no tool was run this round.",
         "錯誤：模型回應填滿 context window，本輪沒有執行工具。",
     ),
+    "loop.empty_prompt": (
+        "Nothing to ask: the question is empty.",
+        "沒有可以問的內容：問題是空的。",
+    ),
     # --- interruption (Day 12, Day 17) ---
     "loop.interrupted_stream": (
         "(This round was interrupted; the unfinished part was not kept.)",
@@ -89,6 +93,11 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "Error: the API reported an error in the middle of its reply ({kind}): {detail}",
         "錯誤：回應到一半，API 回報錯誤（{kind}）：{detail}",
     ),
+    "loop.api.connection_lost": (
+        "Error: the connection to the API broke off in the middle of the reply ({kind}: {detail}).",
+        "錯誤：回應到一半，和 API 的連線斷了（{kind}：{detail}）。",
+    ),
+    "loop.api.no_detail": ("the connection was closed", "連線被關閉"),
     "loop.api.other": (
         "Error: {kind}: {detail}",
         "錯誤：{kind}：{detail}",
@@ -235,39 +244,6 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "- 不開放讀寫的名稱：{names}，以及 .env. 開頭的檔案。"
         "不管在哪一層目錄都算，列檔跟搜尋的結果也不會出現它們。",
     ),
-    "loop.prompt.env.sandbox_off": (
-        "- Command sandbox: off. Shell commands run directly with the user's permissions, with "
-        "no extra limit on what they can read or write or on the network; be especially careful "
-        "before acting.",
-        "- 指令沙箱：沒有開啟。shell 指令會用使用者的權限直接執行，"
-        "讀寫範圍跟網路都沒有額外限制，動手前請格外小心。",
-    ),
-    "loop.prompt.env.sandbox_home": (
-        "- Command sandbox: on ({description}), but the workspace is the home directory or above "
-        "it, so the rule that limits reads and writes has no effect; be especially careful "
-        "before acting. The network is still cut off, and the names above still cannot be read.",
-        "- 指令沙箱：開啟（{description}），但工作目錄是家目錄或它的上層，"
-        "限制讀寫範圍的那一條等於沒有作用，動手前請格外小心。"
-        "網路仍然不通，上面那些名稱也仍然讀不到。",
-    ),
-    "loop.prompt.env.sandbox_on": (
-        "- Command sandbox: on ({description}). Shell commands cannot read the user's data "
-        "outside the workspace, may write only to the workspace, the system temp directory and "
-        "the necessary device interfaces, and cannot reach the network. Necessary system paths "
-        "and toolchains stay readable. This is a deliberate limit, not a broken environment.",
-        "- 指令沙箱：開啟（{description}）。shell 指令讀不到工作目錄以外的使用者資料，"
-        "寫入只開放工作目錄、系統暫存跟必要的裝置介面，也連不到網路。"
-        "必要的系統路徑跟工具鏈仍然可以讀取。這是刻意的限制，不是環境壞掉。",
-    ),
-    "loop.prompt.env.sandbox_hint": (
-        "- When a shell command fails with errors like Operation not permitted or Could not "
-        "resolve host, the sandbox most likely blocked it; the file is not necessarily missing "
-        "and the network not necessarily broken. Say so when you report it; do not conclude "
-        "that something does not exist.",
-        "- shell 指令出現 Operation not permitted、Could not resolve host "
-        "這類錯誤時，很可能是沙箱擋的，不是檔案不存在或網路故障。"
-        "回報時要把這個可能性講出來，不要直接斷定東西不存在。",
-    ),
     "loop.prompt.env.edits": (
         "- Changes you make with edit_file and write_file go to the user's editor; the user may "
         "look at the diff first and accept or reject it.",
@@ -281,4 +257,5 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "- 編輯器裡還沒存檔的檔案：{files}。檔案工具讀到的是編輯器裡的內容（包含還沒存檔的修改），"
         "shell 指令（例如跑測試）看到的是磁碟上已經存檔的版本。",
     ),
+    "loop.summary.read": ("read {lines} lines", "讀了 {lines} 行"),
 }

@@ -184,13 +184,6 @@ _EDITS: Final[dict[str, tuple[str, str]]] = {
 }
 
 _RUNS: Final[dict[str, tuple[str, str]]] = {
-    "lsp.no_api_key": (
-        "No Anthropic API key. Set ANTHROPIC_API_KEY in the environment your editor starts "
-        "kesi-lsp from (or the kesi.apiKey setting), restart the server, then run the command "
-        "again.",
-        "找不到 Anthropic API 金鑰。請在啟動 kesi-lsp 的編輯器環境裡設定 ANTHROPIC_API_KEY"
-        "（或 kesi.apiKey 設定），重新啟動 server 後再執行一次。",
-    ),
     "lsp.run_cancelled": ("Cancelled.", "已取消。"),
     "lsp.run_crashed": (
         "KeSi hit an internal error ({error}). Your files are as the last applied edit left "

@@ -1,9 +1,10 @@
 """Messages of the permission gate: key -> (English, Traditional Chinese as the seed words it).
 
 The Chinese is the seed's (Day 14) word for word where it has one: the red-line refusal, the
-classifier's reasons, the refusals, the prompt lines and the /permissions and /revoke lines. The
+classifier's reasons, the refusals, and the /permissions and /revoke lines. The
 refusals add one sentence the seed's Day 16 system prompt asked for: do not resend the request.
-Reasons the seed did not have (the gaps closed here) are marked "new" below.
+Reasons the seed did not have (the gaps closed here) are marked "new" below. The prompt's
+own wording (`[需要授權]`, `理由：`) lives with the LSP adapter, which asks the question.
 """
 
 from __future__ import annotations
@@ -26,18 +27,6 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "Error: the user refused to modify this file. Nothing was changed. "
         "Do not send the same change again.",
         "錯誤：使用者拒絕修改這個檔案。檔案沒有任何變動，不要再送出同樣的修改。",
-    ),
-    "permissions.interrupted": (
-        "Error: the user interrupted the permission prompt.",
-        "錯誤：使用者中斷了授權詢問。",
-    ),
-    # The question put to the user (seed: [需要授權] ... / 理由：...).
-    "permissions.ask_command": ("Run command: {command}", "執行指令：{command}"),
-    "permissions.ask_edit": ("{tool} modifies file: {path}", "{tool} 修改檔案：{path}"),
-    "permissions.ask_reason": ("Reason: {reason}", "理由：{reason}"),
-    "permissions.no_one_to_ask": (
-        "(nobody to ask; refused automatically)",
-        "（沒有人可以問，自動拒絕）",
     ),
     # The classifier's reasons (seed classify_command / hard_denial_reason).
     "permissions.reason.escalation": (

@@ -240,31 +240,29 @@ _WRITE: Final[dict[str, tuple[str, str]]] = {
 
 _DELIVERY: Final[dict[str, tuple[str, str]]] = {
     "tools.delivery_failed": (
-        "Error: the change to {path} was not applied ({reason}). Nothing was changed; read the "
-        "file again before retrying.",
-        "錯誤：對 {path} 的修改沒有套用（{reason}）。檔案沒有任何變動，請重新 read_file 後再試。",
+        "Error: the change to {path} was not applied. Nothing was changed; read the file again "
+        "before retrying.",
+        "錯誤：對 {path} 的修改沒有套用，檔案沒有任何變動，請重新 read_file 後再試。",
     ),
     "tools.disk.mkdir_failed": (
-        "cannot create the parent folders: {error}",
-        "無法建立上層目錄：{error}",
+        "Error: cannot create the parent folders of {path}: {error}",
+        "錯誤：無法建立上層目錄 {path}：{error}",
     ),
-    "tools.disk.moved": (
-        "the path leads somewhere else after the parent folders were created",
-        "建立上層目錄後，路徑指向了別的地方",
+    "tools.disk.missing": (
+        "Error: {path} no longer exists; nothing was written. Look again before deciding.",
+        "錯誤：{path} 已經不存在，沒有寫入任何內容，請重新確認後再決定。",
     ),
-    "tools.disk.exists": (
-        "the file was just created by another program",
-        "檔案剛被其他程式建立",
+    "tools.disk.create_failed": (
+        "Error: cannot create file {path}: {error}",
+        "錯誤：無法建立檔案 {path}：{error}",
     ),
-    "tools.disk.changed": (
-        "the file changed after it was checked",
-        "檔案在檢查後又有變更",
+    "tools.disk.replace_failed": (
+        "Error: cannot overwrite the file: {error}",
+        "錯誤：無法覆寫檔案：{error}",
     ),
-    "tools.disk.missing": ("the file no longer exists", "檔案已經不存在"),
-    "tools.disk.write_failed": ("cannot write the file: {error}", "無法寫入檔案：{error}"),
-    "tools.disk.not_utf8": (
-        "the text cannot be written as UTF-8",
-        "內容無法寫成 UTF-8",
+    "tools.disk.edit_failed": (
+        "Error: cannot write file {path}: {error}",
+        "錯誤：無法寫入檔案 {path}：{error}",
     ),
 }
 

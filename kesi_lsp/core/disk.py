@@ -46,7 +46,7 @@ class DiskWorkspace:
     def __init__(self, root: Path, approver: Approver, *, locale: Locale = DEFAULT_LOCALE) -> None:
         self.root = root.resolve()
         self._approver = approver
-        self._locale = locale
+        self.locale = locale  # the host may change it with the session's settings
 
     async def read_text(self, path: Path) -> FileText:
         return FileText(await asyncio.to_thread(read_utf8, path))
@@ -66,13 +66,14 @@ class DiskWorkspace:
         return ()
 
     async def _ask(self, change: FileChange) -> Choice:
+        diff = await asyncio.to_thread(unified_diff, change.rel, change.before, change.after)
         request = EditRequest(
             tool=change.tool,
             path=change.path,
             rel=change.rel,
             before=change.before,
             after=change.after,
-            diff=unified_diff(change.rel, change.before, change.after),
+            diff=diff,
         )
         try:
             return await self._approver.approve_edit(request)
@@ -80,30 +81,32 @@ class DiskWorkspace:
             return Choice.DENY  # nobody could answer: the gate fails closed
 
     def _say(self, key: str, **fields: object) -> str:
-        return text(key, self._locale, **fields)
+        return text(key, self.locale, **fields)
 
     def _apply(self, change: FileChange) -> str | None:
-        """Write the change; return None on success, else why nothing was changed."""
+        """Write the change; return None on success, else the model-facing sentence saying why
+        nothing was changed (the seed's own words where the seed has them)."""
+        editing = change.tool == "edit_file"
         try:
             data = change.after.encode("utf-8")
         except UnicodeEncodeError:
-            return self._say("tools.disk.not_utf8")
+            return self._say("tools.edit.encode" if editing else "tools.write.encode")
         if change.before is None:
-            return self._create(change.path, data)
-        return self._replace(change.path, change.before, data)
+            return self._create(change, data)
+        return self._replace(change, data, editing=editing)
 
-    def _create(self, path: Path, data: bytes) -> str | None:
-        made: list[Path] = []
+    def _create(self, change: FileChange, data: bytes) -> str | None:
+        path, made = change.path, list[Path]()
         try:
             _make_parents(path.parent, made)
         except OSError as exc:
             _remove_dirs(made)
-            return self._say("tools.disk.mkdir_failed", error=_os_error(exc))
+            return self._say("tools.disk.mkdir_failed", path=change.rel, error=_os_error(exc))
         # Re-check after creating the folders: the parent must still be where it was checked.
         if not self._still_inside(path):
             _remove_dirs(made)
-            return self._say("tools.disk.moved")
-        reason = self._create_file(path, data)
+            return self._say("tools.write.not_allowed", path=change.rel)
+        reason = self._create_file(change, data)
         if reason is not None:
             _remove_dirs(made)
         return reason
@@ -115,14 +118,15 @@ class DiskWorkspace:
             return False
         return parent == path.parent and not is_ignored(self.root, path)
 
-    def _create_file(self, path: Path, data: bytes) -> str | None:
+    def _create_file(self, change: FileChange, data: bytes) -> str | None:
+        path = change.path
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
         try:
             fd = os.open(path, flags, 0o666)
         except FileExistsError:
-            return self._say("tools.disk.exists")
+            return self._say("tools.write.raced")
         except OSError as exc:
-            return self._say("tools.disk.write_failed", error=_os_error(exc))
+            return self._say("tools.disk.create_failed", path=change.rel, error=_os_error(exc))
         identity = os.fstat(fd)
         try:
             with os.fdopen(fd, "wb") as handle:
@@ -131,19 +135,21 @@ class DiskWorkspace:
                 os.fsync(handle.fileno())
         except OSError as exc:
             _unlink_if_same(path, identity)
-            return self._say("tools.disk.write_failed", error=_os_error(exc))
+            return self._say("tools.disk.create_failed", path=change.rel, error=_os_error(exc))
         _fsync_dir(path.parent)
         return None
 
-    def _replace(self, path: Path, before: str, data: bytes) -> str | None:
+    def _replace(self, change: FileChange, data: bytes, *, editing: bool) -> str | None:
+        path, before = change.path, change.before
+        stale = self._say("tools.edit.stale" if editing else "tools.write.stale")
         try:
             if read_utf8(path) != before:
-                return self._say("tools.disk.changed")
+                return stale
             mode = stat.S_IMODE(path.stat().st_mode)
         except FileNotFoundError:
-            return self._say("tools.disk.missing")
+            return self._say("tools.disk.missing", path=change.rel)
         except (OSError, UnicodeDecodeError):
-            return self._say("tools.disk.changed")
+            return stale
         temp: Path | None = None
         try:
             fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
@@ -153,12 +159,14 @@ class DiskWorkspace:
                 handle.flush()
                 os.fsync(handle.fileno())
             if read_utf8(path) != before:  # last look before the swap (seed Day 10)
-                return self._say("tools.disk.changed")
+                return stale
             temp.chmod(mode)
             temp.replace(path)
             temp = None
         except (OSError, UnicodeDecodeError) as exc:
-            return self._say("tools.disk.write_failed", error=_os_error(exc))
+            if editing:
+                return self._say("tools.disk.edit_failed", path=change.rel, error=_os_error(exc))
+            return self._say("tools.disk.replace_failed", error=_os_error(exc))
         finally:
             if temp is not None:
                 with contextlib.suppress(OSError):

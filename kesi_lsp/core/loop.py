@@ -57,24 +57,19 @@ from kesi_lsp.core.history import (
 from kesi_lsp.core.meter import Usage, record
 from kesi_lsp.core.model.anthropic import ModelClient
 from kesi_lsp.core.model.describe import describe_api_error
-from kesi_lsp.core.prompt import PromptEnvironment, sandbox_state, system_blocks
+from kesi_lsp.core.prompt import PromptEnvironment, system_blocks
+from kesi_lsp.core.sandbox.selection import describe
 from kesi_lsp.core.stream import TurnResult, stream_turn
+from kesi_lsp.core.summary import summarize
 from kesi_lsp.core.tools.context import ToolContext
 from kesi_lsp.core.trim import trim_session
 
 CUT_OFF = {"max_tokens": "loop.max_tokens", "model_context_window_exceeded": "loop.context_window"}
-SUMMARY_CHARS = 160
 
 
 async def run_agent(ctx: ToolContext, prompt: str, model: ModelClient) -> RunFinished:
     """Run one user message to its end; see the module docstring for every way it ends."""
     return await _Run(ctx, model).run(prompt)
-
-
-def summarize(output: str) -> str:
-    """A one-line digest of a tool result for an output panel."""
-    first = next((line.strip() for line in output.splitlines() if line.strip()), "")
-    return first if len(first) <= SUMMARY_CHARS else first[: SUMMARY_CHARS - 1] + "…"
 
 
 def _joined_text(content: Sequence[ContentBlockParam]) -> str:
@@ -96,6 +91,10 @@ class _Run:
     # --- the loop ---
 
     async def run(self, prompt: str) -> RunFinished:
+        if not prompt.strip():
+            # The API refuses blank text, and the seed keeps a failed prompt in the history:
+            # a blank one would poison every later request. Like the seed's REPL, skip it.
+            return self._finish("failed", text("loop.empty_prompt", self.locale))
         add_user_prompt(self.history, prompt, self.locale)
         try:
             finished = await self._loop()
@@ -147,9 +146,13 @@ class _Run:
             # The reply may end in a half-written tool call: keep none of it, run nothing.
             return self._stop("limit", CUT_OFF[message.stop_reason], notice="limit")
         content = to_params(message.content)
+        if message.stop_reason != "tool_use":
+            # Only a tool_use stop asks for tools; a stray call under any other stop is not run
+            # and not kept, so the history never holds an unanswered tool_use.
+            content = [b for b in content if block_type(b) != "tool_use"]
         add_assistant(self.history, content)
         uses = tool_uses(content)
-        if message.stop_reason != "tool_use" or not uses:
+        if not uses:
             return self._finish("done", _joined_text(content))
         results, interrupted = await self._run_tools(uses)
         self.history.append({"role": "user", "content": list(results)})
@@ -187,7 +190,10 @@ class _Run:
             results.append(tool_result(use_id, output, is_error))
             self.ctx.emit(
                 ToolFinished(
-                    tool_use_id=use_id, name=name, is_error=is_error, summary=summarize(output)
+                    tool_use_id=use_id,
+                    name=name,
+                    is_error=is_error,
+                    summary=summarize(name, output, is_error=is_error, locale=self.locale),
                 )
             )
         return results, interrupted
@@ -240,13 +246,12 @@ class _Run:
 
     def _environment(self) -> PromptEnvironment:
         root = self.session.root
-        home = self.ctx.environ.get("HOME")
         unsaved = tuple(_relative(p, root) for p in self.ctx.view.unsaved_files())
         return PromptEnvironment(
             today=datetime.date.today(),
             root=root,
             os_name=f"{platform.system()} {platform.release()}".strip(),
-            sandbox=sandbox_state(self.ctx.sandbox.kind, root, Path(home) if home else None),
+            sandbox=describe(self.ctx.sandbox, root, self.ctx.environ),
             unsaved=tuple(sorted(unsaved)),
         )
 

@@ -43,8 +43,15 @@ def is_ignored(root: Path, target: Path) -> bool:
     return any(is_ignored_name(part) for part in parts)
 
 
-def names_ignored(raw: str) -> bool:
-    """Tell whether the path as written names an ignored component, read POSIX or Windows."""
+def names_ignored(root: Path, raw: str) -> bool:
+    """Tell whether the path as written names an ignored component, read POSIX or Windows.
+
+    An absolute path inside the workspace is judged by its part below `root` only, so a
+    workspace that itself lives under, say, `~/venv/project` stays usable.
+    """
+    posix = PurePosixPath(raw)
+    if posix.is_absolute() and posix.is_relative_to(root):
+        raw = posix.relative_to(root).as_posix()
     parts = (*PurePosixPath(raw).parts, *PureWindowsPath(raw).parts)
     return any(is_ignored_name(part) for part in parts)
 

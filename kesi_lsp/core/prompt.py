@@ -13,45 +13,14 @@ import datetime
 from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from kesi_lsp.catalog import Locale, text
-from kesi_lsp.core.sandbox import SandboxKind
+from kesi_lsp.core.paths import IGNORED_NAMES
+from kesi_lsp.core.sandbox.selection import SandboxState, prompt_lines
 
 if TYPE_CHECKING:
     from anthropic.types import TextBlockParam
-
-# The names no tool may read or write, at any depth (plus files starting with `.env.`).
-IGNORED_NAMES: Final = (
-    ".git",
-    "node_modules",
-    "__pycache__",
-    ".venv",
-    "venv",
-    ".env",
-    ".DS_Store",
-    ".pytest_cache",
-)
-
-
-@dataclass(frozen=True)
-class SandboxState:
-    """What the model is told about the command sandbox: one of the seed's three variants.
-
-    `kind` "none" is "off". Otherwise it is "on", unless `workspace_is_home` (the workspace is
-    the home directory or above it), where the path limit means nothing and the prompt says so.
-    `description` names the mechanism shown in parentheses (e.g. "bubblewrap").
-    """
-
-    kind: SandboxKind
-    description: str = ""
-    workspace_is_home: bool = False
-
-
-def sandbox_state(kind: SandboxKind, root: Path, home: Path | None) -> SandboxState:
-    """Build the honest sandbox state for `root` given the user's `home` (None: unknown)."""
-    useless = home is not None and (root == home or root in home.parents)
-    return SandboxState(kind=kind, description=kind, workspace_is_home=useless)
 
 
 @dataclass(frozen=True)
@@ -83,16 +52,7 @@ def environment_block(env: PromptEnvironment, locale: Locale) -> str:
         text("loop.prompt.env.fence", locale),
         text("loop.prompt.env.ignored", locale, names=sep.join(sorted(env.ignored_names))),
     ]
-    sandbox = env.sandbox
-    description = sandbox.description or sandbox.kind
-    if sandbox.kind == "none":
-        lines.append(text("loop.prompt.env.sandbox_off", locale))
-    elif sandbox.workspace_is_home:
-        lines.append(text("loop.prompt.env.sandbox_home", locale, description=description))
-    else:
-        lines.append(text("loop.prompt.env.sandbox_on", locale, description=description))
-    if sandbox.kind != "none":
-        lines.append(text("loop.prompt.env.sandbox_hint", locale))
+    lines.extend(f"- {line}" for line in prompt_lines(env.sandbox, locale))
     lines.append(text("loop.prompt.env.edits", locale))
     if env.unsaved:
         lines.append(text("loop.prompt.env.unsaved", locale, files=sep.join(env.unsaved)))

@@ -63,6 +63,8 @@ class Delivery:
     `choice` says whether the user accepted once or for the session (ALLOW_ONCE when no review
     was needed). REJECTED: the user said no; nothing changed anywhere. FAILED: it could not be
     applied (stale buffer, I/O error, the editor refused); `reason` says why, nothing changed.
+    `reason` is the whole sentence the model receives as the tool's error result, in the
+    session's locale (edit_file and write_file pass it on as it is).
     """
 
     status: DeliveryStatus

@@ -7,27 +7,29 @@ run whose message says how to set one (the server itself keeps running).
 
 from __future__ import annotations
 
-import importlib
+import asyncio
 import logging
-from typing import Any
 
-from kesi_lsp.catalog import text
 from kesi_lsp.core.errors import MissingApiKeyError
 from kesi_lsp.core.events import RunFinished
+from kesi_lsp.core.loop import run_agent
 from kesi_lsp.core.meter import Usage
+from kesi_lsp.core.model.anthropic import build_model
 from kesi_lsp.core.tools.context import ToolContext
 
 log = logging.getLogger(__name__)
 
 
 async def run_core_agent(ctx: ToolContext, prompt: str) -> RunFinished:
-    """Run the core loop on `prompt`; cancellation is the loop's Ctrl-C."""
-    locale = ctx.session.settings.locale
-    loop: Any = importlib.import_module("kesi_lsp.core.loop")
-    model_module: Any = importlib.import_module("kesi_lsp.core.model.anthropic")
+    """Run the core loop on `prompt`; cancelling the task is the loop's Ctrl-C."""
     try:
-        model = model_module.build_model(ctx.session.settings, ctx.environ)
-    except MissingApiKeyError:
-        return RunFinished("failed", text("lsp.no_api_key", locale), Usage())
-    finished: RunFinished = await loop.run_agent(ctx, prompt, model)
-    return finished
+        model = build_model(ctx.session.settings, ctx.environ)
+    except MissingApiKeyError as exc:
+        return RunFinished("failed", str(exc), Usage())
+    try:
+        return await run_agent(ctx, prompt, model)
+    finally:
+        try:
+            await asyncio.shield(model.aclose())
+        except (asyncio.CancelledError, Exception) as exc:  # closing is best effort
+            log.debug("closing the model client: %s", exc)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from lsprotocol import types
 
 from kesi_lsp.catalog import text
+from kesi_lsp.core.paths import is_ignored
 from kesi_lsp.lsp.args import unstructure
 from kesi_lsp.lsp.commands import FIX_THIS
 from kesi_lsp.lsp.folders import containing_folder, uri_to_path
@@ -30,6 +31,8 @@ def code_actions(ls: KesiServer, params: types.CodeActionParams) -> list[types.C
     path = uri_to_path(params.text_document.uri)
     folder = containing_folder(ls.folders(), path) if path is not None else None
     if path is None or folder is None or path.resolve() == folder.path:
+        return []
+    if is_ignored(folder.path, path.resolve()):  # KeSi never reads these, so never offers
         return []
     diagnostics = list(params.context.diagnostics)
     kind = types.CodeActionKind.QuickFix if diagnostics else types.CodeActionKind.RefactorRewrite

@@ -14,7 +14,9 @@ from typing import Any
 from lsprotocol import types
 
 from kesi_lsp.catalog import text
+from kesi_lsp.core.diff import split_lines
 from kesi_lsp.core.meter import Usage
+from kesi_lsp.core.paths import is_ignored
 from kesi_lsp.lsp.args import (
     CommandError,
     invalid,
@@ -25,7 +27,6 @@ from kesi_lsp.lsp.args import (
     req_str,
 )
 from kesi_lsp.lsp.driver import drive
-from kesi_lsp.lsp.edits import split_lines
 from kesi_lsp.lsp.folders import Folder, containing_folder, uri_to_path
 from kesi_lsp.lsp.runs import Run
 from kesi_lsp.lsp.server import KesiServer
@@ -58,7 +59,11 @@ def target(ls: KesiServer, uri: str | None) -> tuple[Folder, Path | None]:
     folder = containing_folder(folders, path)
     if folder is None:
         raise CommandError(text("lsp.outside_folders", locale, path=str(path)), "outsideWorkspace")
-    return folder, path.resolve()
+    resolved = path.resolve()
+    if resolved != folder.path and is_ignored(folder.path, resolved):
+        message = text("lsp.ignored_path", locale, path=rel_path(folder, resolved))
+        raise CommandError(message, "ignoredPath")
+    return folder, resolved
 
 
 def rel_path(folder: Folder, path: Path) -> str:

@@ -9,6 +9,7 @@ and the core never sees a malformed value.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -87,7 +88,11 @@ class Parsed:
 
 
 def _describe(value: object) -> str:
-    shown = repr(value) if not isinstance(value, str) else f'"{value}"'
+    """A setting's value as the user wrote it: JSON, cut short."""
+    try:
+        shown = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        shown = repr(value)
     return shown if len(shown) <= 60 else shown[:57] + "..."
 
 

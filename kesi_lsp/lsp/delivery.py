@@ -11,7 +11,6 @@ skipped as stale, so every step re-reads instead of trusting a flag.
 from __future__ import annotations
 
 import asyncio
-import difflib
 import logging
 import time
 from collections.abc import Callable
@@ -25,6 +24,7 @@ from pygls.workspace import PositionCodec
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.approval import Choice, EditRequest
+from kesi_lsp.core.diff import unified_diff
 from kesi_lsp.core.workspace import Delivery, DeliveryStatus, FileChange, FileText
 from kesi_lsp.lsp.approver import Prompter, edit_message
 from kesi_lsp.lsp.capabilities import ClientFeatures
@@ -47,17 +47,6 @@ _DECISIONS: Final = {
     "acceptSession": Choice.ALLOW_SESSION,
     "reject": Choice.DENY,
 }
-
-
-def unified_diff(rel: str, before: str | None, after: str) -> str:
-    """`a/<rel>` → `b/<rel>` unified diff (a new file diffs against /dev/null)."""
-    lines = difflib.unified_diff(
-        (before or "").splitlines(keepends=True),
-        after.splitlines(keepends=True),
-        "/dev/null" if before is None else f"a/{rel}",
-        f"b/{rel}",
-    )
-    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
 
 
 @dataclass
@@ -183,6 +172,8 @@ class LspWorkspaceView:
         try:
             result = await self._link.wire.request(types.WORKSPACE_APPLY_EDIT, params)
         except (ClientGoneError, JsonRpcException) as exc:
+            if self._current(change.path) != change.before:  # e.g. Emacs: "require version"
+                return _failed("lsp.edit.stale", self._locale, path=change.rel)
             return _failed("lsp.edit.apply_error", self._locale, path=change.rel, error=str(exc))
         if getattr(result, "applied", False):
             return None

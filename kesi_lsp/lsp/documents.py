@@ -13,6 +13,7 @@ from pathlib import Path
 
 from pygls.workspace import TextDocument, Workspace
 
+from kesi_lsp.core.paths import is_ignored
 from kesi_lsp.core.workspace import FileText
 
 
@@ -80,6 +81,8 @@ class Documents:
             if doc.version is None or not doc.path:
                 continue
             path = Path(doc.path).resolve()
-            if path.is_relative_to(root) and doc.source != read_disk_or_none(path):
+            if is_ignored(root, path):  # outside `root`, or invisible to the agent
+                continue
+            if doc.source != read_disk_or_none(path):
                 found.add(path)
         return tuple(sorted(found))

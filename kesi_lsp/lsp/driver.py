@@ -11,12 +11,17 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 
 from kesi_lsp.catalog import text
-from kesi_lsp.core.events import RunFinished
+from kesi_lsp.core.errors import SandboxUnavailableError
+from kesi_lsp.core.events import Notice, RunFinished
 from kesi_lsp.core.meter import Usage
-from kesi_lsp.core.permissions import PermissionGate
+from kesi_lsp.core.permissions import PermissionGate, home_from
+from kesi_lsp.core.sandbox import Sandbox
+from kesi_lsp.core.sandbox.selection import describe, select_sandbox, status_line
+from kesi_lsp.core.settings import AgentSettings
 from kesi_lsp.core.tools.context import ToolContext
 from kesi_lsp.lsp.approver import LspApprover, Prompter, PromptSupport
 from kesi_lsp.lsp.capabilities import ClientFeatures
@@ -31,6 +36,25 @@ AgentRunner = Callable[[ToolContext, str], Awaitable[RunFinished]]
 
 
 @dataclass
+class Sandboxes:
+    """The sandbox of each (folder, mode): choosing one probes bwrap, so it is done once."""
+
+    environ: Mapping[str, str]
+    chosen: dict[tuple[Path, str], Sandbox] = field(default_factory=dict)
+
+    async def get(self, root: Path, settings: AgentSettings) -> tuple[Sandbox, bool]:
+        """The sandbox, and whether it was just chosen (then the user is told which)."""
+        key = (root, settings.sandbox)
+        if key in self.chosen:
+            return self.chosen[key], False
+        sandbox = await asyncio.to_thread(
+            select_sandbox, settings.sandbox, root, self.environ, locale=settings.locale
+        )
+        self.chosen[key] = sandbox
+        return sandbox, True
+
+
+@dataclass
 class Host:
     """What a run needs from the server: the client link, the agent and the environment."""
 
@@ -38,6 +62,7 @@ class Host:
     prompts: PromptSupport
     runner: AgentRunner
     environ: Mapping[str, str]
+    sandboxes: Sandboxes
 
     @property
     def features(self) -> ClientFeatures:
@@ -50,22 +75,30 @@ def _cancelled(run: Run) -> RunFinished:
 
 async def drive(host: Host, run: Run) -> None:
     """The body of a run's task."""
-    locale = run.session.settings.locale
-    output = RunOutput(host.link.wire, run, host.features, locale)
+    settings = run.session.settings
+    output = RunOutput(host.link.wire, run, host.features, settings.locale)
     try:
         await output.begin()
+        sandbox, fresh = await host.sandboxes.get(run.folder.path, settings)
     except asyncio.CancelledError:  # cancelled before the agent even started
         _uncancel()
         output.finish(_cancelled(run), run.session.usage)
         return
-    prompter = Prompter(host.link.wire, host.prompts, locale)
+    except SandboxUnavailableError as exc:  # the setting asks for a sandbox this machine lacks
+        output.finish(RunFinished("failed", str(exc), Usage()), run.session.usage)
+        return
+    if fresh:  # "protection you can't see doesn't count" (seed Day 15)
+        state = describe(sandbox, run.folder.path, host.environ)
+        output.emit(Notice("sandbox", status_line(state, settings.locale)))
+    prompter = Prompter(host.link.wire, host.prompts, settings.locale)
     view = LspWorkspaceView(
         host.link, run.folder.path, run.id, prompter, on_applied=lambda c: run.edits.append(c.path)
     )
     ctx = ToolContext(
         session=run.session,
         view=view,
-        gate=PermissionGate(run.session, LspApprover(prompter)),
+        gate=PermissionGate(run.session, LspApprover(prompter), home=home_from(host.environ)),
+        sandbox=sandbox,
         environ=host.environ,
         emit=output.emit,
     )
@@ -106,7 +139,6 @@ def _uncancel() -> bool:
 
 def _internal_error(run: Run, exc: Exception) -> RunFinished:
     log.error("run %s crashed", run.id, exc_info=exc)
-    message = text(
-        "lsp.run_crashed", run.session.settings.locale, error=f"{type(exc).__name__}: {exc}"
-    )
+    error = f"{type(exc).__name__}: {exc}"
+    message = text("lsp.run_crashed", run.session.settings.locale, error=error)
     return RunFinished("failed", message, Usage())

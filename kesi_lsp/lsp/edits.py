@@ -9,7 +9,6 @@ client negotiated (UTF-16 unless it asked otherwise).
 from __future__ import annotations
 
 import difflib
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -18,14 +17,9 @@ from lsprotocol import types
 from pygls.workspace import PositionCodec
 from pygls.workspace.position_codec import ServerTextPosition
 
+from kesi_lsp.core.diff import split_lines
+
 REVIEW_ANNOTATION: Final = "kesi.review"
-
-_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
-
-
-def split_lines(text: str) -> list[str]:
-    """Split on LSP line ends only (\\n, \\r\\n, \\r), keeping them; "" has no lines."""
-    return _LINE.findall(text)
 
 
 @dataclass(frozen=True)

@@ -63,7 +63,7 @@ async def _pull(ls: KesiServer) -> None:
     except Exception as exc:  # ClientGoneError, a timeout, an error answer: keep defaults
         log.warning("could not read the kesi settings from the client: %s", exc)
         return
-    values = list(answer) if isinstance(answer, list) else []
+    values = list(answer) if isinstance(answer, list | tuple) else []
     for folder, value in zip(folders, values, strict=False):
         ls.config.folders[folder.uri] = value if isinstance(value, Mapping) else {}
     if not folders and values and isinstance(values[0], Mapping):
@@ -97,9 +97,15 @@ async def shutdown(ls: KesiServer, params: None) -> None:
     await ls.runs.stop_all(STOP_SECONDS)
 
 
-async def exit_(ls: KesiServer, params: None) -> None:
-    await ls.runs.stop_all(STOP_SECONDS)
+def exit_(ls: KesiServer, params: None) -> None:
+    """Stop every run; asyncio then waits for them to wind down before the process ends.
+
+    Deliberately synchronous: pygls exits right after this handler returns, and an awaiting
+    handler would let it start reading the next message on a thread the exit then waits for.
+    """
     ls.wire.closed = True
+    for run in ls.runs.live():
+        run.cancel()
 
 
 def progress_cancel(ls: KesiServer, params: types.WorkDoneProgressCancelParams) -> None:

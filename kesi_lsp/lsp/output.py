@@ -76,6 +76,14 @@ class RunOutput:
         self.progress.end(
             end_message(finished.status, len(edited), finished.usage.cost_usd, locale)
         )
+        if finished.status in ("failed", "limit"):
+            self._wire.notify(
+                types.WINDOW_SHOW_MESSAGE,
+                types.ShowMessageParams(
+                    type=types.MessageType.Error,
+                    message=text(f"lsp.run_{finished.status}", locale, text=finished.text),
+                ),
+            )
         self._wire.notify(
             RUN_FINISHED,
             {
@@ -87,11 +95,3 @@ class RunOutput:
                 "edits": edited,
             },
         )
-        if finished.status in ("failed", "limit"):
-            self._wire.notify(
-                types.WINDOW_SHOW_MESSAGE,
-                types.ShowMessageParams(
-                    type=types.MessageType.Error,
-                    message=text(f"lsp.run_{finished.status}", locale, text=finished.text),
-                ),
-            )

@@ -24,7 +24,7 @@ from kesi_lsp.lsp.capabilities import ClientFeatures
 from kesi_lsp.lsp.config import ConfigStore, Parsed
 from kesi_lsp.lsp.delivery import EditorLink
 from kesi_lsp.lsp.documents import Documents
-from kesi_lsp.lsp.driver import AgentRunner, Host
+from kesi_lsp.lsp.driver import AgentRunner, Host, Sandboxes
 from kesi_lsp.lsp.folders import Folder, Sessions, workspace_folders
 from kesi_lsp.lsp.runs import Runs
 from kesi_lsp.lsp.wire import Wire, plain_json_converter
@@ -45,6 +45,7 @@ class KesiServer(LanguageServer):
         self.sessions = Sessions()
         self.runs = Runs()
         self.prompts = PromptSupport()
+        self.sandboxes = Sandboxes(self.environ)
         self.config_ready: Any = None  # the pending workspace/configuration pull, if any
 
     @property
@@ -56,7 +57,7 @@ class KesiServer(LanguageServer):
 
     def host(self) -> Host:
         link = EditorLink(self.wire, self.features, self.documents, self.workspace.position_codec)
-        return Host(link, self.prompts, self.runner, self.environ)
+        return Host(link, self.prompts, self.runner, self.environ, self.sandboxes)
 
     def settings_for(self, folder: Folder | None) -> Parsed:
         """Settings of `folder`; bad values are reported to the user once and defaulted."""

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from lsprotocol import types
 
 from kesi_lsp.catalog import Locale, text
-from kesi_lsp.lsp.edits import split_lines
+from kesi_lsp.core.diff import split_lines
 
 _SEVERITY = {
     types.DiagnosticSeverity.Error: "error",

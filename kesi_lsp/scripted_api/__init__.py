@@ -11,8 +11,9 @@ It **validates every request like the real API** (roles alternate — stricter t
 API, which merges repeats —, first message from the user, non-empty content and text, every
 `tool_use` answered by a `tool_result` with its id in the next user message and no stray
 results, results first, unique ids, well-formed tool schemas, at most 4 `cache_control`
-breakpoints, the `x-api-key` and `anthropic-version` headers). An invalid request gets a 400
-`invalid_request_error` and is recorded in `problems`.
+breakpoints, an `x-api-key` or `authorization` header and `anthropic-version`). An invalid
+request gets a 400 `invalid_request_error` and is recorded in `problems`; a request the client
+abandoned half-sent (it was cancelled) is ignored.
 
 It **counts tokens deterministically** (`tokens.py` documents the rule) and keeps a prompt
 cache: a `cache_control` breakpoint writes its prefix, a later request that repeats it reads it
@@ -20,8 +21,13 @@ cache: a `cache_control` breakpoint writes its prefix, a later request that repe
 
 Run it
 ------
-In-process (tests): ``with ScriptedServer(script(...)) as server: server.base_url``; or the
-pytest fixture ``scripted_api`` from ``tests/plugins/scripted_api.py``.
+In-process: ``with ScriptedServer(script(...)) as server:`` then ``server.base_url``,
+``server.requests`` (RecordedRequest: body, headers, stream, status, events sent, usage,
+delivered "none"/"partial"/"full", retry_count), ``server.problems``, ``server.accounting``
+(UsageRecord per reply), ``server.wait_stalled()`` / ``server.wait_for(predicate)``.
+In tests, the fixture ``scripted_api`` (``tests/plugins/scripted_api.py``):
+``server = scripted_api(script(...))``; the test fails if the server saw a problem, unless it
+called ``server.allow_problems()``.
 As a process: ``python -m kesi_lsp.scripted_api --script FILE [--port 0]`` prints its base
 URL on one line (``http://127.0.0.1:PORT``) and serves until killed; problems go to stderr.
 

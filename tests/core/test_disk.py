@@ -108,7 +108,10 @@ async def test_create_never_overwrites_an_existing_file(root: Path) -> None:
         change(root, "a.txt", None, "mine\n"), review=False
     )
     assert delivery.status is DeliveryStatus.FAILED
-    assert delivery.reason == "the file was just created by another program"
+    assert delivery.reason == (
+        "Error: the file was just created by another program; read it with read_file first, "
+        "then decide."
+    )
     assert (root / "a.txt").read_text(encoding="utf-8") == "theirs\n"
 
 
@@ -133,7 +136,7 @@ async def test_parent_swapped_for_a_symlink_after_the_check_is_refused(
         change(root, "sub/x.txt", None, "pwned\n"), review=False
     )
     assert delivery.status is DeliveryStatus.FAILED
-    assert delivery.reason == "建立上層目錄後，路徑指向了別的地方"
+    assert delivery.reason == "錯誤：不允許寫入路徑 sub/x.txt"  # the seed's re-check refusal
     assert names(outside) == []
 
 
@@ -143,7 +146,10 @@ async def test_replace_refuses_when_the_file_moved_on(root: Path) -> None:
         change(root, "a.txt", "old\n", "new\n"), review=False
     )
     assert delivery == Delivery(
-        DeliveryStatus.FAILED, Choice.ALLOW_ONCE, "the file changed after it was checked"
+        DeliveryStatus.FAILED,
+        Choice.ALLOW_ONCE,
+        "Error: the file has changed since it was read; read it again with read_file before "
+        "overwriting.",
     )
     assert (root / "a.txt").read_text(encoding="utf-8") == "changed by the user\n"
 
@@ -153,7 +159,9 @@ async def test_replace_of_a_deleted_file_fails(root: Path) -> None:
         change(root, "gone.txt", "old\n", "new\n"), review=False
     )
     assert delivery.status is DeliveryStatus.FAILED
-    assert delivery.reason == "the file no longer exists"
+    assert delivery.reason == (
+        "Error: gone.txt no longer exists; nothing was written. Look again before deciding."
+    )
     assert not (root / "gone.txt").exists()
 
 
@@ -194,7 +202,9 @@ async def test_mkdir_failure_is_reported_and_rolled_back(
         change(root, "one/two/three.txt", None, "x\n"), review=False
     )
     assert delivery.status is DeliveryStatus.FAILED
-    assert delivery.reason == "cannot create the parent folders: Permission denied"
+    assert delivery.reason == (
+        "Error: cannot create the parent folders of one/two/three.txt: Permission denied"
+    )
     assert calls == [root / "one", root / "one" / "two"]
     assert names(root) == []  # "one" was created, then removed again
 
@@ -205,7 +215,9 @@ async def test_a_file_in_the_way_of_a_folder(root: Path) -> None:
         change(root, "afile/sub/b.txt", None, "x\n"), review=False
     )
     assert delivery.status is DeliveryStatus.FAILED
-    assert delivery.reason.startswith("cannot create the parent folders:")
+    assert delivery.reason == (
+        "Error: cannot create the parent folders of afile/sub/b.txt: Not a directory"
+    )
     assert (root / "afile").read_text(encoding="utf-8") == "x"
 
 

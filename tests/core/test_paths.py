@@ -57,10 +57,18 @@ def test_is_ignored_at_any_depth_and_outside(root: Path) -> None:
     assert not is_ignored(root, root)
 
 
-def test_names_ignored_reads_both_separators() -> None:
-    assert names_ignored("sub/../.env")
-    assert names_ignored("sub\\.git\\config")
-    assert not names_ignored("src/app.py")
+def test_names_ignored_reads_both_separators(root: Path) -> None:
+    assert names_ignored(root, "sub/../.env")
+    assert names_ignored(root, "sub\\.git\\config")
+    assert not names_ignored(root, "src/app.py")
+    assert names_ignored(root, f"{root}/node_modules/x.js")
+
+
+def test_a_workspace_under_an_ignored_name_still_works(tmp_path: Path) -> None:
+    root = (tmp_path / "venv" / "project").resolve()
+    root.mkdir(parents=True)
+    assert not names_ignored(root, f"{root}/src/app.py")
+    assert not is_ignored(root, root / "src" / "app.py")
 
 
 def test_safe_path_existing_inside_only(root: Path) -> None:

@@ -75,8 +75,8 @@ def make_workspace(
 ) -> Workspace:
     root = tmp_path / "ws"
     outside = tmp_path / "outside"
-    root.mkdir(exist_ok=True)
-    outside.mkdir(exist_ok=True)
+    root.mkdir(parents=True, exist_ok=True)
+    outside.mkdir(parents=True, exist_ok=True)
     (outside / "secret.txt").write_text("outside secret content\n", encoding="utf-8")
     approver = approver if approver is not None else AlwaysAllow()
     session = Session(root=root, settings=AgentSettings(locale=locale))

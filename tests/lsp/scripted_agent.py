@@ -18,6 +18,8 @@ Steps (each a JSON object):
     {"do": "wait", "seconds": 1.5}                sleep (cancellable)
     {"do": "wait_file", "path": "go", "seconds": 30}   sleep until the file exists
     {"do": "finish", "status": "failed", "text": "..."}   end now with this status
+    {"do": "system", "command": "echo hi"}       run a shell command that inherits the server's
+                                                  stdin/stdout (what a careless library might do)
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -83,6 +86,9 @@ class ScriptedRunner:
                 if (root / step["path"]).exists():
                     break
                 await asyncio.sleep(0.02)
+            return None
+        if kind == "system":
+            os.system(step["command"])  # noqa: ASYNC221 - deliberately careless, see above
             return None
         if kind == "finish":
             return RunFinished(step["status"], step["text"], Usage())

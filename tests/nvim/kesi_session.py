@@ -7,11 +7,12 @@ talks to the scripted Messages API `server`, and waits until the server has init
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from tests.nvim.conftest import OpenEditor
-from tests.nvim.harness import Editor
+from tests.nvim.harness import Editor, EditorError
 
 FAKE_KEY = "sk-ant-test-nvim"
 
@@ -23,13 +24,19 @@ class KesiEditor:
         self.ed = ed
 
     def wait_client(self) -> int:
-        return int(
-            self.ed.wait(
-                "(function() local c = vim.lsp.get_clients({ name = 'kesi', bufnr = 0 })[1] "
-                "return c and c.initialized and c.id end)()",
-                "kesi-lsp to start and attach",
+        """Wait until kesi-lsp is initialized for the current buffer (fail fast if it died)."""
+
+        def ready() -> int | None:
+            state = self.ed.lua(
+                "local c = vim.lsp.get_clients({ name = 'kesi', bufnr = 0 })[1] "
+                "if c and c.initialized then return c.id end "
+                "return vim.fn.execute('messages'):find('Client kesi quit') and -1 or 0"
             )
-        )
+            if state == -1:
+                raise EditorError(f"kesi-lsp exited at start-up\n{self.ed.story()}")
+            return int(state) or None
+
+        return int(self.ed.wait_until(ready, "kesi-lsp to start and attach"))
 
     def finished_runs(self) -> list[dict[str, Any]]:
         """Runs that ended, oldest first: [{id, title, status, cost}]."""
@@ -48,10 +55,25 @@ class KesiEditor:
         )
         return self.finished_runs()[-1]
 
+    def _while_running(self, check: Callable[[], Any], what: str) -> Any:
+        """Wait for `check`, but fail at once if a run ends meanwhile (it will not come)."""
+        ended = len(self.finished_runs())
+
+        def poll() -> Any:
+            value = check()
+            if not value and len(self.finished_runs()) > ended:
+                raise EditorError(f"the run ended while waiting for {what}\n{self.ed.story()}")
+            return value
+
+        return self.ed.wait_until(poll, what)
+
     def wait_review(self, number: int = 1) -> dict[str, Any]:
         """Wait for the `number`-th review view; return {path, before, after} as shown."""
-        self.ed.wait(
-            f"require('kesi.review').opened >= {number} and next(require('kesi.review').views)",
+        self._while_running(
+            lambda: self.ed.lua(
+                f"return require('kesi.review').opened >= {number} "
+                "and next(require('kesi.review').views) ~= nil"
+            ),
             f"review #{number} to open",
         )
         view = self.ed.lua(
@@ -66,7 +88,9 @@ class KesiEditor:
 
     def wait_select(self, number: int = 1) -> dict[str, Any]:
         """Wait for the `number`-th vim.ui.select; return {prompt, items}."""
-        self.ed.wait(f"#_G.kesi_test.selects >= {number}", f"prompt #{number} (vim.ui.select)")
+        self._while_running(
+            lambda: len(self.ed.selects()) >= number, f"prompt #{number} (vim.ui.select)"
+        )
         return dict(self.ed.selects()[number - 1])
 
     def wait_output(self, text: str, timeout: float = 30.0) -> list[str]:

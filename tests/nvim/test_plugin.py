@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.nvim.conftest import OpenEditor
+from tests.nvim.conftest import OpenEditor, require_nvim
 from tests.nvim.harness import Editor
 
 pytestmark = pytest.mark.editor
@@ -162,7 +162,8 @@ def test_output_buffer_renders_a_run(open_editor: OpenEditor, tmp_path: Path) ->
         s({ kind = 'usage', run = { costUsd = 0.0021 }, session = { costUsd = 0.005 } })
         _G.status_running = require('kesi.runs').active_run(7) ~= nil
         h.run_finished(nil, { runId = 'run-1', status = 'done', text = 'Fixed.',
-          usage = { requests = 2, inputTokens = 1200, outputTokens = 80, costUsd = 0.0042 } }, ctx)
+          usage = { requests = 2, inputTokens = 1200, outputTokens = 80, cacheReadTokens = 3000,
+                  cacheWriteTokens = 0, costUsd = 0.0042 } }, ctx)
         """
     )
     lines = ed.output()
@@ -174,7 +175,9 @@ def test_output_buffer_renders_a_run(open_editor: OpenEditor, tmp_path: Path) ->
     assert lines[6] == "  ✗ exit 1"
     assert lines[7] == "! rate limited, retrying in 1 s"
     assert lines[8] == "✎ edit_file calc.py"
-    assert lines[9] == "── done · 2 requests · 1200 in / 80 out tokens · cost $0.0042"
+    assert lines[9] == (
+        "── done · 2 requests · 1200 in / 80 out tokens (3000 cache read) · cost $0.0042"
+    )
     groups = dict(ed.output_highlights())
     assert groups["▸ read_file calc.py"] == "KeSiTool"
     assert groups["  ✗ exit 1"] == "KeSiToolError"
@@ -215,3 +218,57 @@ def test_checkhealth_finds_the_server(open_editor: OpenEditor, tmp_path: Path) -
     assert "kesi-lsp: kesi-lsp " in report, report
     assert "OK vim.lsp.enable('kesi') is on" in report
     assert "WARNING ANTHROPIC_API_KEY is not set" in report
+
+
+def test_a_run_that_stops_says_why_once(open_editor: OpenEditor, tmp_path: Path) -> None:
+    ed = open_editor(tmp_path)
+    ed.lua(
+        """
+        local h = require('kesi.handlers')
+        local ctx = { client_id = 3 }
+        h.stream(nil, { runId = 'a', kind = 'notice', text = 'Stopped.' }, ctx)
+        h.run_finished(nil, { runId = 'a', status = 'cancelled', text = 'Stopped.' }, ctx)
+        h.run_finished(nil, { runId = 'b', status = 'failed', text = 'Set the key.' }, ctx)
+        h.run_finished(nil, { runId = 'c', status = 'done', text = 'All fixed.' }, ctx)
+        """
+    )
+    lines = [line for line in ed.output() if not line.startswith("── KeSi · ")]
+    assert lines == [
+        "! Stopped.",
+        "── cancelled · cost $0.0000",
+        "! Set the key.",
+        "── failed · cost $0.0000",
+        "── done · cost $0.0000",
+    ]
+
+
+def test_a_missing_nvim_fails_in_ci_and_skips_elsewhere() -> None:
+    assert require_nvim("/x/nvim", {"KESI_CI": "1"}) == "/x/nvim"
+    with pytest.raises(pytest.fail.Exception, match="nvim not found"):
+        require_nvim(None, {"KESI_CI": "1"})
+    with pytest.raises(pytest.skip.Exception, match="nvim not found"):
+        require_nvim(None, {})
+
+
+def test_vim_lsp_enable_alone_starts_kesi_with_its_capability(
+    open_editor: OpenEditor, tmp_path: Path
+) -> None:
+    """No setup() call: plugin/kesi.lua defines the commands, lsp/kesi.lua the server."""
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / "pyproject.toml").write_text('[project]\nname = "p"\n', encoding="utf-8")
+    (project / "a.py").write_text("x = 1\n", encoding="utf-8")
+    ed = open_editor(project, env={"KESI_NVIM_ENABLE_ONLY": "1", "ANTHROPIC_API_KEY": ""})
+    ed.cmd("edit a.py")
+    client = ed.wait(
+        "(function() local c = vim.lsp.get_clients({ name = 'kesi', bufnr = 0 })[1] "
+        "return c and c.initialized and { root = c.root_dir,"
+        " kesi = c.capabilities.experimental.kesi,"
+        " commands = c.server_capabilities.executeCommandProvider.commands } end)()",
+        "kesi-lsp to attach",
+    )
+    assert client["root"] == str(project)
+    assert client["kesi"] == {"stream": True, "reviewEdit": True, "saveDocuments": True}
+    assert {"kesi.fixThis", "kesi.ask", "kesi.cancel"} <= set(client["commands"])
+    assert ed.lua("return vim.fn.exists(':KeSiFix')") == 2
+    assert ed.lua("return require('kesi').status()") == "KeSi $0.0000"

@@ -2,12 +2,14 @@
 
 `vscode` opens a project in a fresh code-server whose `kesi.serverPath` is this checkout's
 `kesi-lsp` and whose environment points the Anthropic SDK at a scripted Messages API. When a
-test fails, a screenshot of every open workbench and the logs (code-server, the extension's
-output channels, the server's log) land in `test-artifacts/vscode/<test>/`.
+test fails (or after every test with KESI_VSCODE_KEEP=1), a screenshot of every open workbench
+and the logs (code-server, the extension's output channels, the server's log) land in
+`test-artifacts/vscode/<test>-<n>/`.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 from collections.abc import Iterator, Mapping
@@ -31,7 +33,8 @@ CHROMIUM_FLAGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-KESI_LSP = Path(sys.executable).parent / "kesi-lsp"
+# The server under test: this checkout's (the venv running pytest), or KESI_VSCODE_SERVER.
+KESI_LSP = Path(os.environ.get("KESI_VSCODE_SERVER") or Path(sys.executable).parent / "kesi-lsp")
 ARTIFACTS = REPO / "test-artifacts" / "vscode"
 
 
@@ -101,7 +104,7 @@ def vscode(
         server.start()
         session.workbench.open(server.folder_url(project))
         if wait_for_server:
-            session.workbench.wait_for_kesi()
+            session.workbench.wait_for_kesi(session.server_failure)
         return session
 
     yield open_vscode
@@ -110,8 +113,9 @@ def vscode(
         getattr(getattr(request.node, f"kesi_report_{when}", None), "failed", False)
         for when in ("setup", "call")
     )
+    keep = failed or os.environ.get("KESI_VSCODE_KEEP") == "1"  # evidence even on success
     for index, (session, context) in enumerate(opened):
-        if failed:
+        if keep:
             _keep_evidence(request.node.name, index, session)
         context.close()
         session.server.stop()

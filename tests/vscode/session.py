@@ -22,7 +22,15 @@ class VSCode:
 
     def server_log(self) -> str:
         """The **KeSi Server** channel: the client's log and the server's stderr."""
-        return self.server.extension_logs().get("KeSi Server.log", "")
+        return self.output_channel("KeSi Server")
+
+    def server_failure(self) -> str | None:
+        """The end of the server log once the extension has said the server is not running."""
+        log = self.server_log()
+        if "KeSi's server is not running" not in log:
+            return None
+        lines = [line for line in log.splitlines() if line.strip()]
+        return "\n".join(lines[-40:])
 
 
 OpenVSCode = Callable[..., VSCode]

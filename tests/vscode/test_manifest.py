@@ -54,8 +54,11 @@ def test_choices_match_the_server() -> None:
 def test_client_settings() -> None:
     assert PROPERTIES["kesi.serverPath"]["default"] == ""
     assert PROPERTIES["kesi.trace.server"]["enum"] == ["off", "messages", "verbose"]
+    assert PROPERTIES["kesi.review"]["default"] == "refactorPreview"
+    assert PROPERTIES["kesi.review"]["enum"] == ["refactorPreview", "diffEditor"]
     assert set(PROPERTIES) == {f"kesi.{key}" for key in EXPOSED} | {
         "kesi.serverPath",
+        "kesi.review",
         "kesi.trace.server",
     }
 

@@ -36,25 +36,47 @@ class Workbench:
         self.page.wait_for_selector(".monaco-workbench", timeout=timeout)
         self.page.wait_for_selector(".explorer-folders-view .monaco-list-row", timeout=timeout)
 
-    def wait_for_kesi(self, timeout: float = 60_000) -> str:
-        """Wait for the KeSi status bar item to show a running server; return its text."""
-        item = self.page.locator(KESI_STATUS)
-        item.wait_for(timeout=timeout)
-        self.wait_until(lambda: "$" in self.status_text(), timeout, "KeSi's server to start")
+    def wait_for_kesi(self, failed: Callable[[], str | None], timeout: float = 60_000) -> str:
+        """Wait for the KeSi status bar item to show a running server; return its text.
+
+        `failed()` returns why the server is not running (then this fails at once), or None.
+        """
+        self.page.locator(KESI_STATUS).wait_for(timeout=timeout)
+
+        def ready() -> bool:
+            if "$" in self.status_text():
+                return True
+            reason = failed()
+            if reason is not None:
+                raise AssertionError(f"kesi-lsp did not start:\n{reason}")
+            return False
+
+        self.wait_until(ready, timeout, "KeSi's server to start")
         return self.status_text()
 
     def open_file(self, relative: str) -> None:
-        """Quick Open (Ctrl+P) the file, then wait for its editor tab to be active."""
+        """Quick Open (Ctrl+P) exactly that file, then wait for its editor tab to be active."""
+        name = Path(relative).name
         self.focus_workbench()
         self.page.keyboard.press("Control+P")
         box = self.page.locator(".quick-input-widget input")
         box.wait_for()
         box.fill(relative)
-        self.page.locator(".quick-input-list .monaco-list-row").first.wait_for()
-        self.page.keyboard.press("Enter")
-        name = Path(relative).name
-        self.page.locator(f".tab.active[aria-label*='{name}']").wait_for()
+        # "calc.py" also matches a recently opened "test_calc.py": pick the exact name.
+        self.pick_quick_input_row(f".monaco-list-row[aria-label^='{name},']")
+        self.page.locator(f".tab.active[aria-label^='{name}']").wait_for()
         self.page.locator(".editor-instance .monaco-editor .view-lines").first.wait_for()
+
+    def pick_quick_input_row(self, selector: str, tries: int = 20) -> None:
+        """Move the quick input's focus to the row matching `selector`, then press Enter."""
+        rows = self.page.locator(".quick-input-list")
+        rows.locator(selector).first.wait_for()
+        for _ in range(tries):
+            if rows.locator(f"{selector}.focused").count():
+                self.page.keyboard.press("Enter")
+                return
+            self.page.keyboard.press("ArrowDown")
+        raise AssertionError(f"no quick input row {selector}")
 
     def focus_workbench(self) -> None:
         self.page.locator(".monaco-workbench").focus()
@@ -83,19 +105,53 @@ class Workbench:
     def active_tab_dirty(self) -> bool:
         return self.page.locator(".tab.active.dirty").count() > 0
 
+    def tab_dirty(self, name: str) -> bool:
+        tab = self.page.locator(f".tab[aria-label='{name}'], .tab[aria-label^='{name},']").first
+        return "dirty" in (tab.get_attribute("class") or "").split()
+
+    def type_at_end(self, text: str) -> None:
+        """Type at the end of the active editor, as a user would (the file stays unsaved)."""
+        self.click_editor()
+        self.page.keyboard.press("Control+End")
+        self.page.keyboard.type(text)
+
+    def code_action(self, title: str) -> None:
+        """Open the lightbulb menu (Ctrl+.) on the selection and pick `title`."""
+        self.page.keyboard.press("Control+.")
+        widget = self.page.locator(".action-widget")
+        widget.locator(f".monaco-list-row.action[aria-label='{title}']").wait_for()
+        # Keyboard, as the menu sits under a pointer blocker while it opens.
+        for _ in range(widget.locator(".monaco-list-row.action").count()):
+            focused = widget.locator(".monaco-list-row.action.focused")
+            if focused.count() and focused.first.get_attribute("aria-label") == title:
+                self.page.keyboard.press("Enter")
+                return
+            self.page.keyboard.press("ArrowDown")
+        raise AssertionError(f"no code action {title!r} in the lightbulb menu")
+
     # -- palette -----------------------------------------------------------------------------
 
     def run_command(self, title: str) -> None:
         """F1, type the command's title, pick exactly that entry (the selection stays)."""
-        self.page.keyboard.press("F1")
-        box = self.page.locator(".quick-input-widget input")
-        box.wait_for()
-        box.fill(f">{title}")
+        self.open_palette()
+        self.page.locator(".quick-input-widget input").fill(f">{title}")
         row = self.page.locator(
             ".quick-input-list .monaco-list-row", has_text=re.compile(rf"^{re.escape(title)}")
         )
         row.first.wait_for()
         self.page.keyboard.press("Enter")
+
+    def open_palette(self, tries: int = 3) -> None:
+        """F1 until the palette shows (a key pressed while the last one closes is lost)."""
+        box = self.page.locator(".quick-input-widget input")
+        for _ in range(tries):
+            self.page.keyboard.press("F1")
+            try:
+                box.wait_for(state="visible", timeout=5_000)
+                return
+            except PlaywrightTimeout:
+                continue
+        raise AssertionError("the command palette did not open")
 
     def type_into_input_box(self, text: str) -> None:
         box = self.page.locator(".quick-input-widget input")

@@ -21,11 +21,12 @@ import {
 import { KesiCapabilities } from "./capabilities";
 import { executeCommandMiddleware } from "./commands";
 import { t } from "./core/messages";
-import { RUN_FINISHED, SAVE_DOCUMENTS, SERVER_COMMANDS, STREAM } from "./core/protocol";
+import { REVIEW_EDIT, RUN_FINISHED, SAVE_DOCUMENTS, SERVER_COMMANDS, STREAM } from "./core/protocol";
 import { resolveServerPath, type Host } from "./core/serverPath";
-import { initializationOptions } from "./core/settings";
+import { asReviewMode, initializationOptions } from "./core/settings";
 import { currentLocale } from "./locale";
 import { NotificationProgress } from "./progress";
+import { DiffReview } from "./review";
 import type { Runs } from "./runs";
 import { handleSaveDocuments } from "./saveHandler";
 import type { KesiStatusBar } from "./statusBar";
@@ -48,8 +49,10 @@ function folders(): string[] {
 }
 
 export class KesiServer implements vscode.Disposable {
-  readonly log = vscode.window.createOutputChannel("KeSi Server", { log: true });
+  // A plain channel: the server's stderr (tracebacks included) reads as it was written.
+  readonly log = vscode.window.createOutputChannel("KeSi Server");
   private readonly trace = vscode.window.createOutputChannel("KeSi Server Trace");
+  private readonly review = new DiffReview();
   private client: LanguageClient | undefined;
   private placeholders: vscode.Disposable[] = [];
   private stopping = false;
@@ -72,7 +75,7 @@ export class KesiServer implements vscode.Disposable {
       this.notRunning(reason, true);
       return;
     }
-    this.log.info(`starting ${found.path} (found via ${found.source})`);
+    this.note(`starting ${found.path} (found via ${found.source})`);
     this.clearPlaceholders();
     const client = this.createClient(found.path);
     this.client = client;
@@ -96,7 +99,7 @@ export class KesiServer implements vscode.Disposable {
         await client.stop();
       }
     } catch (error) {
-      this.log.warn(`stopping kesi-lsp: ${String(error)}`);
+      this.note(`stopping kesi-lsp: ${String(error)}`);
     } finally {
       this.stopping = false;
     }
@@ -123,7 +126,11 @@ export class KesiServer implements vscode.Disposable {
       middleware: { executeCommand: executeCommandMiddleware(() => this.client, this.runs) },
     };
     const client = new LanguageClient("kesi", "KeSi", serverOptions, clientOptions);
-    client.registerFeature(new KesiCapabilities());
+    const diffReview = asReviewMode(vscode.workspace.getConfiguration("kesi").get("review")) === "diffEditor";
+    client.registerFeature(new KesiCapabilities(diffReview));
+    if (diffReview) {
+      client.onRequest(REVIEW_EDIT, (params: unknown, token) => this.review.handle(params, token));
+    }
     client.registerFeature(new NotificationProgress(client));
     client.onNotification(STREAM, (params: unknown) => this.runs.onStream(params));
     client.onNotification(RUN_FINISHED, (params: unknown) => this.runs.onFinished(params));
@@ -149,7 +156,7 @@ export class KesiServer implements vscode.Disposable {
   private notRunning(reason: string, announce: boolean): void {
     const locale = currentLocale();
     const message = t("server.notRunning", locale, { reason });
-    this.log.error(message);
+    this.note(message);
     this.status.setServerRunning(false);
     const explain = async (): Promise<void> => {
       const settings = t("action.openSettings", locale);
@@ -169,6 +176,10 @@ export class KesiServer implements vscode.Disposable {
     }
   }
 
+  private note(message: string): void {
+    this.log.appendLine(`[KeSi ${new Date().toLocaleTimeString()}] ${message}`);
+  }
+
   private clearPlaceholders(): void {
     for (const placeholder of this.placeholders) {
       placeholder.dispose();
@@ -180,6 +191,7 @@ export class KesiServer implements vscode.Disposable {
     clearTimeout(this.stopCheck);
     this.clearPlaceholders();
     void this.stop();
+    this.review.dispose();
     this.log.dispose();
     this.trace.dispose();
   }

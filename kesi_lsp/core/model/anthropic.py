@@ -166,3 +166,11 @@ class ModelClient:
     async def aclose(self) -> None:
         """Release the HTTP connections."""
         await self._client.close()
+
+
+def build_model(settings: AgentSettings, environ: Mapping[str, str]) -> ModelClient:
+    """The model client for a session: `ModelClient(settings, environ)` with the SDK defaults.
+
+    Raises MissingApiKeyError (its message says how to set the key) when there is no key.
+    """
+    return ModelClient(settings, environ)

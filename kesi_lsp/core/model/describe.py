@@ -20,6 +20,18 @@ def _detail(exc: BaseException) -> str:
     return str(exc)
 
 
+def _underlying(exc: BaseException, locale: Locale) -> str:
+    """The first non-empty message along the cause chain (an async ReadError has none)."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if str(current).strip():
+            return str(current)
+        current = current.__cause__ or current.__context__
+    return text("loop.api.no_detail", locale)
+
+
 def describe_api_error(exc: BaseException, locale: Locale) -> str:
     """The seed's human message for an API (or transport) failure."""
     if isinstance(exc, anthropic.RateLimitError):
@@ -38,4 +50,11 @@ def describe_api_error(exc: BaseException, locale: Locale) -> str:
             kind = exc.type or "error"
             return text("loop.api.stream_error", locale, kind=kind, detail=_detail(exc))
         return text("loop.api.status", locale, status=exc.status_code, detail=_detail(exc))
-    return text("loop.api.other", locale, kind=type(exc).__name__, detail=str(exc))
+    if isinstance(exc, httpx2.TransportError):
+        return text(
+            "loop.api.connection_lost",
+            locale,
+            kind=type(exc).__name__,
+            detail=_underlying(exc, locale),
+        )
+    return text("loop.api.other", locale, kind=type(exc).__name__, detail=_underlying(exc, locale))

@@ -20,18 +20,22 @@ and `remember_file` records "allow for this session" when the user accepts one.
 
 from __future__ import annotations
 
-import os
-import pwd
-from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kesi_lsp.catalog import text
 from kesi_lsp.core.approval import Approver, Choice, CommandRequest
-from kesi_lsp.core.permissions.grants import GrantsView, describe_grants, grants_lines, revoke
+from kesi_lsp.core.permissions.grants import (
+    GrantsView,
+    describe_grants,
+    grants_lines,
+    revoke,
+    revoked_line,
+)
 from kesi_lsp.core.permissions.policy import Verdict, classify
+from kesi_lsp.core.sandbox.env import home_from
 
-if TYPE_CHECKING:  # session.py imports permissions.grants: a runtime import here is a cycle
+if TYPE_CHECKING:  # core.session imports this package's grants: a runtime import is a cycle
     from kesi_lsp.core.session import Session
 
 __all__ = [
@@ -43,13 +47,8 @@ __all__ = [
     "grants_lines",
     "home_from",
     "revoke",
+    "revoked_line",
 ]
-
-
-def home_from(environ: Mapping[str, str]) -> Path:
-    """The user's home: `HOME` from the host's environment, else the password database."""
-    home = environ.get("HOME") or pwd.getpwuid(os.getuid()).pw_dir
-    return Path(home).resolve()
 
 
 class PermissionGate:

@@ -64,3 +64,8 @@ def grants_lines(view: GrantsView, locale: Locale) -> list[str]:
         text("permissions.granted_commands", locale, items=commands),
         text("permissions.granted_files", locale, items=files),
     ]
+
+
+def revoked_line(locale: Locale) -> str:
+    """What `/revoke` says after clearing: "(all grants for this session have been revoked)"."""
+    return text("permissions.revoked", locale)

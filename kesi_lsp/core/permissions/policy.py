@@ -28,6 +28,7 @@ from pathlib import Path, PurePosixPath
 from typing import Final, Literal
 
 from kesi_lsp.catalog import Locale, text
+from kesi_lsp.core.paths import IGNORED_NAMES, IGNORED_PREFIX
 from kesi_lsp.core.permissions.redline import Places, red_line
 from kesi_lsp.core.permissions.shellwords import parse
 
@@ -42,12 +43,9 @@ SAFE_COMMANDS: Final = frozenset(
 
 GIT_SENSITIVE_OPTIONS: Final = ("--output", "--ext-diff", "--textconv")
 SHELL_METACHARS: Final = frozenset("$`<>(){}[]*?!\\\n")
-IGNORED_NAMES: Final = frozenset(
-    {".git", "node_modules", "__pycache__", ".venv", "venv", ".env", ".DS_Store", ".pytest_cache"}
-)
-IGNORED_PREFIX: Final = ".env."
 
 _VISIBLE_SPACE: Final = frozenset(" \t\n")
+_IGNORED_FOLDED: Final = frozenset(name.casefold() for name in IGNORED_NAMES)
 _INVISIBLE_CATEGORIES: Final = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp", "Zs"})
 
 
@@ -60,8 +58,10 @@ class Verdict:
 
 
 def is_ignored_name(name: str) -> bool:
-    """Tell whether one path component is in the ignore list (`.env.*` included)."""
-    return name in IGNORED_NAMES or name.startswith(IGNORED_PREFIX)
+    """The ignore list, compared without case: on a case-insensitive disk (macOS, Windows)
+    `cat .ENV` opens `.env`."""
+    folded = name.casefold()
+    return folded in _IGNORED_FOLDED or folded.startswith(IGNORED_PREFIX)
 
 
 def classify(command: str, root: Path, home: Path, *, locale: Locale = "en") -> Verdict:
@@ -192,12 +192,15 @@ def touches_forbidden(raw: str, places: Places) -> bool:
         return False
     if raw.startswith("~"):
         return True
-    if any(is_ignored_name(part) for part in PurePosixPath(raw).parts):
-        return True
     root = places.root
     candidate = root / raw
     lexical = Path(os.path.normpath(candidate))
     if not lexical.is_relative_to(root):
+        return True
+    written = PurePosixPath(raw)
+    if written.is_absolute():  # only the part below the workspace: a project may live in ~/venv/
+        written = PurePosixPath(os.path.normpath(raw)).relative_to(root)
+    if any(is_ignored_name(part) for part in written.parts):
         return True
     try:
         resolved = candidate.resolve(strict=False)

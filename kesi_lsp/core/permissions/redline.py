@@ -88,6 +88,8 @@ def _after_cd(words: Sequence[Word], places: Places) -> Places:
     Every `cd` in the text counts, even one in a subshell or a branch that may not run: the red
     line may only err towards denying.
     """
+    while words and words[0].text in RESERVED_WORDS:
+        words = words[1:]
     if not words or words[0].text != "cd":
         return places
     operands = _operands(words[1:])

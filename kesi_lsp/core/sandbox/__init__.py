@@ -3,17 +3,22 @@
 `Sandbox.argv` turns a command string into the argv to execute (plain `/bin/sh -c`, or the same
 wrapped in bubblewrap / sandbox-exec), and `Sandbox.environment` builds the child's environment
 from the host's (always scrubbed of credential-looking variables).
+
+Which sandbox a session gets is `selection.select_sandbox`'s job; what it means (for the user's
+status line and the model's system prompt) is `selection.describe`'s.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, Protocol
 
 from kesi_lsp.core.sandbox.env import scrub_environment
 
 SandboxKind = Literal["bubblewrap", "seatbelt", "none"]
+OffReason = Literal["setting", "unavailable"]
 SHELL_PATH = "/bin/sh"
 
 
@@ -32,9 +37,17 @@ class Sandbox(Protocol):
         ...
 
 
+@dataclass(frozen=True)
 class NoSandbox:
     """No confinement at all. Only the fence and the permission gate stand between the model and
-    the machine; the system prompt and the user are told so (seed Day 15/16)."""
+    the machine; the system prompt and the user are told so (seed Day 15/16).
+
+    `reason` says why: the `sandbox` setting is off, or nothing usable exists here (`detail`
+    names the platform or what went wrong).
+    """
+
+    reason: OffReason = "setting"
+    detail: str = ""
 
     @property
     def kind(self) -> SandboxKind:

@@ -1,11 +1,17 @@
-"""Remove credential-looking variables from a child's environment (seed Days 11 and 15).
+"""The child's environment (seed Days 11 and 15), and the host facts the sandbox reads from it.
 
-This stops accidental leaks into the transcript (`env`, `echo $X`); it is not confinement.
+Credential-looking variables are removed: this stops accidental leaks into the transcript
+(`env`, `echo $X`); it is not confinement, and it matches names, not values (`OPENAI_KEY`,
+`STRIPE_SK` and `GH_PAT` slip through, as the seed admits). The core never reads `os.environ`:
+the host passes its environment in, and `HOME` comes from that mapping.
 """
 
 from __future__ import annotations
 
+import os
+import pwd
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Final
 
 SENSITIVE_ENV_NAMES: Final = frozenset(
@@ -31,3 +37,9 @@ def is_sensitive(name: str) -> bool:
 def scrub_environment(base: Mapping[str, str]) -> dict[str, str]:
     """Return a copy of `base` without credential-looking variables."""
     return {name: value for name, value in base.items() if not is_sensitive(name)}
+
+
+def home_from(environ: Mapping[str, str]) -> Path:
+    """The user's home (resolved): `HOME` from the host's environment, else the password file."""
+    home = environ.get("HOME") or pwd.getpwuid(os.getuid()).pw_dir
+    return Path(home).resolve()

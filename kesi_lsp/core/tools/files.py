@@ -57,7 +57,7 @@ def _locate_existing(root: Path, raw: str, ignored_key: str, not_file_key: str) 
     target = safe_path(root, raw)
     if target is None:
         return "tools.read.not_found"
-    if is_ignored(root, target) or names_ignored(raw):
+    if is_ignored(root, target) or names_ignored(root, raw):
         return ignored_key
     try:
         info = target.stat()
@@ -66,6 +66,12 @@ def _locate_existing(root: Path, raw: str, ignored_key: str, not_file_key: str) 
     if not target.is_file():
         return not_file_key
     return _Existing(target, info.st_size)
+
+
+def _locate_read(root: Path, raw: str) -> tuple[Path | None, _Existing | str]:
+    """Where an old read record of `raw` would be kept, and the file to read now (or why not)."""
+    written_as = safe_write_path(root, raw)
+    return written_as, _locate_existing(root, raw, "tools.read.ignored", "tools.read.not_file")
 
 
 def _error(ctx: ToolContext, key: str, **fields: object) -> ToolResult:
@@ -89,12 +95,9 @@ async def _current_text(ctx: ToolContext, path: Path, raw: str) -> FileText | To
 async def read_file(args: dict[str, str], ctx: ToolContext) -> ToolResult:
     """Return a file's whole text and record its digest; any failure clears an old record."""
     root, raw = ctx.session.root, args["file_path"]
-    written_as = safe_write_path(root, raw)
+    written_as, found = await asyncio.to_thread(_locate_read, root, raw)
     if written_as is not None:
         ctx.session.reads.pop(written_as, None)
-    found = await asyncio.to_thread(
-        _locate_existing, root, raw, "tools.read.ignored", "tools.read.not_file"
-    )
     if isinstance(found, str):
         return _error(ctx, found, path=raw)
     ctx.session.reads.pop(found.path, None)
@@ -150,7 +153,7 @@ async def edit_file(args: dict[str, str], ctx: ToolContext) -> ToolResult:
         "edit_file", found.path, relative(root, found.path), content, after, current.version
     )
     done = text("tools.edit.done", ctx.locale, line=_start_line(content, first))
-    return await _deliver(ctx, change, done, stale_key="tools.edit.stale")
+    return await _deliver(ctx, change, done)
 
 
 @dataclass(frozen=True)
@@ -163,7 +166,7 @@ def _locate_write(root: Path, raw: str) -> _WriteTarget | str:
     target = safe_write_path(root, raw)
     if target is None:
         return "tools.write.not_allowed"
-    if is_ignored(root, target) or names_ignored(raw):
+    if is_ignored(root, target) or names_ignored(root, raw):
         return "tools.write.ignored"
     if target.is_symlink() or target.exists():
         if not target.is_file():
@@ -187,7 +190,7 @@ async def write_file(args: dict[str, str], ctx: ToolContext) -> ToolResult:
     if not found.exists:
         change = FileChange("write_file", found.path, rel, None, content)
         done = text("tools.write.created", ctx.locale, path=raw, size=size)
-        return await _deliver(ctx, change, done, stale_key="tools.write.stale")
+        return await _deliver(ctx, change, done)
     record = ctx.session.reads.get(found.path)
     if record is None:
         return _error(ctx, "tools.write.read_first")
@@ -204,43 +207,21 @@ async def write_file(args: dict[str, str], ctx: ToolContext) -> ToolResult:
         return ToolResult(text("tools.write.same", ctx.locale))
     change = FileChange("write_file", found.path, rel, current.text, content, current.version)
     done = text("tools.write.overwritten", ctx.locale, path=raw, size=size)
-    return await _deliver(ctx, change, done, stale_key="tools.write.stale")
+    return await _deliver(ctx, change, done)
 
 
-async def _deliver(
-    ctx: ToolContext, change: FileChange, done: str, *, stale_key: str
-) -> ToolResult:
+async def _deliver(ctx: ToolContext, change: FileChange, done: str) -> ToolResult:
     """Hand a fully checked change to the workspace view and report what became of it."""
     delivery = await ctx.view.deliver(change, review=ctx.gate.needs_review(change.path))
     if delivery.status is DeliveryStatus.REJECTED:
         return _error(ctx, "permissions.refused_edit")
     ctx.session.reads.pop(change.path, None)
     if delivery.status is DeliveryStatus.FAILED:
-        return await _explain_failure(ctx, change, delivery.reason, stale_key)
+        reason = delivery.reason or text("tools.delivery_failed", ctx.locale, path=change.rel)
+        return ToolResult(reason, True)
     if delivery.choice is Choice.ALLOW_SESSION:
         ctx.gate.remember_file(change.path)
-    diff = unified_diff(change.rel, change.before, change.after)
+    diff = await asyncio.to_thread(unified_diff, change.rel, change.before, change.after)
     with contextlib.suppress(Exception):  # a broken sink must not misreport a landed edit
         ctx.emit(EditApplied(change.tool, change.rel, diff))
     return ToolResult(done)
-
-
-async def _explain_failure(
-    ctx: ToolContext, change: FileChange, reason: str, stale_key: str
-) -> ToolResult:
-    """Say why a change did not land, in the seed's words when the cause is one the seed names."""
-    if change.before is None:
-        if await asyncio.to_thread(_exists, change.path):
-            return _error(ctx, "tools.write.raced")
-    else:
-        try:
-            now = await ctx.view.read_text(change.path)
-        except (OSError, UnicodeDecodeError):
-            now = None
-        if now is not None and now.text != change.before:
-            return _error(ctx, stale_key)
-    return _error(ctx, "tools.delivery_failed", path=change.rel, reason=reason)
-
-
-def _exists(path: Path) -> bool:
-    return path.is_symlink() or path.exists()

@@ -76,7 +76,7 @@ def _locate(root: Path, raw: str) -> Path | str:
     target = safe_path(root, raw)
     if target is None:
         return "tools.grep.not_found"
-    if is_ignored(root, target) or names_ignored(raw):
+    if is_ignored(root, target) or names_ignored(root, raw):
         return "tools.grep.ignored"
     if not (target.is_file() or target.is_dir()):
         return "tools.grep.not_searchable"

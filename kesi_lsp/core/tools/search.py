@@ -36,7 +36,7 @@ def _list(root: Path, raw: str, locale: Locale) -> ToolResult:
     target = safe_path(root, raw)
     if target is None:
         return ToolResult(text("tools.list.not_found", locale, path=raw), True)
-    if is_ignored(root, target) or names_ignored(raw):
+    if is_ignored(root, target) or names_ignored(root, raw):
         return ToolResult(text("tools.list.ignored", locale), True)
     if not target.is_dir():
         return ToolResult(text("tools.list.not_dir", locale, path=raw), True)

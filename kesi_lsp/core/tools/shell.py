@@ -201,6 +201,37 @@ def report(outcome: _Outcome, timeout: float, locale: Locale) -> ToolResult:
     return ToolResult(body + joined, is_error)
 
 
+async def _spawn(argv: list[str], root: Path, env: dict[str, str]) -> asyncio.subprocess.Process:
+    """Start the shell in its own process group; a cancel during the start still kills the group.
+
+    If the task is cancelled while asyncio is still creating the process, asyncio's own clean-up
+    kills only the shell, and a background child it already forked would live on. So the start
+    itself is shielded; on cancellation the start is awaited, the whole group is stopped, and the
+    cancellation goes on.
+    """
+    start = asyncio.ensure_future(
+        asyncio.create_subprocess_exec(
+            *argv,
+            cwd=root,
+            env=env,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+            start_new_session=True,
+        )
+    )
+    try:
+        return await asyncio.shield(start)
+    except asyncio.CancelledError:
+        with contextlib.suppress(OSError, ValueError):
+            proc = await start
+            try:
+                await stop_group(proc.pid)
+            finally:
+                await settle(proc)
+        raise
+
+
 async def run_command(args: dict[str, str], ctx: ToolContext) -> ToolResult:
     """Ask the gate, then run the command in the workspace and report what happened."""
     command = args["command"]
@@ -213,15 +244,7 @@ async def run_command(args: dict[str, str], ctx: ToolContext) -> ToolResult:
     timeout = ctx.session.settings.command_timeout
     env = scrub_environment(ctx.sandbox.environment(ctx.environ, root))
     try:
-        proc = await asyncio.create_subprocess_exec(
-            *ctx.sandbox.argv(command, root),
-            cwd=root,
-            env=env,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT,
-            start_new_session=True,
-        )
+        proc = await _spawn(ctx.sandbox.argv(command, root), root, env)
     except (OSError, ValueError) as exc:
         error = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         return ToolResult(text("tools.run.launch_failed", ctx.locale, error=error), True)

@@ -1,8 +1,8 @@
-"""A harness for loop tests: a session in a temp folder, the real SDK, a scripted server."""
+"""A harness for loop tests: a session in a temp folder, the real tools, the real SDK, and a
+scripted server. The approver says yes once to everything and remembers what it was asked."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from kesi_lsp.core import tools as tool_registry
-from kesi_lsp.core.approval import Approver, Choice, CommandRequest, EditRequest
+from kesi_lsp.core.approval import Choice, CommandRequest, EditRequest
+from kesi_lsp.core.disk import DiskWorkspace
 from kesi_lsp.core.events import Event, Notice, RunFinished, TextDelta, ToolFinished
 from kesi_lsp.core.history import check_history
 from kesi_lsp.core.loop import run_agent
@@ -20,9 +20,7 @@ from kesi_lsp.core.permissions import PermissionGate
 from kesi_lsp.core.session import Session
 from kesi_lsp.core.settings import AgentSettings
 from kesi_lsp.core.tools.context import ToolContext
-from kesi_lsp.core.workspace import Delivery, DeliveryStatus, FileChange, FileText
 from kesi_lsp.scripted_api import Script, Step
-from tests.core.loop import standin_tools
 from tests.plugins.scripted_api import FixtureServer, StartServer
 
 
@@ -41,18 +39,10 @@ class AllowAll:
         return Choice.ALLOW_ONCE
 
 
-@dataclass
-class PlainView:
-    """Disk as the workspace; `unsaved` pretends some files have unsaved editor changes."""
+class EditorLikeView(DiskWorkspace):
+    """Disk as the workspace, plus `unsaved`: files an editor would report as modified."""
 
     unsaved: tuple[Path, ...] = ()
-
-    async def read_text(self, path: Path) -> FileText:
-        return FileText(await asyncio.to_thread(path.read_text, encoding="utf-8"))
-
-    async def deliver(self, change: FileChange, *, review: bool) -> Delivery:
-        await asyncio.to_thread(change.path.write_text, change.after, encoding="utf-8")
-        return Delivery(DeliveryStatus.APPLIED)
 
     def unsaved_files(self) -> tuple[Path, ...]:
         return self.unsaved
@@ -65,7 +55,7 @@ class Agent:
     server: FixtureServer
     ctx: ToolContext
     model: ModelClient
-    approver: Approver
+    approver: AllowAll
     events: list[Event] = field(default_factory=list)
 
     async def ask(self, prompt: str) -> RunFinished:
@@ -99,19 +89,7 @@ MakeAgent = Callable[..., Agent]
 
 
 @pytest.fixture
-def registry(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Use the real tools when they exist; until then the stand-ins (see standin_tools)."""
-    try:
-        tool_registry.tool_schemas("en")
-    except NotImplementedError:
-        monkeypatch.setattr(tool_registry, "tool_schemas", standin_tools.tool_schemas)
-        monkeypatch.setattr(tool_registry, "run_tool", standin_tools.run_tool)
-
-
-@pytest.fixture
-async def make_agent(
-    scripted_api: StartServer, tmp_path: Path, registry: None
-) -> AsyncIterator[MakeAgent]:
+async def make_agent(scripted_api: StartServer, tmp_path: Path) -> AsyncIterator[MakeAgent]:
     """`make_agent(script, locale="zh-TW", max_retries=2, timeout=None, **settings)`."""
     models: list[ModelClient] = []
 
@@ -121,12 +99,14 @@ async def make_agent(
         locale: str = "zh-TW",
         max_retries: int = 2,
         timeout: float | None = None,
-        view: PlainView | None = None,
+        unsaved: Sequence[str] = (),
         **settings: Any,
     ) -> Agent:
         server = scripted_api(steps)
         workspace = tmp_path / "work"
         workspace.mkdir(exist_ok=True)
+        home = tmp_path / "home"
+        home.mkdir(exist_ok=True)
         agent_settings = AgentSettings(locale=locale, **settings)  # type: ignore[arg-type]
         session = Session(root=workspace, settings=agent_settings)
         approver = AllowAll()
@@ -134,11 +114,13 @@ async def make_agent(
         model = ModelClient(agent_settings, environ, max_retries=max_retries, timeout=timeout)
         models.append(model)
         events: list[Event] = []
+        view = EditorLikeView(workspace, approver, locale=agent_settings.locale)
+        view.unsaved = tuple(workspace / rel for rel in unsaved)
         ctx = ToolContext(
             session=session,
-            view=view or PlainView(),
-            gate=PermissionGate(session, approver),
-            environ={"HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin"},
+            view=view,
+            gate=PermissionGate(session, approver, home=home),
+            environ={"HOME": str(home), "PATH": "/usr/bin:/bin"},
             emit=events.append,
         )
         return Agent(server=server, ctx=ctx, model=model, approver=approver, events=events)

@@ -127,14 +127,14 @@ async def test_after_the_whole_message_before_any_tool(make_agent: MakeAgent) ->
 
 
 async def test_while_a_tool_runs(make_agent: MakeAgent) -> None:
-    slow = reply(TEXT, tool_use("run_command", {"command": "sleep 30"}), READ)
+    slow = reply(TEXT, tool_use("run_command", {"command": "sleep 10"}), READ)
     agent = make_agent(script(slow, NEXT))
     task = asyncio.create_task(agent.ask("跑一下"))
     for _ in range(500):
         if agent.of(ToolStarted):
             break
         await asyncio.sleep(0.01)
-    await asyncio.sleep(0.2)
+    await asyncio.sleep(0.5)  # past the gate and the process start: the command is running
     task.cancel()
     finished = await task
     assert finished.status == "cancelled" and finished.text == TOOLS_STOPPED

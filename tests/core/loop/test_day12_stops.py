@@ -9,6 +9,8 @@ import asyncio
 import time
 from typing import Any
 
+import pytest
+
 from kesi_lsp.core.events import ToolStarted
 from kesi_lsp.core.history import seal_dangling_tool_use
 from kesi_lsp.scripted_api import http_error, reply, script, tool_use
@@ -146,10 +148,13 @@ async def test_context_window_reports_the_context_limit(make_agent: MakeAgent) -
     assert agent.of(ToolStarted) == []
 
 
-async def cancel_when(agent: Agent, task: asyncio.Task[Any], kind: type[Any]) -> None:
-    """Cancel `task` as soon as an event of `kind` has been emitted."""
+async def cancel_when(
+    agent: Agent, task: asyncio.Task[Any], kind: type[Any], delay: float = 0.0
+) -> None:
+    """Cancel `task` `delay` seconds after an event of `kind` has been emitted."""
     for _ in range(500):
         if agent.of(kind):
+            await asyncio.sleep(delay)
             task.cancel()
             return
         await asyncio.sleep(0.01)
@@ -162,13 +167,13 @@ async def test_every_tool_call_gets_a_result_after_a_tool_is_interrupted(
     """PASS 工具被中斷後每張許願單都有結果"""
     two_tools = reply(
         "先跑個指令再列目錄。",
-        tool_use("run_command", {"command": "sleep 30"}),
+        tool_use("run_command", {"command": "sleep 10"}),
         tool_use("list_files", {}),
     )
     after = reply("好，接著問。", expect={"last_user_text_contains": "下一題"})
     agent = make_agent(script(two_tools, after))
     task = asyncio.create_task(agent.ask("跑一下"))
-    await cancel_when(agent, task, ToolStarted)
+    await cancel_when(agent, task, ToolStarted, delay=0.5)  # the command is running by then
     finished = await task
     assert finished.status == "cancelled" and "中斷" in finished.text
     results = agent.history[2]["content"]
@@ -210,3 +215,28 @@ def test_nothing_is_added_when_nothing_dangles() -> None:
     history: list[Any] = [{"role": "user", "content": "hi"}]
     assert seal_dangling_tool_use(history, "zh-TW") is False
     assert history == [{"role": "user", "content": "hi"}]
+
+
+async def test_a_tool_call_under_another_stop_reason_is_neither_run_nor_kept(
+    make_agent: MakeAgent,
+) -> None:
+    odd = reply("我想讀檔。", tool_use("read_file", {"file_path": "a.py"}), stop_reason="end_turn")
+    agent = make_agent(script(odd, reply("好。")))
+    finished = await agent.ask("讀檔")
+    assert finished.status == "done" and finished.text == "我想讀檔。"
+    assert agent.of(ToolStarted) == []
+    kept = agent.history[-1]["content"]
+    assert kept == [{"type": "text", "text": "我想讀檔。"}]
+    agent.assert_history_sound()
+    assert (await agent.ask("再來")).status == "done"
+
+
+@pytest.mark.parametrize("blank", ["", "  \n"])
+async def test_a_blank_question_sends_nothing_and_keeps_the_history(
+    make_agent: MakeAgent, blank: str
+) -> None:
+    agent = make_agent(script(reply("好。")))
+    finished = await agent.ask(blank)
+    assert finished.status == "failed" and "空的" in finished.text
+    assert agent.history == [] and agent.server.requests == []
+    assert (await agent.ask("真的問題")).status == "done"

@@ -212,6 +212,7 @@ REMOVAL: Final[list[tuple[str, Kind]]] = [
     ("cd / && rm -rf *", "deny"),
     ("cd ~; rm -rf .", "deny"),
     ("cd && rm -rf ./*", "deny"),
+    ("if true; then cd /; fi; rm -rf *", "deny"),
     # Not the red line: a human decides.
     ("rm -rf .", "ask"),
     ("rm -rf *", "ask"),
@@ -251,6 +252,8 @@ BYPASS_ASK: Final[list[tuple[str, Kind]]] = [
     ("ls node_modules", "ask"),
     ("ls src/__pycache__", "ask"),
     ("cat .DS_Store", "ask"),
+    ("cat .ENV", "ask"),  # the same file on a case-insensitive disk
+    ("ls .Git", "ask"),
     ("cat .pytest_cache/v/cache/lastfailed", "ask"),
     ("cat innocent", "ask"),  # a harmless name that is a symlink to .env
     ("cat broken-link", "ask"),

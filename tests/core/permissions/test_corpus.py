@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shlex
+from pathlib import Path
 
 import pytest
 
@@ -110,3 +111,13 @@ def test_a_workspace_that_is_home_makes_rm_dot_a_red_line(layout: Layout) -> Non
 def test_symlink_out_of_the_workspace_asks_and_inside_allows(layout: Layout) -> None:
     assert classify("cat outside-link", layout.root, layout.home).kind == "ask"
     assert classify("cat inner-link", layout.root, layout.home).kind == "allow"
+
+
+def test_a_workspace_inside_a_folder_named_like_the_ignore_list_still_works(tmp_path: Path) -> None:
+    root = tmp_path / "venv" / "proj"
+    root.mkdir(parents=True)
+    (root / "README.md").write_text("x")
+    (root / ".env").write_text("x")
+    assert classify(f"cat {root}/README.md", root, tmp_path).kind == "allow"
+    assert classify(f"cat {root}/.env", root, tmp_path).kind == "ask"
+    assert classify(f"cat {root}/../proj/README.md", root, tmp_path).kind == "allow"

@@ -14,6 +14,7 @@ from kesi_lsp.core.permissions import (
     grants_lines,
     home_from,
     revoke,
+    revoked_line,
 )
 from kesi_lsp.core.session import Session
 from kesi_lsp.core.settings import AgentSettings
@@ -178,6 +179,7 @@ def test_permissions_view_and_revoke(layout: Layout) -> None:
     assert describe_grants(session).commands == ["npm test", "pytest -q"]
     revoke(session)
     assert describe_grants(session) == type(view)(commands=[], files=[])
+    assert revoked_line("zh-TW") == "（這個 session 的授權已全部收回）"
 
 
 async def test_refused_call_does_not_stop_the_batch(layout: Layout) -> None:

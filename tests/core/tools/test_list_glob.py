@@ -237,3 +237,26 @@ async def test_glob_caps_at_200(ws: Workspace) -> None:
     lines = result.text.split("\n")
     assert len(lines) == 201
     assert lines[-1] == "(250 entries in all; only the first 200 are shown)"
+
+
+async def test_glob_never_walks_into_ignored_folders(
+    ws: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pruned while walking (seed Day 07's wish): node_modules is not even scanned."""
+    from kesi_lsp.core.tools import search
+
+    for i in range(50):
+        ws.write(f"node_modules/pkg{i}/index.js", "x\n")
+        ws.write(f".git/objects/{i:02x}/obj", "x\n")
+    ws.write("src/a.py", "x\n")
+    scanned: list[str] = []
+    real_scandir = search.os.scandir
+
+    def spy(path: object) -> object:
+        scanned.append(str(path))
+        return real_scandir(path)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(search.os, "scandir", spy)
+    result = await ws.call("glob", pattern="**/*")
+    assert result == ToolResult("src/\nsrc/a.py")
+    assert not any("node_modules" in path or ".git" in path for path in scanned)

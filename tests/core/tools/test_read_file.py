@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import os
+from pathlib import Path
 
 import pytest
 
 from kesi_lsp.core.tools import ToolResult
 from kesi_lsp.core.tools.files import MAX_READ_BYTES
-from tests.core.workspace import Workspace
+from tests.core.workspace import Workspace, make_workspace
 
 
 def sha(text: str) -> str:
@@ -163,3 +164,14 @@ async def test_too_large_file_is_refused_with_advice(ws: Workspace) -> None:
     assert f"{MAX_READ_BYTES + 1} bytes" in result.text
     assert "grep" in result.text
     assert ws.session.reads == {}
+
+
+async def test_workspace_living_under_an_ignored_name(tmp_path: Path) -> None:
+    """Only the part below the workspace counts: ~/venv/project is a fine workspace."""
+    ws = make_workspace(tmp_path / "venv")
+    ws.write("src/app.py", "x = 1\n")
+    assert await ws.call("read_file", file_path=str(ws.root / "src/app.py")) == ToolResult(
+        "x = 1\n"
+    )
+    assert await ws.call("list_files", path=str(ws.root / "src")) == ToolResult("app.py")
+    assert await ws.call("grep", pattern="x", path=str(ws.root)) == ToolResult("src/app.py:1:x = 1")

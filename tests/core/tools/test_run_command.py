@@ -225,6 +225,28 @@ async def test_cancelling_the_task_kills_the_group_and_re_raises(ws: Workspace) 
     assert live_processes("34.4242") == []
 
 
+@pytest.mark.parametrize("delay", [0.0, 0.001, 0.005, 0.02])
+async def test_cancelling_while_the_shell_starts_leaves_nothing_behind(
+    ws: Workspace, delay: float
+) -> None:
+    """A cancel that lands while the process is being spawned must still kill the whole group.
+
+    asyncio's own clean-up for a cancelled spawn kills only the shell; a background child it
+    already started would survive.
+    """
+    marker = f"35.{int(delay * 1000):04d}1"
+    for _ in range(3):
+        task = asyncio.create_task(
+            run_tool("run_command", {"command": f"sleep {marker} & sleep {marker}"}, ws.ctx)
+        )
+        await asyncio.sleep(delay)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        await asyncio.sleep(0.3)  # a surviving child would have been forked by now
+        assert live_processes(marker) == []
+
+
 async def test_a_refused_command_does_not_run(tmp_path: Path) -> None:
     ws = make_workspace(tmp_path, AlwaysDeny(), locale="zh-TW")
     result = await run(ws, "touch ran.txt")

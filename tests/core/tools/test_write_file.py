@@ -221,9 +221,7 @@ async def test_a_failing_write_keeps_the_old_content(
 
     monkeypatch.setattr(disk.os, "fsync", broken_fsync)
     result = await write(ws, "important.txt", "")
-    assert result.is_error
-    assert "Input/output error" in result.text
-    assert "Nothing was changed" in result.text
+    assert result == ToolResult("Error: cannot overwrite the file: Input/output error", True)
     assert ws.read("important.txt") == "這是本來就有的重要內容\n第二行\n第三行\n".encode()
     assert names(ws.root) == ["important.txt"]
 
@@ -237,8 +235,9 @@ async def test_a_failing_create_removes_the_half_file_and_new_folders(
     monkeypatch.setattr(disk.os, "fsync", broken_fsync)
     before = ws.snapshot()
     result = await write(ws, "a/b/new.txt", "x\n")
-    assert result.is_error
-    assert "No space left on device" in result.text
+    assert result == ToolResult(
+        "Error: cannot create file a/b/new.txt: No space left on device", True
+    )
     assert ws.snapshot() == before
 
 

@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from tests.core.loop.conftest import make_agent, registry
+from tests.core.loop.conftest import make_agent
 
-__all__ = ["make_agent", "registry"]
+__all__ = ["make_agent"]

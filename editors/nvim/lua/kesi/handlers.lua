@@ -55,7 +55,12 @@ function M.run_finished(_, params, ctx)
   local status = params.status or 'done'
   require('kesi.review').close_run(run.id)
   runs.finish(run, status, params.usage)
-  require('kesi.output').finish(status, params.usage, run.cost)
+  local output = require('kesi.output')
+  if status ~= 'done' and type(params.text) == 'string' and params.text ~= '' then
+    -- Why it stopped (a done run's text is the model's, already streamed).
+    output.notice(params.text, true)
+  end
+  output.finish(status, params.usage, run.cost)
   require('kesi').finished(run, params.text)
 end
 

@@ -64,6 +64,8 @@ function M.start(client, command, args, title, bufnr)
     local run, created = runs.ensure(client.id, result.runId, title)
     if created then
       M.announce(run)
+    else
+      run.title = title -- its stream came first and announced it untitled
     end
   end)
 end
@@ -161,10 +163,20 @@ function M.fix_command(command, ctx)
   end
   local title = 'fix this'
   if type(args.uri) == 'string' and type(args.range) == 'table' then
-    title = ('fix this · %s:%d'):format(
+    local line1, line2 = args.range.start.line + 1, args.range['end'].line + 1
+    title = ('fix this · %s:%s'):format(
       client_mod.relative(client, vim.uri_to_fname(args.uri)),
-      args.range.start.line + 1
+      line1 == line2 and tostring(line1) or ('%d-%d'):format(line1, line2)
     )
+    -- Neovim puts only this server's own diagnostics in a code action's context; a linter's
+    -- or a test runner's on the same lines matter as much, as they do for :KeSiFix.
+    local bufnr = vim.uri_to_bufnr(args.uri)
+    if
+      (args.diagnostics == nil or #args.diagnostics == 0) and vim.api.nvim_buf_is_loaded(bufnr)
+    then
+      args = vim.deepcopy(args)
+      args.diagnostics = M.diagnostics(bufnr, line1, line2, client.offset_encoding)
+    end
   end
   M.start(client, command.command, args, title, ctx.bufnr)
 end

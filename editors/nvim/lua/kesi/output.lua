@@ -219,6 +219,7 @@ end
 
 ---@param title string
 function M.header(title)
+  last_notice = nil
   local stamp = os.date('%H:%M:%S')
   add_lines({ ('── %s · %s ──'):format(title, stamp) }, 'KeSiHeader')
 end
@@ -243,8 +244,16 @@ function M.tool_end(tool, is_error, summary)
   end
 end
 
+--- The last notice of the current run, so the run's end does not repeat it.
+local last_notice = nil ---@type string?
+
 ---@param text string
-function M.notice(text)
+---@param once boolean? skip it when it repeats the run's last notice
+function M.notice(text, once)
+  if once and text == last_notice then
+    return
+  end
+  last_notice = text
   local lines = vim.split(text, '\n', { plain = true })
   lines[1] = '! ' .. lines[1]
   add_lines(lines, 'KeSiNotice')
@@ -273,10 +282,18 @@ function M.finish(status, usage, cost)
       table.insert(parts, ('%d request%s'):format(usage.requests, usage.requests == 1 and '' or 's'))
     end
     if type(usage.inputTokens) == 'number' and type(usage.outputTokens) == 'number' then
-      table.insert(
-        parts,
-        ('%d in / %d out tokens'):format(usage.inputTokens, usage.outputTokens)
-      )
+      local tokens = ('%d in / %d out tokens'):format(usage.inputTokens, usage.outputTokens)
+      local cache = {}
+      if (usage.cacheReadTokens or 0) > 0 then
+        table.insert(cache, ('%d cache read'):format(usage.cacheReadTokens))
+      end
+      if (usage.cacheWriteTokens or 0) > 0 then
+        table.insert(cache, ('%d cache write'):format(usage.cacheWriteTokens))
+      end
+      if #cache > 0 then
+        tokens = ('%s (%s)'):format(tokens, table.concat(cache, ', '))
+      end
+      table.insert(parts, tokens)
     end
   end
   table.insert(parts, ('cost %s'):format(require('kesi.runs').format_cost(cost)))

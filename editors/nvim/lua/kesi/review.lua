@@ -154,7 +154,10 @@ function M.open(params, on_decision)
   M.opened = M.opened + 1
   local counter = M.opened
   local path = params.path or (params.uri and vim.uri_to_fname(params.uri)) or 'edit'
-  local before, after = params.before or '', params.after or ''
+  -- A new file has no "before" (null, or an empty text).
+  local created = params.before == nil or params.before == vim.NIL or params.before == ''
+  local before = created and '' or params.before
+  local after = type(params.after) == 'string' and params.after or ''
   local filetype = vim.filetype.match({ filename = path, contents = lines_of(after) })
   local origin = vim.api.nvim_get_current_win()
 
@@ -176,7 +179,7 @@ function M.open(params, on_decision)
     end)
     vim.wo[win][0].foldlevel = 0
   end
-  vim.wo[left][0].winbar = ('%%#DiffDelete# before %%* %s'):format(path)
+  vim.wo[left][0].winbar = ('%%#DiffDelete# before %%* %s'):format(created and '(new file)' or path)
   vim.wo[right][0].winbar = ('%%#DiffAdd# KeSi proposes %%* %s  %%=%%#Comment#%s%%*'):format(
     path,
     key_help()

@@ -8,9 +8,18 @@
 export const STREAM = "kesi/stream";
 export const RUN_FINISHED = "kesi/runFinished";
 export const SAVE_DOCUMENTS = "kesi/saveDocuments";
+export const REVIEW_EDIT = "kesi/reviewEdit";
 
-/** What this client announces under `capabilities.experimental.kesi` (§2.2). */
-export const KESI_CLIENT_CAPABILITIES = { stream: true, saveDocuments: true } as const;
+/**
+ * What this client announces under `capabilities.experimental.kesi` (§2.2). `reviewEdit` only
+ * when the user chose the diff-editor review; otherwise edits come as `needsConfirmation`
+ * edits and VS Code's Refactor Preview reviews them.
+ */
+export function kesiClientCapabilities(reviewEdit: boolean): Record<string, boolean> {
+  return reviewEdit
+    ? { stream: true, reviewEdit: true, saveDocuments: true }
+    : { stream: true, saveDocuments: true };
+}
 
 /** The server's commands (§2.3); each is also a VS Code command of the same id. */
 export const SERVER_COMMANDS = [
@@ -85,7 +94,31 @@ export interface UsageEvent {
   session?: Usage;
 }
 
-export type StreamEvent = TextEvent | ToolStartEvent | ToolEndEvent | NoticeEvent | UsageEvent;
+/** An edit reached the workspace (disk and buffer agree); `diff` is its unified diff. */
+export interface EditEvent {
+  runId: string;
+  kind: "edit";
+  tool?: string;
+  path: string;
+  diff?: string;
+}
+
+/** A model round trip began (the progress notification shows it too). */
+export interface TurnEvent {
+  runId: string;
+  kind: "turn";
+  turn: number;
+  maxTurns: number;
+}
+
+export type StreamEvent =
+  | TextEvent
+  | ToolStartEvent
+  | ToolEndEvent
+  | NoticeEvent
+  | UsageEvent
+  | EditEvent
+  | TurnEvent;
 
 export type RunStatus = "done" | "cancelled" | "failed" | "limit";
 
@@ -139,6 +172,10 @@ export function asStreamEvent(value: unknown): StreamEvent | undefined {
       return typeof value.text === "string" ? (value as unknown as NoticeEvent) : undefined;
     case "usage":
       return value as unknown as UsageEvent;
+    case "edit":
+      return typeof value.path === "string" ? (value as unknown as EditEvent) : undefined;
+    case "turn":
+      return typeof value.turn === "number" ? (value as unknown as TurnEvent) : undefined;
     default:
       return undefined;
   }

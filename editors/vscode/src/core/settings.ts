@@ -20,7 +20,14 @@ export const SERVER_SETTINGS = {
 
 export type ServerSettingKey = keyof typeof SERVER_SETTINGS;
 
-export const CLIENT_SETTINGS = ["serverPath", "trace.server"] as const;
+export const CLIENT_SETTINGS = ["serverPath", "review", "trace.server"] as const;
+
+/** How edits are reviewed: VS Code's Refactor Preview, or a diff editor with three buttons. */
+export type ReviewMode = "refactorPreview" | "diffEditor";
+
+export function asReviewMode(value: unknown): ReviewMode {
+  return value === "diffEditor" ? "diffEditor" : "refactorPreview";
+}
 
 /** Reads one `kesi.<key>` setting (VS Code's merged value, defaults included). */
 export type SettingGetter = (key: string) => unknown;
@@ -37,7 +44,10 @@ export function initializationOptions(get: SettingGetter): { kesi: Record<string
   return { kesi };
 }
 
-/** Settings whose change needs a new server process (the others travel live). */
+/**
+ * Settings whose change needs a new server process: the executable, and the review mode
+ * (announced once, in `initialize`). The others travel live.
+ */
 export function needsRestart(affects: (section: string) => boolean): boolean {
-  return affects("kesi.serverPath");
+  return affects("kesi.serverPath") || affects("kesi.review");
 }

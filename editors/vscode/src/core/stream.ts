@@ -18,10 +18,12 @@ export const MARK = {
   ok: "✓",
   error: "✗",
   notice: "⚠",
-  rule: "──",
+  edit: "✎",
+  rule: "━━", // U+2501: VS Code boxes U+2500 in output as an ambiguous character
 } as const;
 
 const DETAIL_MAX = 120;
+const DIFF_MAX_LINES = 40;
 
 function oneLine(text: string, max = DETAIL_MAX): string {
   const flat = text.replace(/\s*\r?\n\s*/g, " ⏎ ").trim();
@@ -49,6 +51,20 @@ export function toolDetail(input: Record<string, unknown> | undefined): string {
   }
   const json = JSON.stringify(input);
   return json === "{}" ? "" : oneLine(json);
+}
+
+/** The diff of an applied edit, indented under its ✎ line, clipped to a screenful. */
+export function indentDiff(diff: string): string {
+  const body = diff.replace(/\n$/, "").split("\n");
+  // The file names are in the ✎ line already; a removed line "-- x" stays ("--- x").
+  while (body.length && /^(---|\+\+\+) /.test(body[0] ?? "")) {
+    body.shift();
+  }
+  const shown = body.slice(0, DIFF_MAX_LINES).map((line) => `    ${line}`);
+  if (body.length > DIFF_MAX_LINES) {
+    shown.push(`    … ${body.length - DIFF_MAX_LINES} more lines`);
+  }
+  return `${shown.join("\n")}\n`;
 }
 
 export class StreamRenderer {
@@ -89,8 +105,15 @@ export class StreamRenderer {
       case "notice":
         this.line(`${MARK.notice} ${event.text}`);
         break;
-      case "usage":
-        break; // the status bar shows it; the end-of-run line sums it up
+      case "edit":
+        this.line(`${MARK.edit} ${event.path}`);
+        if (event.diff) {
+          this.write(indentDiff(event.diff));
+        }
+        break;
+      case "usage": // the status bar shows it; the end-of-run line sums it up
+      case "turn": // the progress notification shows it
+        break;
     }
   }
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { StreamEvent } from "../core/protocol";
-import { StreamRenderer, toolDetail } from "../core/stream";
+import { StreamRenderer, indentDiff, toolDetail } from "../core/stream";
 
 function renderer(): { out: () => string; r: StreamRenderer } {
   let text = "";
@@ -18,7 +18,7 @@ describe("StreamRenderer", () => {
     for (const piece of ["The bug ", "is in `add`", ": it subtracts."]) {
       r.event({ runId: run, kind: "text", text: piece });
     }
-    assert.equal(out(), "── Fix this · calc.py:3 ──\nThe bug is in `add`: it subtracts.");
+    assert.equal(out(), "━━ Fix this · calc.py:3 ━━\nThe bug is in `add`: it subtracts.");
   });
 
   it("puts tool calls on marked lines of their own, even after unfinished text", () => {
@@ -30,7 +30,7 @@ describe("StreamRenderer", () => {
     r.event({ runId: run, kind: "text", text: "One test fails." });
     assert.equal(
       out(),
-      "── t ──\nLet me run the tests\n⚙ run_command: pytest -q\n  ✗ exit 1 · 1 failed\nOne test fails.",
+      "━━ t ━━\nLet me run the tests\n⚙ run_command: pytest -q\n  ✗ exit 1 · 1 failed\nOne test fails.",
     );
   });
 
@@ -44,7 +44,7 @@ describe("StreamRenderer", () => {
     const { out, r } = renderer();
     r.event({ runId: run, kind: "text", text: "a" });
     r.event({ runId: run, kind: "text", text: "b" });
-    assert.equal(out(), "── KeSi run ──\nab");
+    assert.equal(out(), "━━ KeSi run ━━\nab");
   });
 
   it("separates consecutive runs with a blank line", () => {
@@ -52,7 +52,7 @@ describe("StreamRenderer", () => {
     r.runStarted("a", "first");
     r.runFinished({ runId: "a", status: "done", text: "ok", usage: usage(0.0123) });
     r.runStarted("b", "second");
-    assert.equal(out(), "── first ──\n── done · $0.0123 ──\n\n── second ──\n");
+    assert.equal(out(), "━━ first ━━\n━━ done · $0.0123 ━━\n\n━━ second ━━\n");
   });
 
   it("shows the server's words for a run that did not finish normally", () => {
@@ -60,7 +60,7 @@ describe("StreamRenderer", () => {
     r.runStarted(run, "t");
     r.event({ runId: run, kind: "text", text: "Working" });
     r.runFinished({ runId: run, status: "cancelled", text: "Interrupted; you can ask again." });
-    assert.equal(out(), "── t ──\nWorking\n⚠ Interrupted; you can ask again.\n── cancelled ──\n");
+    assert.equal(out(), "━━ t ━━\nWorking\n⚠ Interrupted; you can ask again.\n━━ cancelled ━━\n");
   });
 
   it("does not repeat the final text of a run that is done (it already streamed)", () => {
@@ -68,7 +68,7 @@ describe("StreamRenderer", () => {
     r.runStarted(run, "t");
     r.event({ runId: run, kind: "text", text: "Fixed.\n" });
     r.runFinished({ runId: run, status: "done", text: "Fixed.\n" });
-    assert.equal(out(), "── t ──\nFixed.\n── done ──\n");
+    assert.equal(out(), "━━ t ━━\nFixed.\n━━ done ━━\n");
   });
 
   it("shows notices and ignores usage events", () => {
@@ -79,14 +79,14 @@ describe("StreamRenderer", () => {
       { runId: run, kind: "notice", text: "API overloaded (529); retrying in 2 s" },
     ];
     events.forEach((e) => r.event(e));
-    assert.equal(out(), "── t ──\n⚠ API overloaded (529); retrying in 2 s\n");
+    assert.equal(out(), "━━ t ━━\n⚠ API overloaded (529); retrying in 2 s\n");
   });
 
   it("speaks Traditional Chinese when the locale says so", () => {
     let text = "";
     const r = new StreamRenderer({ append: (s) => (text += s) }, () => "zh-TW");
     r.runFinished({ runId: run, status: "limit", text: "" });
-    assert.equal(text, "── KeSi 執行 ──\n── 到達上限而停止 ──\n");
+    assert.equal(text, "━━ KeSi 執行 ━━\n━━ 到達上限而停止 ━━\n");
   });
 });
 
@@ -110,3 +110,36 @@ describe("toolDetail", () => {
 function usage(costUsd: number) {
   return { requests: 1, inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd };
 }
+
+describe("edits", () => {
+  it("shows an applied edit with its diff indented under a marked line", () => {
+    const { out, r } = renderer();
+    r.runStarted(run, "t");
+    r.event({
+      runId: run,
+      kind: "edit",
+      tool: "edit_file",
+      path: "calc.py",
+      diff: "--- a/calc.py\n+++ b/calc.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a - b\n+    return a + b\n",
+    });
+    assert.equal(
+      out(),
+      "━━ t ━━\n✎ calc.py\n    @@ -1,2 +1,2 @@\n     def add(a, b):\n    -    return a - b\n    +    return a + b\n",
+    );
+  });
+
+  it("keeps removed lines that look like headers, and clips long diffs", () => {
+    const body = Array.from({ length: 50 }, (_, i) => `+line ${i}`).join("\n");
+    const shown = indentDiff(`--- a/x.sql\n+++ b/x.sql\n@@ -1 +1,50 @@\n--- a comment\n${body}\n`);
+    assert.ok(shown.startsWith("    @@ -1 +1,50 @@\n    --- a comment\n"));
+    assert.ok(shown.endsWith("    … 12 more lines\n"));
+    assert.equal(shown.split("\n").length, 42);
+  });
+
+  it("ignores turn events (the progress notification shows them)", () => {
+    const { out, r } = renderer();
+    r.runStarted(run, "t");
+    r.event({ runId: run, kind: "turn", turn: 2, maxTurns: 20 });
+    assert.equal(out(), "━━ t ━━\n");
+  });
+});

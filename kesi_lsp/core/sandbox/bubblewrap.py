@@ -1,0 +1,341 @@
+"""The Linux sandbox: bubblewrap (`bwrap`), started through the guard (`guard.py`).
+
+The seed's sandbox was macOS-only and said plainly that Linux had none. Here Linux gets one, and
+it is stricter than the seed's Seatbelt profile where Linux makes that easy:
+
+- Reads are an allow-list, not a deny-list. The sandbox's root is empty; only system folders
+  (`/usr`, `/etc`, `/opt`, the `/lib*` and `/bin` links, `/nix`, `/sys`), the workspace, and the
+  seed's toolchain folders under home are mounted. Home is an empty, private tmpfs; other users'
+  homes, `/root`, `/srv`, `/mnt`, `/media`, `/var` and `/run` (sockets: docker, ssh-agent,
+  D-Bus) are simply not there. Files in `/etc` that are not world-readable (`/etc/shadow`, ssh
+  host keys) are masked too, which matters when the editor runs as root.
+- Writes go only to the workspace and to private, size-limited tmpfs folders (`/tmp`,
+  `/var/tmp`, `/dev/shm`, home) that vanish with the command. The rest is read-only.
+- No network: a new network namespace with only a loopback of its own.
+- Its own PID namespace, so the command cannot see or signal the editor or the server (nor
+  read `/proc/<server>/environ`, where the API key lives); user namespace with every
+  capability dropped and no nested user namespaces; a new session (no terminal injection).
+- The ignore list, resource limits and cleanup: see `guard.py` and `zones.py`.
+
+The project's own virtualenv keeps working: `.venv` is readable (read-only), and the folder of
+the interpreter it was made from (`home = ...` in `pyvenv.cfg`) is mounted read-only even when
+it lives in an unusual place under home. A git worktree's real git folder (`gitdir:` in the
+`.git` file) is mounted read-only too, with its config blanked like any `.git/config`.
+
+Known limits, as the seed admits for Seatbelt: an existing hard link inside the workspace still
+reaches its inode (paths, not file origins, are checked); the toolchain folders are holes;
+memory is not limited.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import stat
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final
+
+from kesi_lsp.catalog import Locale, text
+from kesi_lsp.core.sandbox import SHELL_PATH, SandboxKind
+from kesi_lsp.core.sandbox import guard as guard_module
+from kesi_lsp.core.sandbox.env import home_from, scrub_environment
+from kesi_lsp.core.sandbox.zones import (
+    READONLY_NAMES,
+    SECRET_NAMES,
+    SECRET_PREFIXES,
+    TOOLCHAIN_DIRS,
+)
+
+SYSTEM_PATHS: Final = (
+    "/usr",
+    "/bin",
+    "/sbin",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/libx32",
+    "/etc",
+    "/opt",
+    "/nix",
+    "/gnu",
+    "/sys",
+)
+"""Mounted read-only (or re-created as the same symlink) when they exist on the host."""
+
+PRIVATE_TMP: Final = ("/tmp", "/var/tmp", "/dev/shm")
+GUARD_PATH: Final = str(Path(guard_module.__file__).resolve())
+SANDBOX_TMPDIR: Final = "/tmp"
+PRLIMIT: Final = "/usr/bin/prlimit"
+
+
+def _gib(value: int) -> str:
+    return f"{value / (1 << 30):g} GiB" if value >= 1 << 30 else f"{value / (1 << 20):g} MiB"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits for one command. The defaults suit a coding agent on a workstation."""
+
+    max_processes: int = 2048
+    """Processes (tasks, with a cgroup) alive at once; a fork bomb is stopped past it."""
+    max_file_bytes: int = 1 << 30
+    """No single file may grow past this (RLIMIT_FSIZE)."""
+    disk_budget_bytes: int = 8 << 30
+    """Free space of the workspace's filesystem the command may use up."""
+    min_free_bytes: int = 256 << 20
+    """Stop when the workspace's filesystem falls under this (if it started above)."""
+    tmp_bytes: int = 2 << 30
+    """Size of each private tmpfs (/tmp, /var/tmp, /dev/shm, home)."""
+    max_entries: int = 300_000
+    """Workspace entries the guard will walk to find what to hide; more and it refuses."""
+    use_cgroup: bool = True
+    """Let the guard make a pids cgroup when the host allows it (a hard cap on forks)."""
+
+
+@dataclass(frozen=True)
+class BwrapFeatures:
+    """What the installed bwrap understands (`--size` 0.7, `--disable-userns` 0.8)."""
+
+    version: tuple[int, ...] = (0, 8, 0)
+
+    @property
+    def size(self) -> bool:
+        return self.version >= (0, 7)
+
+    @property
+    def disable_userns(self) -> bool:
+        return self.version >= (0, 8)
+
+
+def parse_version(output: str) -> tuple[int, ...]:
+    """`bubblewrap 0.8.0` -> (0, 8, 0); unknown text gives (0,)."""
+    for word in output.split():
+        parts = word.split(".")
+        if all(part.isdigit() for part in parts):
+            return tuple(int(part) for part in parts)
+    return (0,)
+
+
+@dataclass(frozen=True)
+class BubblewrapSandbox:
+    """Run each command in a fresh bwrap sandbox, through the guard.
+
+    `program` is the bwrap binary, `home` the user's home (resolved), `python` the interpreter
+    that runs the guard (the server's own) and `guard` its file. `locale` words the guard's
+    messages.
+    """
+
+    program: str
+    home: Path
+    python: str = sys.executable
+    guard: str = GUARD_PATH
+    locale: Locale = "en"
+    limits: Limits = field(default_factory=Limits)
+    features: BwrapFeatures = field(default_factory=BwrapFeatures)
+
+    @property
+    def kind(self) -> SandboxKind:
+        return "bubblewrap"
+
+    def argv(self, command: str, root: Path) -> list[str]:
+        spec = self.spec(command, root)
+        return [self.python, "-I", "-S", self.guard, json.dumps(spec, ensure_ascii=False)]
+
+    def environment(self, base: Mapping[str, str], root: Path) -> dict[str, str]:
+        env = scrub_environment(base)
+        env["TMPDIR"] = SANDBOX_TMPDIR
+        env["HOME"] = str(self.home)
+        return env
+
+    def spec(self, command: str, root: Path) -> dict[str, object]:
+        """What the guard needs for one command (see `guard.Spec`)."""
+        root = root.resolve()
+        limits = self.limits
+        return {
+            "bwrap": [self.program, *self.static_args(root)],
+            "inner": self.inner_argv(),
+            "command": command,
+            "root": str(root),
+            "secret_names": list(SECRET_NAMES),
+            "secret_prefixes": list(SECRET_PREFIXES),
+            "readonly_names": list(READONLY_NAMES),
+            "blank_files": [str(p) for p in self._git_outside(root)[1]],
+            "deny_paths": list(_unreadable_in_etc()),
+            "max_entries": limits.max_entries,
+            "max_processes": limits.max_processes,
+            "max_file_bytes": limits.max_file_bytes,
+            "disk_budget_bytes": limits.disk_budget_bytes,
+            "min_free_bytes": limits.min_free_bytes,
+            "use_cgroup": limits.use_cgroup,
+            "messages": self._messages(),
+        }
+
+    def static_args(self, root: Path) -> list[str]:
+        """bwrap's options up to the workspace mount; the guard adds masks and the command."""
+        args = ["--unshare-all", "--unshare-user", "--die-with-parent", "--new-session"]
+        args += ["--cap-drop", "ALL"]
+        if self.features.disable_userns:
+            args.append("--disable-userns")
+        for path in SYSTEM_PATHS:
+            args += _system_mount(path)
+        args += ["--proc", "/proc", "--dev", "/dev"]
+        for path in PRIVATE_TMP:
+            args += [*self._size(), "--tmpfs", path]
+        if self.home != Path("/"):
+            args += [*self._size(), "--tmpfs", str(self.home)]
+        for folder in self._readable_extras(root):
+            args += ["--ro-bind", str(folder), str(folder)]
+        args += ["--bind", str(root), str(root), "--chdir", str(root)]
+        return args
+
+    def inner_argv(self) -> list[str]:
+        """What runs inside, before the command string: `/bin/sh -c`, under `prlimit` when the
+        system has it, so that a non-root user's processes are capped by the kernel itself
+        (RLIMIT_NPROC, counted inside the sandbox's user namespace; root is exempt from it and
+        relies on the guard's cgroup or count)."""
+        shell = [SHELL_PATH, "-c"]
+        if Path(PRLIMIT).is_file():
+            return [PRLIMIT, f"--nproc={self.limits.max_processes}", "--", *shell]
+        return shell
+
+    def probe_args(self, root: Path) -> list[str]:
+        """A complete argv that starts and ends an empty sandbox (for `select_sandbox`)."""
+        return [self.program, *self.static_args(root), "--remount-ro", "/", "--", "/bin/true"]
+
+    def _size(self) -> list[str]:
+        return ["--size", str(self.limits.tmp_bytes)] if self.features.size else []
+
+    def _readable_extras(self, root: Path) -> list[Path]:
+        """Toolchains under home, venv base interpreters, and a worktree's git folder."""
+        extras = [self.home / name for name in TOOLCHAIN_DIRS if (self.home / name).is_dir()]
+        extras += _venv_prefixes(root, self.home)
+        extras += self._git_outside(root)[0]
+        return _outermost([p for p in extras if not p.is_relative_to(root)])
+
+    def _git_outside(self, root: Path) -> tuple[list[Path], list[Path]]:
+        """For a worktree or submodule checkout: git folders outside the workspace to mount
+        read-only, and their config files to blank."""
+        dot_git = root / ".git"
+        try:
+            if not dot_git.is_file() or dot_git.is_symlink():
+                return [], []
+            first = dot_git.read_text(encoding="utf-8", errors="replace").splitlines()[0]
+        except (OSError, IndexError):
+            return [], []
+        if not first.startswith("gitdir:"):
+            return [], []
+        gitdir = (root / first.partition(":")[2].strip()).resolve()
+        folders = [gitdir]
+        try:
+            common = (gitdir / (gitdir / "commondir").read_text().strip()).resolve()
+            folders.append(common)
+        except OSError:
+            common = gitdir
+        folders = [f for f in folders if f.is_dir()]
+        blanks = [common / "config", gitdir / "config.worktree"]
+        return folders, blanks
+
+    def _messages(self) -> dict[str, str]:
+        limits = self.limits
+        locale = self.locale
+        return {
+            "processes": text("sandbox.limit.processes", locale, limit=limits.max_processes),
+            "processes_refused": text(
+                "sandbox.limit.processes_refused", locale, limit=limits.max_processes
+            ),
+            "file_size": text("sandbox.limit.file_size", locale, limit=_gib(limits.max_file_bytes)),
+            "disk": text("sandbox.limit.disk", locale, limit=_gib(limits.disk_budget_bytes)),
+            "too_large": text("sandbox.too_large", locale, limit=limits.max_entries),
+        }
+
+
+def _system_mount(path: str) -> list[str]:
+    host = Path(path)
+    try:
+        if host.is_symlink():
+            return ["--symlink", str(host.readlink()), path]
+        if host.is_dir():
+            return ["--ro-bind", path, path]
+    except OSError:
+        pass
+    return []
+
+
+def _venv_prefixes(root: Path, home: Path) -> list[Path]:
+    """The base interpreters of the project's virtualenvs (`home = ...` in pyvenv.cfg)."""
+    prefixes: list[Path] = []
+    for name in (".venv", "venv"):
+        try:
+            lines = (root / name / "pyvenv.cfg").read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError):
+            continue
+        for line in lines:
+            key, _, value = line.partition("=")
+            if key.strip() != "home" or not value.strip():
+                continue
+            bindir = Path(value.strip()).resolve()
+            prefix = bindir.parent if bindir.name == "bin" else bindir
+            if prefix.is_dir() and prefix != home and prefix != Path("/"):
+                prefixes.append(prefix)
+    return prefixes
+
+
+def _outermost(paths: Sequence[Path]) -> list[Path]:
+    """Drop duplicates and paths inside another one of the list (bwrap mounts in order)."""
+    result: list[Path] = []
+    for path in sorted(set(paths), key=lambda p: len(p.parts)):
+        if not any(path.is_relative_to(kept) for kept in result):
+            result.append(path)
+    return result
+
+
+@functools.cache
+def _unreadable_in_etc(base: str = "/etc") -> tuple[str, ...]:
+    """Entries of /etc that others may not read (/etc/shadow, ssh host keys): masked, so a
+    sandbox run as root cannot read them either. Computed once per process."""
+    found: list[str] = []
+    pending = [base]
+    while pending:
+        folder = pending.pop()
+        try:
+            with os.scandir(folder) as listing:
+                entries = list(listing)
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                mode = entry.stat(follow_symlinks=False).st_mode
+            except OSError:
+                continue
+            if stat.S_ISLNK(mode):
+                continue
+            if stat.S_ISDIR(mode):
+                if mode & 0o005 != 0o005:
+                    found.append(entry.path)
+                else:
+                    pending.append(entry.path)
+            elif not mode & 0o004:
+                found.append(entry.path)
+    return tuple(sorted(found))
+
+
+def bubblewrap_for(
+    program: str,
+    environ: Mapping[str, str],
+    *,
+    locale: Locale = "en",
+    limits: Limits | None = None,
+    version: tuple[int, ...] = (0, 8, 0),
+) -> BubblewrapSandbox:
+    """A bubblewrap sandbox for this host (home from `environ`, the guard run by this Python)."""
+    return BubblewrapSandbox(
+        program=program,
+        home=home_from(environ),
+        locale=locale,
+        limits=limits or Limits(),
+        features=BwrapFeatures(version),
+    )

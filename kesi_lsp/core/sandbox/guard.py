@@ -1,0 +1,386 @@
+"""The sandbox guard: the small process that stands between run_command and bubblewrap.
+
+run_command starts `python -I -S guard.py SPEC`; the guard starts bwrap and stays outside the
+sandbox, where the command cannot reach it. It does four things bwrap cannot do alone:
+
+1. Close the ignore list at run time. It walks the workspace (never following symlinks) and
+   masks what it finds *now*, so a `.env` created a minute ago is covered: secrets
+   (`.env`, `.env.*`, `.DS_Store`) are replaced by an empty file or folder nobody may open
+   (mode 000: reading gives "Permission denied"); tool state (`.git`, `.venv`, `venv`,
+   `node_modules`, `__pycache__`) is bound read-only over itself, and `.git/config` (remote URLs
+   with tokens, programs git would run) is shown empty. It does not descend into those folders:
+   a `.env` shipped inside `node_modules` is not masked.
+2. Cap the processes. A fork bomb is stopped, not just slowed down: with a writable cgroup (a
+   root host, or a delegated cgroup) `pids.max` refuses forks past the limit; in any case the
+   guard counts the processes in the sandbox's PID namespace every `POLL_SECONDS` and, past the
+   limit, kills the sandbox and says so.
+3. Cap the disk. `RLIMIT_FSIZE` stops any single file at the limit (the writer dies of SIGXFSZ:
+   exit status 153, reported in words); the guard also stops the command when the workspace's
+   filesystem loses more than the budget or runs low. Temp folders are size-limited tmpfs.
+4. Leave nothing behind. bwrap runs with `--die-with-parent` in its own PID namespace, so when
+   the guard dies (the tool's SIGTERM, SIGKILL or a closed editor) every process of the command
+   dies with it; the guard removes its mask kit and cgroup on the way out.
+
+This file is run by path with `-I -S` (no site, no environment): it imports nothing but the
+standard library. The SPEC is one JSON argument built by `bubblewrap.py`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import resource
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+POLL_SECONDS: Final = 0.05
+EXIT_REFUSED: Final = 126
+EXIT_STOPPED: Final = 137  # 128 + SIGKILL: what a shell reports for a killed command
+EXIT_FILE_TOO_BIG: Final = 128 + signal.SIGXFSZ
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What bubblewrap.py tells the guard (see `Spec.from_json`)."""
+
+    bwrap: list[str]
+    inner: list[str]
+    command: str
+    root: str
+    secret_names: list[str]
+    secret_prefixes: list[str]
+    readonly_names: list[str]
+    blank_files: list[str]
+    deny_paths: list[str]
+    max_entries: int
+    max_processes: int
+    max_file_bytes: int
+    disk_budget_bytes: int
+    min_free_bytes: int
+    use_cgroup: bool
+    messages: dict[str, str]
+
+    @classmethod
+    def from_json(cls, raw: str) -> Spec:
+        data: dict[str, Any] = json.loads(raw)
+        return cls(**data)
+
+
+@dataclass(frozen=True)
+class Kit:
+    """Mask sources: a file and a folder nobody may open, and an empty readable file."""
+
+    denied_file: str
+    denied_dir: str
+    empty_file: str
+
+
+@contextlib.contextmanager
+def mask_kit() -> Iterator[Kit]:
+    folder = Path(tempfile.mkdtemp(prefix="kesi-sandbox-"))
+    denied_file, denied_dir, empty_file = folder / "denied", folder / "denied.d", folder / "empty"
+    try:
+        denied_file.touch(0o000)
+        denied_dir.mkdir(0o000)
+        empty_file.touch(0o444)
+        denied_file.chmod(0o000)  # the umask cannot add bits, but be explicit
+        denied_dir.chmod(0o000)
+        yield Kit(str(denied_file), str(denied_dir), str(empty_file))
+    finally:
+        with contextlib.suppress(OSError):
+            denied_dir.chmod(0o700)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def workspace_masks(spec: Spec, kit: Kit) -> list[str] | None:
+    """bwrap arguments that close the ignore list inside the workspace; None if too large.
+
+    Order matters to bwrap (later mounts cover earlier ones), and the walk is top-down, so a
+    folder's mount always comes before anything mounted inside it.
+    """
+    secret = set(spec.secret_names)
+    prefixes = tuple(spec.secret_prefixes)
+    readonly = set(spec.readonly_names)
+    args: list[str] = []
+    pending = [spec.root]
+    seen = 0
+    while pending:
+        folder = pending.pop()
+        try:
+            with os.scandir(folder) as listing:
+                entries = sorted(listing, key=lambda e: e.name)
+        except OSError:
+            continue  # unreadable to us: unreadable inside the sandbox too
+        for entry in entries:
+            seen += 1
+            if seen > spec.max_entries:
+                return None
+            if entry.is_symlink():
+                continue  # the mask is on the target's own path, if it is in reach
+            name = entry.name
+            is_dir = entry.is_dir(follow_symlinks=False)
+            if name in secret or name.startswith(prefixes):
+                args += ["--ro-bind", kit.denied_dir if is_dir else kit.denied_file, entry.path]
+            elif name in readonly:
+                args += ["--ro-bind", entry.path, entry.path]
+                if name == ".git" and is_dir:
+                    args += _blanks(entry.path, kit)
+            elif is_dir:
+                pending.append(entry.path)
+    return args
+
+
+def _blanks(git_dir: str, kit: Kit) -> list[str]:
+    args: list[str] = []
+    for name in ("config", "config.worktree"):
+        path = Path(git_dir, name)
+        if path.is_file() and not path.is_symlink():
+            args += ["--ro-bind", kit.empty_file, str(path)]
+    return args
+
+
+def extra_masks(spec: Spec, kit: Kit) -> list[str]:
+    """Masks decided by the host: blank git configs outside the workspace, unreadable files."""
+    args: list[str] = []
+    for path in spec.blank_files:
+        if Path(path).is_file() and not Path(path).is_symlink():
+            args += ["--ro-bind", kit.empty_file, path]
+    for path in spec.deny_paths:
+        with contextlib.suppress(OSError):
+            mode = os.lstat(path).st_mode
+            if stat.S_ISLNK(mode):
+                continue
+            source = kit.denied_dir if stat.S_ISDIR(mode) else kit.denied_file
+            args += ["--ro-bind", source, path]
+    return args
+
+
+# -- limits ------------------------------------------------------------------------------------
+
+
+class PidsCgroup:
+    """A pids cgroup for one command, when this host lets us make one (else `path` is None)."""
+
+    def __init__(self, limit: int, *, wanted: bool = True) -> None:
+        self.path: Path | None = None
+        for parent in _cgroup_parents() if wanted else []:
+            candidate = parent / f"kesi-sandbox-{os.getpid()}"
+            try:
+                candidate.mkdir()
+            except OSError:
+                continue
+            try:
+                (candidate / "pids.max").write_text(str(limit))
+            except OSError:
+                with contextlib.suppress(OSError):
+                    candidate.rmdir()
+                continue
+            self.path = candidate
+            return
+
+    def join(self) -> None:
+        """Run in the child before exec: move it (and so all its descendants) into the group."""
+        if self.path is not None:
+            (self.path / "cgroup.procs").write_text("0")
+
+    def limit_hit(self) -> bool:
+        if self.path is None:
+            return False
+        try:
+            fields = (self.path / "pids.events").read_text().split()
+        except OSError:
+            return False
+        return "max" in fields and fields[fields.index("max") + 1] != "0"
+
+    def remove(self) -> None:
+        if self.path is None:
+            return
+        for _ in range(100):
+            try:
+                self.path.rmdir()
+                return
+            except OSError:
+                time.sleep(0.01)
+
+
+def _cgroup_parents() -> list[Path]:
+    """Writable places for a pids cgroup: the v1 pids hierarchy, or our own v2 cgroup."""
+    parents: list[Path] = []
+    try:
+        lines = Path("/proc/self/cgroup").read_text().splitlines()
+    except OSError:
+        return []
+    for line in lines:
+        _, controllers, path = line.split(":", 2)
+        if "pids" in controllers.split(","):
+            parents.append(Path("/sys/fs/cgroup/pids", path.lstrip("/")))
+        elif controllers == "":
+            base = Path("/sys/fs/cgroup", path.lstrip("/"))
+            if _has_pids_controller(base):
+                parents.append(base)
+    return [p for p in parents if os.access(p, os.W_OK)]
+
+
+def _has_pids_controller(base: Path) -> bool:
+    try:
+        return "pids" in (base / "cgroup.subtree_control").read_text().split()
+    except OSError:
+        return False
+
+
+def sandbox_process_count(bwrap_pid: int) -> int:
+    """How many processes live in the sandbox's PID namespace (0 while it is starting)."""
+    try:
+        children = Path(f"/proc/{bwrap_pid}/task/{bwrap_pid}/children").read_text().split()
+    except OSError:
+        return 0
+    total = 0
+    for child in children:
+        with contextlib.suppress(OSError), os.scandir(f"/proc/{child}/root/proc") as listing:
+            total += sum(entry.name.isdigit() for entry in listing)
+    return total
+
+
+def free_bytes(path: str) -> int:
+    try:
+        info = os.statvfs(path)
+    except OSError:
+        return -1
+    return info.f_bavail * info.f_frsize
+
+
+# -- running -----------------------------------------------------------------------------------
+
+
+def say(message: str) -> None:
+    """One line into the command's own output, which run_command returns to the model."""
+    with contextlib.suppress(OSError):
+        os.write(1, ("\n" + message + "\n").encode("utf-8", "replace"))
+
+
+class Supervisor:
+    """Start bwrap, watch it, and kill it (and so the whole sandbox) when a limit is crossed."""
+
+    def __init__(self, spec: Spec) -> None:
+        self.spec = spec
+        self.cgroup: PidsCgroup | None = None
+        self.stopped_for: str | None = None
+        self.refused_processes = False
+        self.signal_received: int | None = None
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def on_signal(self, signum: int) -> None:
+        self.signal_received = signum
+        self.stop("signal")
+
+    def stop(self, why: str) -> None:
+        if self.stopped_for is None:
+            self.stopped_for = why
+        if self.proc is not None:
+            with contextlib.suppress(OSError):
+                self.proc.kill()
+
+    def start(self, argv: Sequence[str]) -> None:
+        self.cgroup = PidsCgroup(self.spec.max_processes, wanted=self.spec.use_cgroup)
+        if self.stopped_for is None:  # a signal may have come first
+            self.proc = subprocess.Popen(argv, preexec_fn=self.cgroup.join)
+
+    def watch(self) -> int:
+        if self.proc is None:
+            return EXIT_STOPPED
+        start_free = free_bytes(self.spec.root)
+        while True:
+            try:
+                return self.proc.wait(timeout=POLL_SECONDS)
+            except subprocess.TimeoutExpired:
+                pass
+            if self._too_many_processes():
+                self.stop("processes")
+            elif start_free >= 0 and self._disk_exhausted(start_free):
+                self.stop("disk")
+
+    def close(self) -> None:
+        if self.cgroup is not None:
+            self.refused_processes = self.cgroup.limit_hit()
+            self.cgroup.remove()
+
+    def _too_many_processes(self) -> bool:
+        assert self.proc is not None and self.cgroup is not None
+        if self.cgroup.limit_hit():
+            return True
+        return sandbox_process_count(self.proc.pid) >= self.spec.max_processes
+
+    def _disk_exhausted(self, start_free: int) -> bool:
+        now = free_bytes(self.spec.root)
+        if now < 0:
+            return False
+        used = start_free - now
+        low = now < self.spec.min_free_bytes <= start_free
+        return used > self.spec.disk_budget_bytes or low
+
+
+def exit_status(returncode: int) -> int:
+    """A shell's view of a status: killed by signal N is 128 + N."""
+    return 128 - returncode if returncode < 0 else returncode
+
+
+def run(spec: Spec) -> int:
+    supervisor = Supervisor(spec)
+    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(signum, lambda n, _f: supervisor.on_signal(n))
+    with mask_kit() as kit:
+        masks = workspace_masks(spec, kit)
+        if masks is None:
+            say(spec.messages["too_large"])
+            return EXIT_REFUSED
+        argv = [
+            *spec.bwrap,
+            *masks,
+            *extra_masks(spec, kit),
+            "--remount-ro",
+            "/",
+            "--",
+            *spec.inner,
+            spec.command,
+        ]
+        resource.setrlimit(resource.RLIMIT_FSIZE, (spec.max_file_bytes, spec.max_file_bytes))
+        try:
+            supervisor.start(argv)
+            status = exit_status(supervisor.watch())
+        finally:
+            supervisor.close()
+    if supervisor.signal_received is not None:
+        # Die of the same signal, so run_command reports "killed by signal N" as it does
+        # for a command without the sandbox.
+        signal.signal(supervisor.signal_received, signal.SIG_DFL)
+        os.kill(os.getpid(), supervisor.signal_received)
+    why = supervisor.stopped_for
+    if why in ("processes", "disk"):
+        say(spec.messages[why])
+        return EXIT_STOPPED
+    if why is None and supervisor.refused_processes:
+        say(spec.messages["processes_refused"])  # it collapsed before the guard looked
+    elif why is None and status == EXIT_FILE_TOO_BIG:
+        say(spec.messages["file_size"])
+    return status
+
+
+def main(argv: Sequence[str]) -> int:
+    if len(argv) != 2:
+        sys.stderr.write("usage: guard.py SPEC_JSON\n")
+        return 2
+    return run(Spec.from_json(argv[1]))
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

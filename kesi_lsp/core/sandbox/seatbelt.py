@@ -1,0 +1,105 @@
+"""The macOS sandbox: the seed's Seatbelt profile (Day 15), run with `sandbox-exec`.
+
+As in the seed, every variable path enters the profile as a parameter (`-D NAME=value`, read
+with `(param "NAME")`), never pasted into the Scheme text: a workspace called `work"quoted`
+must not break or rewrite the profile. The profile starts from `(allow default)` and tightens
+(a `(deny default)` profile aborts the shell on undocumented dyld needs):
+
+- reads: home, `/Users` and `/Volumes` are denied; the workspace and the existing toolchain
+  folders are allowed again; metadata stays readable (`getcwd` needs it);
+- the ignore list, split as on Linux (`zones.py`): secrets unreadable at any depth; tool state
+  (`.git`, `.venv`, ...) readable but not writable. Seatbelt can deny a file but not show an
+  empty one instead, and git refuses to run without `.git/config`, so on macOS `.git/config`
+  stays readable (on Linux it is blanked);
+- writes: only the workspace, the temp folder, `/private/var/folders` and `/dev`;
+- no network at all.
+
+This module only builds the argv; it cannot be exercised on Linux, where its tests check the
+profile's text and the parameters.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from kesi_lsp.core.sandbox import SHELL_PATH, SandboxKind
+from kesi_lsp.core.sandbox.env import scrub_environment
+from kesi_lsp.core.sandbox.zones import (
+    READONLY_NAMES,
+    SECRET_NAMES,
+    SECRET_PREFIXES,
+    TOOLCHAIN_DIRS,
+)
+
+
+def _alternatives(names: tuple[str, ...], prefixes: tuple[str, ...]) -> str:
+    parts = [re.escape(name) for name in names]
+    parts += [re.escape(prefix) + "[^/]*" for prefix in prefixes]
+    return "|".join(sorted(parts))
+
+
+SECRET_PATTERN = _alternatives(SECRET_NAMES, SECRET_PREFIXES)
+READONLY_PATTERN = _alternatives(READONLY_NAMES, ())
+
+
+def _under_base(pattern: str) -> str:
+    """A Seatbelt regex for `pattern` as a path component at any depth under BASE_DIR."""
+    return (
+        f'(regex (string-append "^" (regex-quote (param "BASE_DIR")) #"/(.*/)?({pattern})(/|$)"))'
+    )
+
+
+def profile(toolchains: int) -> str:
+    """The profile text; `toolchains` says how many TOOLCHAIN_i parameters follow."""
+    toolchain_rules = " ".join(f'(subpath (param "TOOLCHAIN_{i}"))' for i in range(toolchains))
+    return "\n".join(
+        [
+            "(version 1)",
+            "(allow default)",
+            '(deny file-read* (subpath (param "HOME_DIR")) (subpath "/Users") '
+            '(subpath "/Volumes"))',
+            f'(allow file-read* (subpath (param "BASE_DIR")) {toolchain_rules})',
+            "(allow file-read-metadata)",
+            f"(deny file-read* {_under_base(SECRET_PATTERN)})",
+            "(deny file-write*)",
+            '(allow file-write* (subpath (param "BASE_DIR")) (subpath (param "TMP_DIR")) '
+            '(subpath "/private/var/folders") (subpath "/dev"))',
+            f"(deny file-write* {_under_base(READONLY_PATTERN)})",
+            "(deny network*)",
+        ]
+    )
+
+
+@dataclass(frozen=True)
+class SeatbeltSandbox:
+    """`sandbox-exec -D ... -p PROFILE /bin/sh -c COMMAND`, the seed's `shell_argv`."""
+
+    program: str
+    home: Path
+    tmp_dir: Path
+
+    @property
+    def kind(self) -> SandboxKind:
+        return "seatbelt"
+
+    def parameters(self, root: Path) -> list[tuple[str, str]]:
+        toolchains = [self.home / d for d in TOOLCHAIN_DIRS if (self.home / d).is_dir()]
+        params = [
+            ("HOME_DIR", str(self.home)),
+            ("BASE_DIR", str(root.resolve())),
+            ("TMP_DIR", str(self.tmp_dir)),
+        ]
+        params += [(f"TOOLCHAIN_{i}", str(path)) for i, path in enumerate(toolchains)]
+        return params
+
+    def argv(self, command: str, root: Path) -> list[str]:
+        params = self.parameters(root)
+        toolchains = sum(name.startswith("TOOLCHAIN_") for name, _ in params)
+        definitions = [item for name, value in params for item in ("-D", f"{name}={value}")]
+        return [self.program, *definitions, "-p", profile(toolchains), SHELL_PATH, "-c", command]
+
+    def environment(self, base: Mapping[str, str], root: Path) -> dict[str, str]:
+        return scrub_environment(base)

@@ -1,0 +1,128 @@
+"""The recorded model: run 1 of the seed's Day 13, and how it reacts to the user's answers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from kesi_lsp.catalog import text
+from kesi_lsp.demo.project import BUGGY_LINE, FILES, FIXED_LINE
+from kesi_lsp.demo.recording import (
+    NEW_FUNCTION,
+    OLD_FUNCTION,
+    RUN_1,
+    TEST_COMMAND,
+    next_reply,
+    reply_step,
+)
+from kesi_lsp.scripted_api import TextBlock, ToolUseBlock
+
+RED = "===== 1 failed, 6 passed in 0.02s ====="
+GREEN = "===== 7 passed in 0.02s ====="
+
+
+class Conversation:
+    """Builds a Messages API history the way KeSi's loop does: tool_use, then tool_result."""
+
+    def __init__(self) -> None:
+        self.messages: list[dict[str, Any]] = [{"role": "user", "content": "fix line 18"}]
+        self._ids = 0
+
+    def call(self, *calls: tuple[str, dict[str, Any], str, bool]) -> Conversation:
+        uses, results = [], []
+        for name, tool_input, result, is_error in calls:
+            self._ids += 1
+            use_id = f"toolu_{self._ids}"
+            uses.append({"type": "tool_use", "id": use_id, "name": name, "input": tool_input})
+            results.append(
+                {
+                    "type": "tool_result",
+                    "tool_use_id": use_id,
+                    "content": [{"type": "text", "text": result}],
+                    "is_error": is_error,
+                }
+            )
+        self.messages.append({"role": "assistant", "content": [{"type": "text", "text": "…"}]})
+        self.messages[-1]["content"].extend(uses)
+        self.messages.append({"role": "user", "content": results})
+        return self
+
+    def ls(self) -> Conversation:
+        return self.call(("list_files", {}, "README.md\npricing.py\nrules.py", False))
+
+    def tests(self, output: str, is_error: bool = False) -> Conversation:
+        return self.call(("run_command", {"command": TEST_COMMAND}, output, is_error))
+
+    def reads(self) -> Conversation:
+        return self.call(
+            *(("read_file", {"file_path": n}, FILES[n], False) for n in ("pricing.py", "rules.py"))
+        )
+
+    def edit(self, result: str, is_error: bool = False) -> Conversation:
+        return self.call(("edit_file", {"file_path": "rules.py"}, result, is_error))
+
+
+REFUSED_COMMAND = text("permissions.refused_command", "en")
+REFUSED_EDIT = text("permissions.refused_edit", "zh-TW")  # either locale is understood
+EDITED = "Replaced (starting at line 20)."
+
+
+def test_run_1_in_order_when_everything_is_allowed() -> None:
+    c = Conversation()
+    assert next_reply(c.messages) == "look"
+    assert next_reply(c.ls().messages) == "run_tests"
+    assert next_reply(c.tests(RED + "\n(exit code 1)", is_error=True).messages) == "read_red"
+    assert next_reply(c.reads().messages) == "edit"
+    assert next_reply(c.edit(EDITED).messages) == "rerun"
+    assert next_reply(c.tests(GREEN).messages) == "done"
+
+
+def test_a_refused_test_run_is_not_sent_again_and_the_fix_is_called_unverified() -> None:
+    c = Conversation().ls().tests(REFUSED_COMMAND, is_error=True)
+    assert next_reply(c.messages) == "read_unverified"
+    assert next_reply(c.reads().edit(EDITED).messages) == "done_unverified"
+
+
+def test_a_rejected_edit_ends_with_the_proposal_and_nothing_changed() -> None:
+    c = Conversation().ls().tests(RED, is_error=True).reads().edit(REFUSED_EDIT, is_error=True)
+    assert next_reply(c.messages) == "rejected"
+
+
+def test_a_failed_edit_and_a_still_red_run_are_reported_as_such() -> None:
+    failed = Conversation().ls().tests(RED).reads().edit("Error: stale", is_error=True)
+    assert next_reply(failed.messages) == "edit_failed"
+    still_red = Conversation().ls().tests(RED).reads().edit(EDITED).tests(RED, is_error=True)
+    assert next_reply(still_red.messages) == "still_red"
+    refused_later = Conversation().ls().tests(RED).reads().edit(EDITED)
+    refused_later.tests(REFUSED_COMMAND, is_error=True)
+    assert next_reply(refused_later.messages) == "done_unverified"
+
+
+def test_the_edit_is_run_1s_whole_function_with_one_character_changed() -> None:
+    rules = FILES["rules.py"]
+    assert rules.count(OLD_FUNCTION) == 1
+    assert OLD_FUNCTION.startswith("def tier_discount(") and BUGGY_LINE in OLD_FUNCTION
+    assert OLD_FUNCTION.replace(BUGGY_LINE, FIXED_LINE) == NEW_FUNCTION
+    assert len(NEW_FUNCTION) == len(OLD_FUNCTION) + 1
+
+
+def test_run_1s_output_tokens_and_pace() -> None:
+    assert sum(p.output_tokens for p in RUN_1.values()) == 1_095  # the seed's bill
+    assert sum(p.seconds for p in RUN_1.values()) == pytest.approx(15.8)  # 16.2 s wall clock
+    step = reply_step("read_red", "en", pace=1.0)
+    tools = [b for b in step.content if isinstance(b, ToolUseBlock)]
+    assert [t.input["file_path"] for t in tools] == ["test_pricing.py", "pricing.py", "rules.py"]
+    assert step.usage == {"output_tokens": 184}
+    assert step.timing.headers_delay > 0
+    assert reply_step("read_red", "en", pace=0.0).timing.headers_delay == 0
+
+
+@pytest.mark.parametrize("locale", ["en", "zh-TW"])
+def test_the_summary_speaks_the_locale(locale: str) -> None:
+    step = reply_step("done", locale, pace=0)  # type: ignore[arg-type]
+    words = step.content[0]
+    assert isinstance(words, TextBlock)
+    expected = "完成！所有測試現在都通過了。" if locale == "zh-TW" else "Done! All tests pass now."
+    assert expected in words.text
+    assert "`if amount >= threshold:`" in words.text

@@ -1,0 +1,300 @@
+"""The edit flow of design §2.7 over the real wire, in every editor's shape.
+
+These tests run the real language server with a scripted agent (tests/lsp/scripted_agent.py)
+so each step of review → apply → save → verify, and each race with the user's typing, happens
+exactly where the test wants it. The end-to-end tests with the model loop are in test_e2e.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+from lsprotocol import types
+
+from tests.lsp.clients import ALLOW_ONCE, ALLOW_SESSION, DENY, KesiClient, kesi_client
+from tests.lsp.conftest import BUGGY, FIXED, AgentCommand
+
+pytestmark = pytest.mark.e2e
+
+EDIT = [
+    {"do": "read", "path": "calc.py"},
+    {"do": "edit", "path": "calc.py", "old": "a - b", "new": "a + b"},
+]
+LABEL = "KeSi: edit_file calc.py"
+
+# preset -> the review path it must get
+REVIEW_PATHS = {
+    "vscode": "annotation",
+    "vscode+kesi": "annotation",
+    "neovim": "prompt",
+    "emacs": "prompt",
+    "neovim+kesi": "kesi",
+    "helix": "none",
+}
+
+
+def outcomes(client: KesiClient, run_id: str) -> list[str]:
+    """The tool results the agent saw, from kesi/stream or from the log lines."""
+    ends = client.stream(run_id, "toolEnd")
+    if ends or client.preset.name.endswith("+kesi"):
+        return [end["summary"] for end in ends]
+    return [line.strip()[2:] for line in client.log_lines() if line.strip().startswith(("→", "✗"))]
+
+
+def answer(client: KesiClient, accept: bool, *, session: bool = False) -> None:
+    """Script the user: accept or reject whatever review this client shows."""
+    client.answer_preview = lambda edit: accept
+    client.answer_prompt = lambda params: (
+        (ALLOW_SESSION if session else ALLOW_ONCE) if accept else DENY
+    )
+    client.answer_review = lambda params: (
+        ("acceptSession" if session else "accept") if accept else "reject"
+    )
+
+
+def assert_review_path(client: KesiClient, path: str) -> None:
+    annotated = [
+        e
+        for params in client.applied
+        for change in params.edit.document_changes or []
+        if isinstance(change, types.TextDocumentEdit)
+        for e in change.edits
+        if isinstance(e, types.AnnotatedTextEdit)
+    ]
+    if path == "annotation":
+        assert annotated and not client.prompts and not client.reviews
+        notes = client.applied[0].edit.change_annotations or {}
+        assert all(note.needs_confirmation for note in notes.values())
+    elif path == "prompt":
+        assert len(client.prompts) == 1 and not client.reviews and not annotated
+        prompt = client.prompts[0]
+        assert prompt.type == types.MessageType.Warning
+        assert [a.title for a in prompt.actions or []] == [ALLOW_ONCE, ALLOW_SESSION, DENY]
+        assert "calc.py" in prompt.message and "+    return a + b" in prompt.message
+    elif path == "kesi":
+        assert len(client.reviews) == 1 and not client.prompts and not annotated
+        review = client.reviews[0]
+        assert review["path"] == "calc.py" and review["uri"].endswith("/calc.py")
+        assert review["before"] == BUGGY and review["after"] == FIXED
+        assert "-    return a - b" in review["diff"] and "+    return a + b" in review["diff"]
+    else:  # helix: nobody can be asked
+        assert not client.reviews and not client.applied
+
+
+@pytest.mark.parametrize("preset", list(REVIEW_PATHS))
+@pytest.mark.parametrize("opened", [False, True], ids=["closed", "open"])
+async def test_accepted_edit_lands_everywhere(
+    preset: str, opened: bool, project: Path, scripted_agent: AgentCommand
+) -> None:
+    calc = project / "calc.py"
+    async with kesi_client(preset, [project], command=scripted_agent(EDIT)) as client:
+        answer(client, accept=True)
+        if opened:
+            client.open(calc)
+        done = await client.run("kesi.ask", {"prompt": "fix add"})
+        assert_review_path(client, REVIEW_PATHS[preset])
+        if REVIEW_PATHS[preset] == "none":  # Helix: no prompts, so every edit is denied
+            assert outcomes(client, done["runId"])[-1] == "rejected"
+            assert calc.read_text() == BUGGY
+            assert any("cannot show KeSi's permission prompts" in m for m in client.shown())
+            return
+        assert outcomes(client, done["runId"])[-1] == "applied once"
+        # I1: disk == buffer == intent, and the run says which file it changed.
+        assert calc.read_text() == FIXED
+        assert client.buffer(calc).text == FIXED
+        if client.preset.name.endswith("+kesi"):  # kesi/saveDocuments: the editor saved it
+            assert not client.buffer(calc).dirty and client.saves
+        else:  # the server wrote the same bytes itself
+            assert not client.saves
+        assert done["status"] == "done" and done["edits"] == ["calc.py"]
+        # I2: the change came through workspace/applyEdit, on the editor's undo stack.
+        assert [p.label for p in client.applied] == [LABEL]
+        assert client.buffer(calc).undo[-1] == (LABEL, BUGGY)
+
+
+@pytest.mark.parametrize("preset", [p for p, path in REVIEW_PATHS.items() if path != "none"])
+async def test_rejected_edit_changes_nothing(
+    preset: str, project: Path, scripted_agent: AgentCommand
+) -> None:
+    calc = project / "calc.py"
+    async with kesi_client(preset, [project], command=scripted_agent(EDIT)) as client:
+        answer(client, accept=False)
+        client.open(calc)
+        client.type_text(calc, "def add", "def add")  # an open buffer, version 2
+        done = await client.run("kesi.ask", {"prompt": "fix add"})
+        assert_review_path(client, REVIEW_PATHS[preset])
+        # I3: nothing changed anywhere, and the model was told.
+        assert outcomes(client, done["runId"])[-1] == "rejected"
+        assert calc.read_text() == BUGGY and client.buffer(calc).text == BUGGY
+        assert client.buffer(calc).undo == []
+        assert done["status"] == "done" and done["edits"] == []
+
+
+async def test_unsaved_buffer_is_what_the_agent_reads_and_edits(
+    project: Path, scripted_agent: AgentCommand
+) -> None:
+    calc = project / "calc.py"
+    async with kesi_client("neovim+kesi", [project], command=scripted_agent(EDIT)) as client:
+        answer(client, accept=True)
+        client.open(calc)
+        client.type_text(calc, "def add(a, b):", "def add(a, b):  # unsaved note")
+        done = await client.run("kesi.ask", {"prompt": "fix add"})
+        read, edit = outcomes(client, done["runId"])
+        assert read == "read version 2, unsaved True"
+        assert edit == "applied once"
+        intended = FIXED.replace("def add(a, b):", "def add(a, b):  # unsaved note")
+        assert client.reviews[0]["before"] == BUGGY.replace(
+            "def add(a, b):", "def add(a, b):  # unsaved note"
+        )
+        # The save step writes the whole buffer: disk == buffer == intent.
+        assert calc.read_text() == intended == client.buffer(calc).text
+        assert client.saves == [[calc.resolve().as_uri()]]
+        # The edit was versioned against the buffer the user had.
+        change = client.applied[0].edit.document_changes[0]
+        assert isinstance(change, types.TextDocumentEdit) and change.text_document.version == 2
+
+
+@pytest.mark.parametrize("preset", ["vscode", "neovim+kesi", "emacs"])
+async def test_user_typing_between_read_and_write_is_never_overwritten(
+    preset: str, project: Path, scripted_agent: AgentCommand
+) -> None:
+    """I4: the user types after the agent read the file; the edit is refused as stale."""
+    calc = project / "calc.py"
+    steps = [EDIT[0], {"do": "wait_file", "path": ".go"}, EDIT[1]]
+    async with kesi_client(preset, [project], command=scripted_agent(steps)) as client:
+        answer(client, accept=True)
+        client.open(calc)
+        started = await client.command("kesi.ask", {"prompt": "fix add"})
+        await _wait_for(lambda: len(outcomes(client, started["runId"])) == 1)
+        client.type_text(calc, "return a - b", "return a - b  # mine")
+        await client.sync()
+        (project / ".go").touch()
+        await client.wait_finished(started["runId"])
+        result = outcomes(client, started["runId"])[-1]
+        assert result.startswith("failed: Not applied: calc.py changed in the editor")
+        assert "Read the file again" in result
+        mine = BUGGY.replace("return a - b", "return a - b  # mine")
+        assert client.buffer(calc).text == mine and calc.read_text() == BUGGY
+        assert not client.applied and not client.prompts and not client.reviews
+
+
+@pytest.mark.parametrize("preset", ["neovim", "neovim+kesi"])
+async def test_user_typing_during_review_is_never_overwritten(
+    preset: str, project: Path, scripted_agent: AgentCommand
+) -> None:
+    """I4 while the review is open: the user accepts, but typed in the file meanwhile."""
+    calc = project / "calc.py"
+
+    def type_then_accept(params: Any) -> str:
+        client.type_text(calc, "def add", "def plus")
+        return ALLOW_ONCE if isinstance(params, types.ShowMessageRequestParams) else "accept"
+
+    async with kesi_client(preset, [project], command=scripted_agent(EDIT)) as client:
+        client.answer_prompt = type_then_accept
+        client.answer_review = type_then_accept
+        client.open(calc)
+        done = await client.run("kesi.ask", {"prompt": "fix add"})
+        result = outcomes(client, done["runId"])[-1]
+        assert result.startswith("failed: Not applied: calc.py changed in the editor while")
+        assert client.buffer(calc).text == BUGGY.replace("def add", "def plus")
+        assert calc.read_text() == BUGGY and not client.applied
+
+
+@pytest.mark.parametrize(
+    ("preset", "expected"),
+    [
+        ("vscode", "failed: Not applied: calc.py changed in the editor"),  # rejects the version
+        ("neovim", "failed: The edit to calc.py did not land as intended"),  # "applied": true
+        ("emacs", "failed: Not applied: calc.py changed in the editor"),  # answers an error
+    ],
+)
+async def test_keystroke_racing_the_apply_is_caught(
+    preset: str, expected: str, project: Path, scripted_agent: AgentCommand
+) -> None:
+    """The user types just as the versioned edit arrives: each editor refuses differently,
+    and KeSi notices every time (Neovim even answers `applied: true`)."""
+    calc = project / "calc.py"
+    async with kesi_client(preset, [project], command=scripted_agent(EDIT)) as client:
+        answer(client, accept=True)
+        client.open(calc)
+        client.before_apply = lambda params: client.type_text(calc, "def add", "def plus")
+        done = await client.run("kesi.ask", {"prompt": "fix add"})
+        assert outcomes(client, done["runId"])[-1].startswith(expected)
+        assert client.buffer(calc).text == BUGGY.replace("def add", "def plus")
+        assert calc.read_text() == BUGGY
+
+
+async def test_partial_acceptance_in_the_preview_is_reported(
+    project: Path, scripted_agent: AgentCommand
+) -> None:
+    """VS Code's preview lets the user tick some hunks: the model hears the file differs."""
+    calc = project / "calc.py"
+    calc.write_text("one\ntwo\nthree\n")
+    steps = [
+        {"do": "read", "path": "calc.py"},
+        {"do": "write", "path": "calc.py", "content": "ONE\ntwo\nTHREE\n"},
+    ]
+
+    def tick_first_hunk(edit: types.WorkspaceEdit) -> bool:
+        change = edit.document_changes[0]
+        assert isinstance(change, types.TextDocumentEdit) and len(change.edits) == 2
+        change.edits = change.edits[:1]  # the preview applies only what is ticked
+        return True
+
+    async with kesi_client("vscode", [project], command=scripted_agent(steps)) as client:
+        client.answer_preview = tick_first_hunk
+        done = await client.run("kesi.ask", {"prompt": "shout"})
+        result = outcomes(client, done["runId"])[-1]
+        assert result.startswith("failed: The edit to calc.py did not land as intended")
+        assert client.buffer(calc).text == "ONE\ntwo\nthree\n"
+        assert done["edits"] == []
+
+
+@pytest.mark.parametrize("preset", ["vscode", "neovim", "emacs", "neovim+kesi"])
+async def test_new_file(preset: str, project: Path, scripted_agent: AgentCommand) -> None:
+    steps = [{"do": "write", "path": "pkg/new.py", "content": "X = 1\n"}]
+    async with kesi_client(preset, [project], command=scripted_agent(steps)) as client:
+        answer(client, accept=True)
+        done = await client.run("kesi.ask", {"prompt": "create"})
+        assert outcomes(client, done["runId"])[-1] == "applied once"
+        assert (project / "pkg" / "new.py").read_text() == "X = 1\n"
+        creates = [
+            c
+            for p in client.applied
+            for c in p.edit.document_changes or []
+            if isinstance(c, types.CreateFile)
+        ]
+        if preset == "emacs":  # no resource operations: the server writes the file itself
+            assert not client.applied
+        else:
+            assert len(creates) == 1 and creates[0].uri.endswith("/pkg/new.py")
+            assert client.buffer(project / "pkg" / "new.py").text == "X = 1\n"
+
+
+async def test_session_grant_skips_the_next_review(
+    project: Path, scripted_agent: AgentCommand
+) -> None:
+    steps = [*EDIT, {"do": "edit", "path": "calc.py", "old": "add", "new": "plus"}]
+    async with kesi_client("neovim+kesi", [project], command=scripted_agent(steps)) as client:
+        answer(client, accept=True, session=True)
+        done = await client.run("kesi.ask", {"prompt": "fix add"})
+        assert outcomes(client, done["runId"])[1:] == ["applied session", "applied once"]
+        assert len(client.reviews) == 1  # the second edit was not asked again
+        assert (project / "calc.py").read_text() == FIXED.replace("add", "plus")
+        assert await client.command("kesi.permissions", {}) == {
+            "commands": [],
+            "files": ["calc.py"],
+        }
+        assert await client.command("kesi.revoke", {}) == {}
+        assert await client.command("kesi.permissions", {}) == {"commands": [], "files": []}
+
+
+async def _wait_for(condition: Any, seconds: float = 20) -> None:
+    for _ in range(int(seconds / 0.02)):
+        if condition():
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("condition not reached")

@@ -1,0 +1,316 @@
+"""KeSi end to end: `kesi-lsp` as a subprocess, the real `anthropic` SDK over real HTTP to the
+scripted Messages API, and a client that behaves like VS Code, Neovim, Emacs or Helix.
+
+The headline scenario is the user's: a test fails, "KeSi: fix this" on the broken line, the
+agent reads the file, proposes an edit the user reviews and accepts, asks to run pytest, the
+user allows it, the test passes, and the run ends with its bill.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+from lsprotocol import types
+
+from kesi_lsp.scripted_api import reply, script, tool_use
+from tests.lsp.clients import ALLOW_ONCE, DENY, KesiClient, kesi_client
+from tests.lsp.conftest import BUGGY, FIXED
+from tests.lsp.test_delivery import REVIEW_PATHS, answer, assert_review_path
+from tests.plugins.scripted_api import StartServer
+
+pytestmark = pytest.mark.e2e
+
+TEST_CALC = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"
+PYTEST = "python3 -m pytest -q"
+FAILURE = "assert -1 == 5"
+DONE_TEXT = "Fixed: add now adds, and the test passes."
+ACCEPTING = ["vscode", "vscode+kesi", "neovim", "neovim+kesi", "emacs"]
+
+
+@pytest.fixture
+def failing_project(project: Path) -> Path:
+    (project / "test_calc.py").write_text(TEST_CALC, encoding="utf-8")
+    return project
+
+
+def api_env(server: Any) -> dict[str, str]:
+    return {
+        "ANTHROPIC_API_KEY": "sk-ant-test-not-a-real-key",
+        "ANTHROPIC_BASE_URL": server.base_url,
+    }
+
+
+def fix_this_args(project: Path) -> dict[str, Any]:
+    diagnostic = types.Diagnostic(
+        range=types.Range(
+            start=types.Position(line=1, character=4), end=types.Position(line=1, character=16)
+        ),
+        message=f"test_add fails: {FAILURE}",
+        severity=types.DiagnosticSeverity.Error,
+        source="pytest",
+    )
+    return {
+        "uri": (project / "calc.py").resolve().as_uri(),
+        "range": {"start": {"line": 0, "character": 0}, "end": {"line": 2, "character": 0}},
+        "diagnostics": [_json(diagnostic)],
+    }
+
+
+def _json(value: Any) -> Any:
+    from lsprotocol.converters import get_converter
+
+    return get_converter().unstructure(value)
+
+
+FIX_SCRIPT = script(
+    reply(
+        "Let me read calc.py.",
+        tool_use("read_file", {"file_path": "calc.py"}),
+        expect={"last_user_text_contains": "return a - b", "tools_include": ["edit_file"]},
+        label="read",
+    ),
+    reply(
+        "It subtracts. ",
+        tool_use(
+            "edit_file",
+            {"file_path": "calc.py", "old_string": "return a - b", "new_string": "return a + b"},
+        ),
+        expect={"last_tool_result_contains": "return a - b"},
+        label="edit",
+    ),
+    reply(
+        "Now the test.",
+        tool_use("run_command", {"command": PYTEST}),
+        expect={"last_tool_result_is_error": False},
+        label="pytest",
+    ),
+    reply(
+        "Fixed: add now adds, and the test passes.",
+        expect={"last_tool_result_contains": "1 passed"},
+        label="done",
+    ),
+)
+
+
+def check_stream_order(client: KesiClient, run_id: str) -> None:
+    """Text deltas in order and before runFinished; progress begin/report/end well-formed."""
+    methods = [m for m, _ in client.timeline]
+    finished_at = next(
+        i
+        for i, (m, p) in enumerate(client.timeline)
+        if m == "kesi/runFinished" and p["runId"] == run_id
+    )
+    if client.preset.name.endswith("+kesi"):
+        texts = [
+            (i, p["text"])
+            for i, (m, p) in enumerate(client.timeline)
+            if m == "kesi/stream" and p["kind"] == "text"
+        ]
+        assert all(i < finished_at for i, _ in texts)
+        expected = ["Let me read calc.py.", "It subtracts. ", "Now the test.", DONE_TEXT]
+        assert "".join(t for _, t in texts) == "".join(expected)
+        assert len(texts) > 4  # really streamed in pieces
+        kinds = [p["kind"] for m, p in client.timeline if m == "kesi/stream"]
+        assert kinds.count("toolStart") == kinds.count("toolEnd") == 3
+        assert "window/logMessage" not in methods[: finished_at + 1] or all(
+            p.message.startswith("[kesi]") for m, p in client.timeline if m == "window/logMessage"
+        )
+    else:
+        lines = client.log_lines()
+        assert lines[0].startswith("  (Command sandbox:") or lines[0].startswith("KeSi > ")
+        story = "\n".join(lines)
+        assert story.index("KeSi > Let me read calc.py.") < story.index("[tool] read_file")
+        assert story.index("[tool] edit_file") < story.index("[tool] run_command")
+        assert f"KeSi > {DONE_TEXT}" in story
+        assert "(this turn: 4 requests" in lines[-1]
+    reports = list(client.progress_reports.values())
+    assert len(reports) == 1
+    values = reports[0]
+    assert isinstance(values[0], types.WorkDoneProgressBegin) and values[0].cancellable
+    assert isinstance(values[-1], types.WorkDoneProgressEnd)
+    assert all(isinstance(v, types.WorkDoneProgressReport) for v in values[1:-1])
+    messages = [v.message for v in values[1:-1]]
+    assert any(m and m.startswith(f"turn 3/20 · run_command: {PYTEST} · $") for m in messages)
+    assert any(m and m.startswith("turn 4/20") and "$" in m for m in messages)
+    assert values[-1].message is not None and values[-1].message.startswith(
+        "done · files changed: 1 · $"
+    )
+    progress_end = max(i for i, (m, _) in enumerate(client.timeline) if m == "$/progress")
+    assert progress_end < finished_at
+
+
+@pytest.mark.parametrize("preset", ACCEPTING)
+async def test_fix_this_end_to_end(
+    preset: str, failing_project: Path, scripted_api: StartServer
+) -> None:
+    api = scripted_api(FIX_SCRIPT)
+    calc = failing_project / "calc.py"
+    async with kesi_client(preset, [failing_project], env=api_env(api)) as client:
+        answer(client, accept=True)
+        client.open(calc)
+        done = await client.run("kesi.fixThis", fix_this_args(failing_project))
+        assert done["status"] == "done", done
+        assert done["text"] == DONE_TEXT
+        assert done["edits"] == ["calc.py"]
+        assert done["usage"]["requests"] == 4 and done["usage"]["costUsd"] > 0
+        assert calc.read_text() == FIXED and client.buffer(calc).text == FIXED
+        # The edit went through this editor's review; pytest through one permission prompt.
+        edit_prompts = [p for p in client.prompts if "calc.py" in p.message]
+        command_prompts = [p for p in client.prompts if PYTEST in p.message]
+        assert len(command_prompts) == 1 and "[Permission needed]" in command_prompts[0].message
+        client.prompts[:] = edit_prompts
+        assert_review_path(client, REVIEW_PATHS[preset])
+        check_stream_order(client, done["runId"])
+        # The task the model got: path, numbered lines and the diagnostic.
+        task = api.requests[0].body["messages"][0]["content"]
+        task_text = task if isinstance(task, str) else task[-1]["text"]
+        assert "calc.py, lines 1-2" in task_text and "2 |     return a - b" in task_text
+        assert FAILURE in task_text and "[pytest]" in task_text
+        # The bill is the session's too.
+        cost = await client.command("kesi.cost", {"uri": calc.as_uri()})
+        assert cost["requests"] == 4 and cost["costUsd"] == done["usage"]["costUsd"]
+
+
+async def test_fix_this_in_helix_is_refused_without_prompts(
+    failing_project: Path, scripted_api: StartServer
+) -> None:
+    """Helix cannot show prompts: the edit is denied, the model is told, nothing changes."""
+    api = scripted_api(
+        script(
+            reply(tool_use("read_file", {"file_path": "calc.py"})),
+            reply(
+                tool_use(
+                    "edit_file",
+                    {"file_path": "calc.py", "old_string": "a - b", "new_string": "a + b"},
+                )
+            ),
+            reply(
+                "I could not change the file.",
+                expect={"last_tool_result_contains": "the user refused to modify this file"},
+            ),
+        )
+    )
+    calc = failing_project / "calc.py"
+    async with kesi_client("helix", [failing_project], env=api_env(api)) as client:
+        client.open(calc)
+        done = await client.run("kesi.fixThis", fix_this_args(failing_project))
+        assert done["status"] == "done" and done["edits"] == []
+        assert calc.read_text() == BUGGY and client.buffer(calc).text == BUGGY
+        assert not client.applied
+        warnings = client.shown(types.MessageType.Warning)
+        assert len(warnings) == 1 and "cannot show KeSi's permission prompts" in warnings[0]
+
+
+@pytest.mark.parametrize("preset", ["vscode", "neovim", "emacs", "neovim+kesi"])
+async def test_rejected_edit_reaches_the_model(
+    preset: str, failing_project: Path, scripted_api: StartServer
+) -> None:
+    """I3 through the real loop: every review path's "no" is the seed's refusal."""
+    api = scripted_api(
+        script(
+            reply(tool_use("read_file", {"file_path": "calc.py"})),
+            reply(
+                tool_use(
+                    "edit_file",
+                    {"file_path": "calc.py", "old_string": "a - b", "new_string": "a + b"},
+                )
+            ),
+            reply(
+                "Understood, I will leave it.",
+                expect={
+                    "last_tool_result_contains": "the user refused to modify this file",
+                    "last_tool_result_is_error": True,
+                },
+            ),
+        )
+    )
+    calc = failing_project / "calc.py"
+    async with kesi_client(preset, [failing_project], env=api_env(api)) as client:
+        answer(client, accept=False)
+        client.open(calc)
+        done = await client.run("kesi.fixThis", fix_this_args(failing_project))
+        assert done["status"] == "done" and done["edits"] == []
+        assert calc.read_text() == BUGGY and client.buffer(calc).text == BUGGY
+        assert client.buffer(calc).undo == []
+
+
+async def test_user_edit_between_read_and_write_is_refused_as_stale(
+    failing_project: Path, scripted_api: StartServer
+) -> None:
+    """I4 through the real loop: the user types after read_file; edit_file is refused and the
+    model is told to read again; the user's text survives."""
+    api = scripted_api(
+        script(
+            reply(tool_use("read_file", {"file_path": "calc.py"})),
+            reply(
+                tool_use(
+                    "edit_file",
+                    {"file_path": "calc.py", "old_string": "a - b", "new_string": "a + b"},
+                ),
+                timing={"headers_delay": 2.0},  # the user types while the model thinks
+            ),
+            reply(
+                "The file changed; I will read it again.",
+                expect={"last_tool_result_contains": "has changed since you read it"},
+            ),
+        )
+    )
+    calc = failing_project / "calc.py"
+    async with kesi_client("neovim+kesi", [failing_project], env=api_env(api)) as client:
+        answer(client, accept=True)
+        client.open(calc)
+        started = await client.command("kesi.fixThis", fix_this_args(failing_project))
+        await wait_for(lambda: client.stream(started["runId"], "toolEnd"))
+        client.type_text(calc, "def add(a, b):", "def add(a, b):  # typed by the user")
+        await client.sync()
+        done = await client.wait_finished(started["runId"])
+        assert done["status"] == "done" and done["edits"] == []
+        mine = BUGGY.replace("def add(a, b):", "def add(a, b):  # typed by the user")
+        assert client.buffer(calc).text == mine and calc.read_text() == BUGGY
+        assert not client.reviews and not client.applied
+
+
+async def test_deny_listed_command_never_prompts(project: Path, scripted_api: StartServer) -> None:
+    api = scripted_api(
+        script(
+            reply(tool_use("run_command", {"command": "rm -rf ~"})),
+            reply(
+                "That was blocked.",
+                expect={"last_tool_result_contains": "blocked by the safety rules"},
+            ),
+        )
+    )
+    async with kesi_client("neovim", [project], env=api_env(api)) as client:
+        client.answer_prompt = lambda params: ALLOW_ONCE  # a "yes" would not matter anyway
+        done = await client.run("kesi.ask", {"prompt": "clean my home"})
+        assert done["status"] == "done"
+        assert client.prompts == []
+
+
+async def test_denied_command_does_not_run(project: Path, scripted_api: StartServer) -> None:
+    api = scripted_api(
+        script(
+            reply(tool_use("run_command", {"command": "touch made-by-kesi"})),
+            reply(
+                "You said no.",
+                expect={"last_tool_result_contains": "the user refused to run this command"},
+            ),
+        )
+    )
+    async with kesi_client("emacs", [project], env=api_env(api)) as client:
+        client.answer_prompt = lambda params: DENY
+        done = await client.run("kesi.ask", {"prompt": "make a file"})
+        assert done["status"] == "done"
+        assert len(client.prompts) == 1 and "touch made-by-kesi" in client.prompts[0].message
+        assert not (project / "made-by-kesi").exists()
+
+
+async def wait_for(condition: Any, seconds: float = 30) -> None:
+    for _ in range(int(seconds / 0.02)):
+        if condition():
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("condition not reached in time")

@@ -1,0 +1,288 @@
+"""The adapter's pure pieces: settings validation, edits as LSP ranges in every position
+encoding, the stream and log mapping, progress text, capabilities, the fixThis task."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from lsprotocol import types
+from pygls.workspace import PositionCodec
+from pytest_lsp import client_capabilities
+
+from kesi_lsp.core.events import (
+    EditApplied,
+    Notice,
+    RunFinished,
+    TextDelta,
+    ToolFinished,
+    ToolStarted,
+    TurnStarted,
+    UsageReported,
+)
+from kesi_lsp.core.meter import Usage
+from kesi_lsp.core.settings import AgentSettings
+from kesi_lsp.lsp.approver import MAX_DIFF_LINES, truncate_diff
+from kesi_lsp.lsp.capabilities import client_features
+from kesi_lsp.lsp.config import ConfigStore, kesi_section, parse_settings
+from kesi_lsp.lsp.edits import EditPlan, hunks, text_edits, workspace_edit
+from kesi_lsp.lsp.progress import ProgressState, end_message, tool_label
+from kesi_lsp.lsp.stream import LogStory, stream_payload, usage_line
+from kesi_lsp.lsp.tasks import fix_task, line_span, numbered
+from tests.lsp.clients import apply_text_edits
+
+# -- settings --------------------------------------------------------------------------------
+
+
+def test_valid_settings_map_onto_agent_settings() -> None:
+    parsed = parse_settings(
+        {
+            "model": "claude-sonnet-4-5",
+            "maxTokens": 4096,
+            "maxTurns": 7,
+            "maxToolFailures": 2,
+            "commandTimeout": 30,
+            "sandbox": "off",
+            "promptCaching": False,
+            "locale": "zh-TW",
+            "apiKey": "k",
+            "baseUrl": "http://127.0.0.1:1",
+        }
+    )
+    assert parsed.problems == ()
+    assert parsed.settings == AgentSettings(
+        model="claude-sonnet-4-5",
+        max_tokens=4096,
+        max_turns=7,
+        max_tool_failures=2,
+        command_timeout=30.0,
+        sandbox="off",
+        prompt_caching=False,
+        locale="zh-TW",
+        api_key="k",
+        base_url="http://127.0.0.1:1",
+    )
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("maxTurns", 0),
+        ("maxTurns", True),
+        ("maxTurns", 2.5),
+        ("maxTokens", "8k"),
+        ("commandTimeout", -1),
+        ("commandTimeout", 1e9),
+        ("sandbox", "docker"),
+        ("promptCaching", 1),
+        ("locale", "fr"),
+        ("model", ""),
+        ("baseUrl", "ftp://x"),
+    ],
+)
+def test_bad_values_are_reported_and_defaulted(key: str, value: object) -> None:
+    parsed = parse_settings({key: value})
+    assert parsed.settings == AgentSettings()
+    (problem,) = parsed.problems
+    assert problem.startswith(f"KeSi setting kesi.{key}: expected ")
+
+
+def test_later_layers_win_and_null_means_unset() -> None:
+    parsed = parse_settings({"maxTurns": 5, "model": "a"}, {"maxTurns": None, "model": "b"})
+    assert (parsed.settings.max_turns, parsed.settings.model) == (5, "b")
+
+
+def test_problems_speak_the_configured_locale() -> None:
+    (problem,) = parse_settings({"locale": "zh-TW", "maxTurns": "x"}).problems
+    assert problem.startswith("KeSi 設定 kesi.maxTurns")
+
+
+def test_section_forms_and_reporting_once() -> None:
+    assert kesi_section({"kesi": {"maxTurns": 3}}) == {"maxTurns": 3}
+    assert kesi_section({"maxTurns": 3}) == {"maxTurns": 3}
+    assert kesi_section({"other": 1}) == {} and kesi_section(None) == {}
+    store = ConfigStore(init_options={"maxTurns": "x"})
+    parsed = store.settings_for(None)
+    assert len(store.new_problems(parsed)) == 1 and store.new_problems(parsed) == []
+    store.forget_reported()
+    assert len(store.new_problems(store.settings_for(None))) == 1
+
+
+# -- edits -----------------------------------------------------------------------------------
+
+PIECES = ["a", "é", "😀", "\n", "\r\n", "\r", " ", "\u2028"]
+TEXTS = st.lists(st.sampled_from(PIECES), max_size=30).map("".join)
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-8", "utf-32"])
+@given(before=TEXTS, after=TEXTS)
+def test_text_edits_turn_before_into_after(encoding: str, before: str, after: str) -> None:
+    edits = text_edits(before, after, PositionCodec(encoding=encoding))
+    assert apply_text_edits(before, edits, encoding) == after
+
+
+def test_hunks_are_line_blocks() -> None:
+    before = "one\ntwo\nthree\nfour\n"
+    after = "ONE\ntwo\nthree\nFOUR\nfive\n"
+    assert [(h.start, h.end, h.new_text) for h in hunks(before, after)] == [
+        (0, 1, "ONE\n"),
+        (3, 4, "FOUR\nfive\n"),
+    ]
+
+
+def _plan(**changes: object) -> EditPlan:
+    base: dict[str, object] = {"uri": "file:///w/a.py", "before": "x\n", "after": "y\n"}
+    base.update(version=4, create=False, label="L")
+    base.update(changes)
+    return EditPlan(**base)  # type: ignore[arg-type]
+
+
+def test_workspace_edit_shapes() -> None:
+    codec = PositionCodec()
+    plain = workspace_edit(_plan(), codec, document_changes=False)
+    assert plain.document_changes is None and plain.changes is not None
+    assert plain.change_annotations is None
+    versioned = workspace_edit(_plan(), codec, document_changes=True)
+    (doc_edit,) = versioned.document_changes or []
+    assert isinstance(doc_edit, types.TextDocumentEdit) and doc_edit.text_document.version == 4
+    annotated = workspace_edit(_plan(annotation="review me"), codec, document_changes=True)
+    (note,) = (annotated.change_annotations or {}).values()
+    assert note.needs_confirmation and note.label == "L" and note.description == "review me"
+    created = workspace_edit(
+        _plan(before="", version=None, create=True, annotation="r"), codec, document_changes=True
+    )
+    create, insert = created.document_changes or []
+    assert isinstance(create, types.CreateFile) and create.annotation_id == "kesi.review"
+    assert isinstance(insert, types.TextDocumentEdit) and insert.text_document.version is None
+    assert create.options is not None and create.options.overwrite is False
+
+
+# -- stream and log --------------------------------------------------------------------------
+
+USAGE = Usage(requests=1, input_tokens=16227, output_tokens=530, cost_usd=0.0189)
+
+
+def test_stream_payloads() -> None:
+    assert stream_payload("r", TextDelta("hi")) == {"runId": "r", "kind": "text", "text": "hi"}
+    assert stream_payload("r", ToolStarted("t1", "grep", {"pattern": "x"})) == {
+        "runId": "r",
+        "kind": "toolStart",
+        "toolUseId": "t1",
+        "tool": "grep",
+        "input": {"pattern": "x"},
+    }
+    end = stream_payload("r", ToolFinished("t1", "grep", True, "no match"))
+    assert end == {
+        "runId": "r",
+        "kind": "toolEnd",
+        "toolUseId": "t1",
+        "tool": "grep",
+        "isError": True,
+        "summary": "no match",
+    }
+    notice = stream_payload("r", Notice("retry", "retrying"))
+    assert notice == {"runId": "r", "kind": "notice", "notice": "retry", "text": "retrying"}
+    usage = stream_payload("r", UsageReported(USAGE, USAGE, USAGE))
+    assert usage is not None and usage["kind"] == "usage"
+    assert usage["session"] == {
+        "requests": 1,
+        "inputTokens": 16227,
+        "outputTokens": 530,
+        "cacheReadTokens": 0,
+        "cacheWriteTokens": 0,
+        "costUsd": 0.0189,
+        "partial": False,
+    }
+    assert stream_payload("r", TurnStarted(2, 20)) == {
+        "runId": "r",
+        "kind": "turn",
+        "turn": 2,
+        "maxTurns": 20,
+    }
+    edit = stream_payload("r", EditApplied("edit_file", "a.py", "diff"))
+    assert edit == {
+        "runId": "r",
+        "kind": "edit",
+        "tool": "edit_file",
+        "path": "a.py",
+        "diff": "diff",
+    }
+    assert stream_payload("r", RunFinished("done", "", USAGE)) is None
+
+
+def test_log_story_gives_whole_lines_in_order() -> None:
+    story = LogStory("en")
+    assert story.feed(TextDelta("Let me ")) == []
+    assert story.feed(TextDelta("look.\nThen")) == ["KeSi > Let me look."]
+    assert story.feed(ToolStarted("t", "read_file", {"file_path": "a.py"})) == [
+        "Then",
+        '  [tool] read_file({"file_path": "a.py"})',
+    ]
+    assert story.feed(ToolFinished("t", "read_file", False, "1 line")) == ["    → 1 line"]
+    assert story.feed(TextDelta("Done.")) == []
+    assert story.feed(RunFinished("done", "Done.", USAGE)) == ["KeSi > Done."]
+
+
+def test_usage_line_is_the_seeds_bill() -> None:
+    assert usage_line(USAGE, USAGE, "zh-TW") == (
+        "  （本輪 1 次請求，input 16,227、output 530，$0.0189；累計 $0.0189）"
+    )
+
+
+# -- progress, prompts, tasks, capabilities ---------------------------------------------------
+
+
+def test_progress_text() -> None:
+    state = ProgressState("en")
+    assert state.message() == "starting"
+    state.update(TurnStarted(2, 20))
+    state.update(ToolStarted("t", "run_command", {"command": "pytest   -q\n"}))
+    state.update(UsageReported(USAGE, USAGE, USAGE))
+    assert state.message() == "turn 2/20 · run_command: pytest -q · $0.0189"
+    assert tool_label("glob", {}) == "glob"
+    assert len(tool_label("run_command", {"command": "x" * 200})) < 80
+    assert end_message("cancelled", 2, 0.5, "en") == "cancelled · files changed: 2 · $0.5000"
+
+
+def test_long_diffs_are_cut_and_say_so() -> None:
+    diff = "\n".join(f"+line {i}" for i in range(100))
+    shown = truncate_diff(diff, "en").splitlines()
+    assert len(shown) == MAX_DIFF_LINES + 1 and shown[-1] == "… 60 more diff lines not shown"
+
+
+def test_fix_task_text() -> None:
+    source = "def add(a, b):\n    return a - b\n"
+    assert line_span(0, 2, 0) == (0, 1) and line_span(1, 1, 5) == (1, 1)
+    excerpt = numbered(source, 0, 1)
+    assert excerpt == "1 | def add(a, b):\n2 |     return a - b"
+    diagnostic = types.Diagnostic(
+        range=types.Range(
+            start=types.Position(line=1, character=0), end=types.Position(line=1, character=1)
+        ),
+        message="bad\n  operator",
+        severity=types.DiagnosticSeverity.Error,
+        source="ruff",
+        code="X1",
+    )
+    task = fix_task("calc.py", excerpt, (0, 1), [diagnostic], None, "en")
+    assert task.splitlines()[0] == "Fix the code in calc.py, lines 1-2, as shown in my editor:"
+    assert "- line 2: error [ruff X1] bad operator" in task
+    assert task.endswith(
+        "Find the cause, fix it with the smallest change that works, and check the fix."
+    )
+    assert fix_task("calc.py", excerpt, (1, 1), [], " make it add ", "en").endswith(
+        "What I want: make it add"
+    )
+
+
+def test_capabilities_decide_the_review_path() -> None:
+    vscode = client_features(client_capabilities("visual-studio-code"))
+    assert vscode.review_path == "annotation" and vscode.create_files and not vscode.stream
+    neovim = client_features(client_capabilities("neovim"))
+    assert neovim.review_path == "prompt" and neovim.document_changes  # via resourceOperations
+    emacs = client_features(client_capabilities("emacs"))
+    assert emacs.review_path == "prompt" and not emacs.create_files
+    ours = client_capabilities("neovim")
+    ours.experimental = {"kesi": {"stream": True, "reviewEdit": True, "saveDocuments": True}}
+    kesi = client_features(ours)
+    assert kesi.review_path == "kesi" and kesi.stream and kesi.save_documents

@@ -1,0 +1,248 @@
+"""KeSi: Fix This in a real VS Code, end to end.
+
+code-server runs the packaged extension, which starts this checkout's `kesi-lsp`; the agent
+talks to the scripted Messages API through the real anthropic SDK. The test does what a user
+does: opens the failing file, picks **KeSi: Fix This**, ticks the change in the Refactor
+Preview and applies it, allows the test command, and reads the result — on disk, in the
+**KeSi** output channel and in the status bar.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from kesi_lsp.scripted_api import reply, script, stall_after, tool_use
+from tests.vscode.session import OpenVSCode
+
+pytestmark = [pytest.mark.editor, pytest.mark.slow, pytest.mark.timeout(240)]
+
+BUGGY = "def add(a, b):\n    return a - b\n"
+FIXED = "def add(a, b):\n    return a + b\n"
+TEST = """import unittest
+
+from calc import add
+
+
+class AddTest(unittest.TestCase):
+    def test_add(self):
+        self.assertEqual(add(2, 3), 5)
+
+
+if __name__ == "__main__":
+    unittest.main()
+"""
+COMMAND = "python3 -m unittest test_calc"
+COST = re.compile(r"^KeSi \$(\d+\.\d{4})$")
+
+
+def failing_project(tmp_path: Path) -> Path:
+    folder = tmp_path / "project"
+    folder.mkdir()
+    (folder / "calc.py").write_text(BUGGY)
+    (folder / "test_calc.py").write_text(TEST)
+    return folder
+
+
+def read_then_edit(after_edit: list[object]) -> object:
+    """The model reads calc.py, proposes the fix, then does whatever `after_edit` says."""
+    return script(
+        reply("Let me read the code.", tool_use("read_file", {"file_path": "calc.py"})),
+        reply(
+            "`add` subtracts instead of adding. Fixing it.",
+            tool_use(
+                "edit_file",
+                {"file_path": "calc.py", "old_string": "a - b", "new_string": "a + b"},
+            ),
+            expect={"last_tool_result_contains": "return a - b"},
+        ),
+        *after_edit,  # type: ignore[arg-type]
+    )
+
+
+def test_fix_this_accept_the_preview_and_allow_the_command(
+    vscode: OpenVSCode, scripted_api, tmp_path: Path
+) -> None:
+    project = failing_project(tmp_path)
+    api = scripted_api(
+        read_then_edit(
+            [
+                reply(
+                    "Now the tests.",
+                    tool_use("run_command", {"command": COMMAND}),
+                    expect={"last_tool_result_is_error": False},
+                ),
+                reply(
+                    "Fixed: `add` now adds, and the test passes.",
+                    expect={"last_tool_result_contains": "OK"},
+                ),
+            ]
+        )
+    )
+    session = vscode(project, api_url=api.base_url)
+    wb = session.workbench
+
+    # Unsaved work in another file must stay unsaved: KeSi saves only what it changed.
+    wb.open_file("test_calc.py")
+    wb.type_at_end("# work in progress\n")
+    wb.wait_until(lambda: wb.tab_dirty("test_calc.py"), 10_000, "test_calc.py to be dirty")
+
+    wb.open_file("calc.py")
+    wb.select_all()
+    wb.run_command("KeSi: Fix This")
+
+    # The edit waits in the Refactor Preview, unticked, until the user decides.
+    wb.refactor_preview()
+    assert wb.preview_ticks() == [False, False]
+    assert (project / "calc.py").read_text() == BUGGY
+    wb.tick_preview_file("calc.py")
+    wb.apply_preview()
+    wb.wait_preview_closed()
+
+    # The command is not read-only, so KeSi asks first.
+    prompt = wb.click_notification_button(COMMAND, "Allow once")
+    assert "Allow for this session" in prompt and "Deny" in prompt
+
+    wb.wait_until(lambda: COST.match(wb.status_text()) is not None, 90_000, "the run to end")
+
+    assert (project / "calc.py").read_text() == FIXED
+    assert not wb.tab_dirty("calc.py"), "the accepted edit was not saved"
+    assert wb.tab_dirty("test_calc.py"), "KeSi saved a file it did not change"
+    assert (project / "test_calc.py").read_text() == TEST
+
+    channel = session.output_channel()
+    assert "━━ Fix this · calc.py:1-2 ━━" in channel
+    assert "Let me read the code." in channel
+    assert "⚙ read_file: calc.py" in channel
+    assert "⚙ edit_file: calc.py" in channel
+    assert f"⚙ run_command: {COMMAND}" in channel
+    assert "✎ calc.py" in channel and "    +    return a + b" in channel
+    assert "Fixed: `add` now adds, and the test passes." in channel
+    assert re.search(r"━━ done · \$\d+\.\d{4} ━━\n$", channel), channel
+
+    # What the user sees: the output panel on the KeSi channel, the cost in the status bar,
+    # and the same total from KeSi: Show Cost.
+    wb.run_command("KeSi: Show Output")
+    wb.wait_until(
+        lambda: "Fixed: `add` now adds" in wb.output_panel_text(), 15_000, "the output panel"
+    )
+    shown = COST.match(wb.status_text())
+    assert shown is not None and float(shown.group(1)) > 0
+    wb.run_command("KeSi: Show Cost")
+    cost = wb.notification("This session: 4 requests")
+    assert f"total ${shown.group(1)}" in cost.inner_text()
+    assert len(api.requests) == 4
+
+
+def test_a_rejected_preview_leaves_the_file_untouched(
+    vscode: OpenVSCode, scripted_api, tmp_path: Path
+) -> None:
+    project = failing_project(tmp_path)
+    api = scripted_api(
+        read_then_edit(
+            [
+                reply(
+                    "Understood, I left calc.py as it was.",
+                    expect={"last_tool_result_is_error": True},
+                ),
+            ]
+        )
+    )
+    session = vscode(project, api_url=api.base_url)
+    wb = session.workbench
+
+    wb.open_file("calc.py")
+    wb.select_all()
+    wb.code_action("KeSi: fix this")  # the lightbulb this time
+    wb.refactor_preview()
+    wb.discard_preview()
+    wb.wait_preview_closed()
+
+    wb.wait_until(lambda: COST.match(wb.status_text()) is not None, 90_000, "the run to end")
+    assert (project / "calc.py").read_text() == BUGGY
+    assert not wb.active_tab_dirty()
+    assert "return a - b" in wb.editor_text()
+
+    channel = session.output_channel()
+    assert "━━ Fix this · calc.py:1-2 ━━" in channel
+    assert "⚙ edit_file: calc.py" in channel
+    assert re.search(r"  ✗ .+", channel), channel
+    assert "✎" not in channel
+    assert "Understood, I left calc.py as it was." in channel
+    assert len(api.requests) == 3
+
+
+def test_cancel_from_the_progress_notification(
+    vscode: OpenVSCode, scripted_api, tmp_path: Path
+) -> None:
+    project = failing_project(tmp_path)
+    # The model starts explaining, then the stream goes quiet: the user has seen enough.
+    api = scripted_api(
+        script(stall_after(8, "Let me think about this carefully first.", seconds=60))
+    )
+    session = vscode(project, api_url=api.base_url)
+    wb = session.workbench
+
+    wb.open_file("calc.py")
+    wb.select_all()
+    wb.run_command("KeSi: Fix This")
+    wb.wait_until(lambda: "running" in wb.status_text(), 30_000, "the run to start")
+    wb.wait_until(lambda: "Let me think" in session.output_channel(), 30_000, "the streamed text")
+    wb.click_notification_button(re.compile(r"KeSi"), "Cancel")
+
+    wb.wait_until(lambda: COST.match(wb.status_text()) is not None, 30_000, "the run to stop")
+    channel = session.output_channel()
+    assert re.search(r"━━ cancelled( · \$\d+\.\d{4})? ━━\n$", channel), channel
+    assert (project / "calc.py").read_text() == BUGGY
+    assert len(api.requests) == 1
+
+
+def test_ask_with_the_diff_editor_review_and_a_session_grant(
+    vscode: OpenVSCode, scripted_api, tmp_path: Path
+) -> None:
+    project = failing_project(tmp_path)
+    api = scripted_api(
+        read_then_edit(
+            [
+                reply("Done: `add` adds now.", expect={"last_tool_result_is_error": False}),
+            ]
+        )
+    )
+    session = vscode(project, api_url=api.base_url, settings={"kesi.review": "diffEditor"})
+    wb = session.workbench
+
+    wb.open_file("calc.py")
+    wb.run_command("KeSi: Ask")
+    wb.type_into_input_box("Why does test_add fail? Fix it.")
+
+    # The proposal opens in a diff editor beside the file; the notification decides.
+    question = "KeSi wants to edit calc.py. Keep this change?"
+    wb.notification(question)
+    wb.page.locator(".tab", has_text="calc.py (KeSi's proposed edit)").wait_for()
+    assert (project / "calc.py").read_text() == BUGGY
+    wb.click_notification_button(question, "Accept for This Session")
+
+    wb.wait_until(lambda: COST.match(wb.status_text()) is not None, 90_000, "the run to end")
+    assert (project / "calc.py").read_text() == FIXED
+    assert wb.page.locator(".tab", has_text="proposed edit").count() == 0
+    first = api.requests[0].body["messages"][0]["content"]
+    asked = first if isinstance(first, str) else " ".join(block["text"] for block in first)
+    assert "Why does test_add fail? Fix it." in asked
+    assert "calc.py" in asked  # the active file went along
+    channel = session.output_channel()
+    assert "━━ Ask · Why does test_add fail? Fix it. ━━" in channel
+    assert "Done: `add` adds now." in channel
+
+    # The session grant shows in KeSi: Show Permissions and goes with Revoke Permissions.
+    wb.run_command("KeSi: Show Permissions")
+    assert "Allowed files: calc.py" in wb.notification("Allowed files").inner_text()
+    wb.run_command("KeSi: Revoke Permissions")
+    wb.notification("All grants for this session have been revoked.")
+    wb.run_command("KeSi: Show Permissions")
+    wb.wait_until(
+        lambda: any("Allowed files: (none)" in text for text in wb.notification_texts()),
+        15_000,
+        "the grants to be gone",
+    )
