@@ -21,7 +21,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 def kesi_argv() -> list[str]:
     """The language server as editors start it (`kesi-lsp`), through this Python."""
-    return [sys.executable, "-m", "bench.kesi_server"]
+    return [sys.executable, "-m", "kesi_lsp"]
 
 
 def server_env(base_url: str | None) -> dict[str, str]:
