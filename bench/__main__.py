@@ -1,16 +1,24 @@
-"""`python -m bench` (or `./dev bench`): run every benchmark, print the table, write JSON."""
+"""KeSi LSP's benchmarks (issue 9): `./dev bench`, i.e. `python -m bench`.
+
+Runs every benchmark (tokens, startup, streaming, responsiveness, scale), prints each figure
+next to its target and its same-run baseline, and writes the results as JSON (and Markdown with
+--results). --smoke is the fast variant CI runs (tests/bench/test_smoke.py).
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import sys
 import time
 from pathlib import Path
 
-from bench import machine
+from bench import machine, results
 from bench.report import Report
 
 HERE = Path(__file__).resolve().parent
+OUT = HERE / "out"
+BENCHES = ("tokens", "startup", "streaming", "responsiveness", "scale")
 
 
 async def _run(names: list[str], report: Report, smoke: bool) -> None:
@@ -31,12 +39,21 @@ async def _run(names: list[str], report: Report, smoke: bool) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m bench",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--smoke", action="store_true", help="the fast CI variant")
-    parser.add_argument("--only", action="append", help="run only this benchmark (repeatable)")
-    parser.add_argument("--json", type=Path, help="write the results here")
+    parser.add_argument(
+        "--only", action="append", choices=BENCHES, help="run only this benchmark (repeatable)"
+    )
+    parser.add_argument(
+        "--json", type=Path, default=OUT / "results.json", help="write the results here"
+    )
+    parser.add_argument("--results", type=Path, help="also write them as Markdown (RESULTS.md)")
     args = parser.parse_args()
-    names = args.only or ["tokens", "startup", "streaming", "responsiveness", "scale"]
+    names = args.only or list(BENCHES)
     report = Report("smoke" if args.smoke else "full", machine.describe())
     started = time.monotonic()
     asyncio.run(_run(names, report, args.smoke))
@@ -44,8 +61,12 @@ def main() -> int:
     report.machine["load_average_at_end"] = [round(x, 2) for x in machine.load()]
     print()
     print(report.table())
-    if args.json:
-        report.write_json(args.json)
+    report.write_json(args.json)
+    print(f"\nwrote {args.json}")
+    if args.results:
+        command = "python -m bench " + " ".join(sys.argv[1:])
+        args.results.write_text(results.markdown(report, command.strip()) + "\n", encoding="utf-8")
+        print(f"wrote {args.results}")
     return 1 if report.failures() else 0
 
 

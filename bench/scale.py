@@ -8,8 +8,10 @@ rg), and the size of the result the model got (from the scripted API's record of
 request), against the tool's caps. Meanwhile the server's RSS is sampled every 20 ms, and the
 client keeps asking for code actions and `kesi.cost` to catch a blocked event loop.
 
-Baselines in the same run, on the same (warm) files: `rg` alone with the tool's own flags for
-the two greps, and `rg --files --glob *.py` for the glob.
+Baselines in the same run, on the same files: `rg` alone with the tool's own flags for the two
+greps, and `rg --files --glob *.py` for the glob. One pass of them runs before KeSi's calls so
+that both find the files in the page cache (a freshly written tree is; its directory entries
+may not be), and the measured pass runs after.
 """
 
 from __future__ import annotations
@@ -136,6 +138,7 @@ async def run(report: Report, *, smoke: bool) -> None:
         written = await asyncio.to_thread(repo.generate, work / "repo", shape)
         generated = time.monotonic() - started
         root = work / "repo"
+        await _baselines(root)  # warm the page and dentry caches for KeSi and rg alike
         api = await ApiProcess.start(build_script(), work / "api")
         client = LspClient(kesi_argv(), env=server_env(api.base_url), cwd=root)
         runs = Runs(client)
