@@ -93,7 +93,7 @@ _SCREEN: Final[dict[str, tuple[str, str]]] = {
         "  [edited] {path}: applied to the editor's buffer and saved",
         "  [已修改] {path}：套用到編輯器的 buffer 並存檔",
     ),
-    "demo.tool.notice": ("  ({text})", "  （{text}）"),
+    "demo.tool.notice": ("  [notice] {text}", "  [通知] {text}"),
     "demo.prompt.title": (
         "  ? KeSi asks for permission (window/showMessageRequest):",
         "  ? KeSi 請求授權（window/showMessageRequest）：",
@@ -184,6 +184,7 @@ _SCREEN: Final[dict[str, tuple[str, str]]] = {
         "The project stays at {path} (server log: {log}).",
         "專案留在 {path}（伺服器 log：{log}）。",
     ),
+    "demo.kept_log": ("The server's log stays at {log}.", "伺服器的 log 留在 {log}。"),
     "demo.interrupted": ("Interrupted.", "已中斷。"),
     "demo.error.no_pytest": (
         "The demo runs the sample project's tests with pytest, which this Python ({python}) "

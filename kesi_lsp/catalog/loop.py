@@ -257,4 +257,5 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "- 編輯器裡還沒存檔的檔案：{files}。檔案工具讀到的是編輯器裡的內容（包含還沒存檔的修改），"
         "shell 指令（例如跑測試）看到的是磁碟上已經存檔的版本。",
     ),
+    "loop.summary.read": ("read {lines} lines", "讀了 {lines} 行"),
 }

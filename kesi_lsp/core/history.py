@@ -10,18 +10,19 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable, Sequence
-from typing import Any
-
-from anthropic.types import (
-    ContentBlock,
-    ContentBlockParam,
-    MessageParam,
-    TextBlockParam,
-    ToolResultBlockParam,
-    ToolUseBlockParam,
-)
+from typing import TYPE_CHECKING, Any
 
 from kesi_lsp.catalog import Locale, text
+
+if TYPE_CHECKING:
+    from anthropic.types import (
+        ContentBlock,
+        ContentBlockParam,
+        MessageParam,
+        TextBlockParam,
+        ToolResultBlockParam,
+        ToolUseBlockParam,
+    )
 
 
 def _get(block: object, key: str) -> Any:

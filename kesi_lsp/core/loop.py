@@ -60,22 +60,16 @@ from kesi_lsp.core.model.describe import describe_api_error
 from kesi_lsp.core.prompt import PromptEnvironment, system_blocks
 from kesi_lsp.core.sandbox.selection import describe
 from kesi_lsp.core.stream import TurnResult, stream_turn
+from kesi_lsp.core.summary import summarize
 from kesi_lsp.core.tools.context import ToolContext
 from kesi_lsp.core.trim import trim_session
 
 CUT_OFF = {"max_tokens": "loop.max_tokens", "model_context_window_exceeded": "loop.context_window"}
-SUMMARY_CHARS = 160
 
 
 async def run_agent(ctx: ToolContext, prompt: str, model: ModelClient) -> RunFinished:
     """Run one user message to its end; see the module docstring for every way it ends."""
     return await _Run(ctx, model).run(prompt)
-
-
-def summarize(output: str) -> str:
-    """A one-line digest of a tool result for an output panel."""
-    first = next((line.strip() for line in output.splitlines() if line.strip()), "")
-    return first if len(first) <= SUMMARY_CHARS else first[: SUMMARY_CHARS - 1] + "…"
 
 
 def _joined_text(content: Sequence[ContentBlockParam]) -> str:
@@ -196,7 +190,10 @@ class _Run:
             results.append(tool_result(use_id, output, is_error))
             self.ctx.emit(
                 ToolFinished(
-                    tool_use_id=use_id, name=name, is_error=is_error, summary=summarize(output)
+                    tool_use_id=use_id,
+                    name=name,
+                    is_error=is_error,
+                    summary=summarize(name, output, is_error=is_error, locale=self.locale),
                 )
             )
         return results, interrupted

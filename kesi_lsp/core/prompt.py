@@ -13,12 +13,14 @@ import datetime
 from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
-
-from anthropic.types import TextBlockParam
+from typing import TYPE_CHECKING
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.paths import IGNORED_NAMES
 from kesi_lsp.core.sandbox.selection import SandboxState, prompt_lines
+
+if TYPE_CHECKING:
+    from anthropic.types import TextBlockParam
 
 
 @dataclass(frozen=True)

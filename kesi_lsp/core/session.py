@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-
-from anthropic.types import MessageParam
+from typing import TYPE_CHECKING
 
 from kesi_lsp.core.meter import Usage
 from kesi_lsp.core.permissions.grants import Grants
 from kesi_lsp.core.settings import AgentSettings
+
+if TYPE_CHECKING:
+    from anthropic.types import MessageParam
 
 
 @dataclass

@@ -39,12 +39,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Literal
 
-from anthropic.types import MessageParam
-
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.paths import safe_path, safe_write_path
 
 if TYPE_CHECKING:
+    from anthropic.types import MessageParam
+
     from kesi_lsp.core.session import Session
 
 TRIMMABLE_TOOLS: Final = frozenset({"read_file", "run_command", "grep", "glob", "list_files"})

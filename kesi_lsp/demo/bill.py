@@ -39,10 +39,19 @@ def total_line(usage: Mapping[str, Any], seconds: float, locale: Locale) -> str:
     )
 
 
+def tool_list(tools: Sequence[str]) -> str:
+    """`read_file ×3, edit_file`: the tools a round asked for, repeats counted."""
+    counts: dict[str, int] = {}
+    for name in tools:
+        counts[name] = counts.get(name, 0) + 1
+    shown = [name if n == 1 else f"{name} ×{n}" for name, n in counts.items()]
+    return ", ".join(shown) or "-"
+
+
 def round_rows(rounds: Sequence[Round]) -> list[list[str]]:
     rows = []
     for r in rounds:
-        tools = ", ".join(r.tools) if r.tools else "-"
+        tools = tool_list(r.tools)
         rows.append(
             [
                 str(r.number),

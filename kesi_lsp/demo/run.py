@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import logging
 import os
 import shutil
 import sys
@@ -84,9 +85,6 @@ def main(args: argparse.Namespace) -> int:
     answers = answers_for(args.yes, interactive, screen, locale)
     try:
         return asyncio.run(Demo(args, screen, answers, locale).run())
-    except DemoError as exc:
-        screen.bad(str(exc))
-        return EXIT_BROKEN
     except KeyboardInterrupt:
         screen.bad(text("demo.interrupted", locale))
         return 130
@@ -106,25 +104,46 @@ class Demo:
         self.project = Path(args.dir).resolve() if args.dir else self.workdir / "order-pricing"
         self.server_log = self.workdir / "kesi-lsp.log"
         self.bin_dir = Path(sys.executable).parent  # until the sample has its own venv
+        self.built = False
+        self.log_handler: logging.Handler | None = None
 
     def t(self, key: str, **fields: object) -> str:
         return text(key, self.locale, **fields)
 
     async def run(self) -> int:
+        """The demo, then clean up: the temporary folder goes unless asked to keep it, or
+        unless something broke and the server's log is the place to look."""
+        keep = bool(self.args.dir or self.args.keep)
         try:
             return await self._run()
+        except DemoError as exc:
+            self.screen.bad(str(exc))
+            keep = keep or self.server_log.exists()
+            return EXIT_BROKEN
         finally:
-            if self.args.dir or self.args.keep:
-                self.screen.note(self.t("demo.kept", path=self.project, log=self.server_log))
-            else:
-                shutil.rmtree(self.workdir, ignore_errors=True)
+            self._clean_up(keep)
+
+    def _clean_up(self, keep: bool) -> None:
+        if self.log_handler is not None:
+            logging.getLogger().removeHandler(self.log_handler)
+            self.log_handler.close()
+        keep_log = keep and self.server_log.exists()
+        if self.built and keep:
+            self.screen.note(self.t("demo.kept", path=self.project, log=self.server_log))
+        elif keep_log:
+            self.screen.note(self.t("demo.kept_log", log=self.server_log))
+        inside = self.project.is_relative_to(self.workdir)
+        if not keep_log and not (self.built and keep and inside):
+            shutil.rmtree(self.workdir, ignore_errors=True)
 
     async def _run(self) -> int:
+        self.log_handler = _log_to(self.workdir / "kesi-lsp-demo.log")
         if not pytest_available():
             raise DemoError(self.t("demo.error.no_pytest", python=sys.executable))
         if self.project.exists():
             raise DemoError(self.t("demo.error.dir_exists", path=self.project))
         build(self.project)
+        self.built = True
         self.bin_dir = make_sample_venv(self.project)
         with self._model() as model:
             self._banner(model)
@@ -339,7 +358,7 @@ class Demo:
             self.screen.bad(self.t("demo.run.timeout", seconds=f"{self.args.timeout:g}"))
         except asyncio.CancelledError:
             task = asyncio.current_task()
-            if task is None or not task.uncancel() == 0:
+            if task is None or task.uncancel() != 0:
                 raise
             self.screen.bad(self.t("demo.run.interrupted"))
         await asyncio.wait_for(
@@ -372,6 +391,16 @@ async def _drain(editor: DemoEditor, log: Path) -> None:
         while chunk := await server.stderr.read(65536):
             sink.write(chunk)
             sink.flush()
+
+
+def _log_to(path: Path) -> logging.Handler:
+    """The client libraries' own log (pygls, the SDK) goes to a file, not over the story."""
+    handler = logging.FileHandler(path, encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.addHandler(handler)
+    root.setLevel(logging.WARNING)
+    return handler
 
 
 def _tty() -> bool:

@@ -3,31 +3,50 @@
 This is the one place where the adapter reaches for the model: it builds the SDK client from
 the session's settings and the server's environment, and turns "no API key" into a failed
 run whose message says how to set one (the server itself keeps running).
+
+The SDK is big: importing it takes a second or more, and building a client loads the system's
+certificates (tens to hundreds of milliseconds). Neither may happen at start-up (the editor
+waits for `initialize`) nor on the event loop (code actions and `kesi.cost` must stay
+instant), so the loop and the model client are loaded in a worker thread when a run needs them.
 """
 
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
+from typing import TYPE_CHECKING, Any
 
 from kesi_lsp.core.errors import MissingApiKeyError
 from kesi_lsp.core.events import RunFinished
-from kesi_lsp.core.loop import run_agent
 from kesi_lsp.core.meter import Usage
-from kesi_lsp.core.model.anthropic import build_model
 from kesi_lsp.core.tools.context import ToolContext
+
+if TYPE_CHECKING:
+    from kesi_lsp.core.model.anthropic import ModelClient
 
 log = logging.getLogger(__name__)
 
 
+def _agent() -> tuple[Any, Any]:
+    """The core loop and model modules (imported on first use, in a worker thread)."""
+    loop = importlib.import_module("kesi_lsp.core.loop")
+    model = importlib.import_module("kesi_lsp.core.model.anthropic")
+    return loop, model
+
+
 async def run_core_agent(ctx: ToolContext, prompt: str) -> RunFinished:
     """Run the core loop on `prompt`; cancelling the task is the loop's Ctrl-C."""
+    loop, model_module = await asyncio.to_thread(_agent)
     try:
-        model = build_model(ctx.session.settings, ctx.environ)
+        model: ModelClient = await asyncio.to_thread(
+            model_module.build_model, ctx.session.settings, ctx.environ
+        )
     except MissingApiKeyError as exc:
         return RunFinished("failed", str(exc), Usage())
     try:
-        return await run_agent(ctx, prompt, model)
+        finished: RunFinished = await loop.run_agent(ctx, prompt, model)
+        return finished
     finally:
         try:
             await asyncio.shield(model.aclose())

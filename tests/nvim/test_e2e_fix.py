@@ -106,7 +106,9 @@ def test_fix_this_review_accept_prompt_allow_then_undo(
     highlights = dict(ed.output_highlights())
     assert highlights["▸ read_file calc.py"] == "KeSiTool"
     assert highlights[f"▸ run_command {PYTEST}"] == "KeSiTool"
-    assert all(line not in highlights for line in out[1:2]), "model text is not a tool line"
+    prose = "The test expects add(2, 3) == 5, but add() subtracts. Let me read calc.py."
+    assert prose not in highlights, "model text is plain prose"
+    assert all(highlights.get(line) == "KeSiNotice" for line in out if line.startswith("! "))
 
     # The cost line: the tokens the API billed, and the same dollars everywhere.
     billed = [r.usage for r in api.accounting]
@@ -241,3 +243,33 @@ def test_visual_range_and_instruction_reach_the_task(
     task = task if isinstance(task, str) else " ".join(b.get("text", "") for b in task)
     assert '"""Return the sum of a and b."""' in task and "return a - b" in task
     assert "def add(a, b):" not in task, "only the selected lines"
+
+
+def test_undo_takes_back_only_the_agents_edit_not_the_users_typing(
+    open_editor: OpenEditor, scripted_api, tmp_path: Path
+) -> None:
+    """The user changed line 1 (unsaved) before asking; KeSi's edit of line 3 keeps it (I2)."""
+    project = failing_project(tmp_path / "calc")
+    api = scripted_api(
+        script(reply("Reading.", READ), reply("Fixing line 3.", EDIT), reply("Fixed."))
+    )
+    kesi = start_kesi(open_editor, project, api.base_url)
+    ed = kesi.ed
+    calc = ed.file_buffer("calc.py")
+    ed.keys("1G$hi, c=0<Esc>")  # def add(a, b, c=0):
+    mine = ["def add(a, b, c=0):", *CALC_BUGGY.splitlines()[1:]]
+    ed.wait_until(lambda: ed.lines(calc) == mine, "the user's typing")
+
+    ed.keys(f"{FAULTY_LINE}G:KeSiFix<CR>")
+    review = kesi.wait_review()
+    assert review["before"] == mine, "KeSi works on the text the user sees"
+    ed.keys("ga")
+    assert kesi.wait_finished()["status"] == "done"
+    fixed = ["def add(a, b, c=0):", *CALC_FIXED.splitlines()[1:]]
+    assert ed.lines(calc) == fixed
+    assert disk(project, "calc.py").splitlines() == fixed
+
+    ed.keys("u")
+    ed.wait_until(lambda: ed.lines(calc) == mine, "u to take back KeSi's edit only")
+    ed.keys("u")
+    ed.wait_until(lambda: ed.lines(calc) == CALC_BUGGY.splitlines(), "a second u: the user's")

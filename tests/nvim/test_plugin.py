@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.nvim.conftest import OpenEditor
+from tests.nvim.conftest import OpenEditor, require_nvim
 from tests.nvim.harness import Editor
 
 pytestmark = pytest.mark.editor
@@ -240,3 +240,35 @@ def test_a_run_that_stops_says_why_once(open_editor: OpenEditor, tmp_path: Path)
         "── failed · cost $0.0000",
         "── done · cost $0.0000",
     ]
+
+
+def test_a_missing_nvim_fails_in_ci_and_skips_elsewhere() -> None:
+    assert require_nvim("/x/nvim", {"KESI_CI": "1"}) == "/x/nvim"
+    with pytest.raises(pytest.fail.Exception, match="nvim not found"):
+        require_nvim(None, {"KESI_CI": "1"})
+    with pytest.raises(pytest.skip.Exception, match="nvim not found"):
+        require_nvim(None, {})
+
+
+def test_vim_lsp_enable_alone_starts_kesi_with_its_capability(
+    open_editor: OpenEditor, tmp_path: Path
+) -> None:
+    """No setup() call: plugin/kesi.lua defines the commands, lsp/kesi.lua the server."""
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / "pyproject.toml").write_text('[project]\nname = "p"\n', encoding="utf-8")
+    (project / "a.py").write_text("x = 1\n", encoding="utf-8")
+    ed = open_editor(project, env={"KESI_NVIM_ENABLE_ONLY": "1", "ANTHROPIC_API_KEY": ""})
+    ed.cmd("edit a.py")
+    client = ed.wait(
+        "(function() local c = vim.lsp.get_clients({ name = 'kesi', bufnr = 0 })[1] "
+        "return c and c.initialized and { root = c.root_dir,"
+        " kesi = c.capabilities.experimental.kesi,"
+        " commands = c.server_capabilities.executeCommandProvider.commands } end)()",
+        "kesi-lsp to attach",
+    )
+    assert client["root"] == str(project)
+    assert client["kesi"] == {"stream": True, "reviewEdit": True, "saveDocuments": True}
+    assert {"kesi.fixThis", "kesi.ask", "kesi.cancel"} <= set(client["commands"])
+    assert ed.lua("return vim.fn.exists(':KeSiFix')") == 2
+    assert ed.lua("return require('kesi').status()") == "KeSi $0.0000"

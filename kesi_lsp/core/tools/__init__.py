@@ -15,9 +15,7 @@ broken tool never brings the loop down.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Final
-
-from anthropic.types import ToolParam
+from typing import TYPE_CHECKING, Final
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.tools.context import ToolContext
@@ -27,6 +25,9 @@ from kesi_lsp.core.tools.ripgrep import grep
 from kesi_lsp.core.tools.schemas import check_arguments, tool_schema
 from kesi_lsp.core.tools.search import glob_files, list_files
 from kesi_lsp.core.tools.shell import run_command
+
+if TYPE_CHECKING:
+    from anthropic.types import ToolParam
 
 __all__ = [
     "READ_ONLY_TOOLS",

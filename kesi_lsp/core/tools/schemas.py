@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Final
-
-from anthropic.types import ToolParam
+from typing import TYPE_CHECKING, Final
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.tools.result import ToolResult
+
+if TYPE_CHECKING:
+    from anthropic.types import ToolParam
 
 
 @dataclass(frozen=True)

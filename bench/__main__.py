@@ -1,0 +1,74 @@
+"""KeSi LSP's benchmarks (issue 9): `./dev bench`, i.e. `python -m bench`.
+
+Runs every benchmark (tokens, startup, streaming, responsiveness, scale), prints each figure
+next to its target and its same-run baseline, and writes the results as JSON (and Markdown with
+--results). --smoke is the fast variant CI runs (tests/bench/test_smoke.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import time
+from pathlib import Path
+
+from bench import machine, results
+from bench.report import Report
+
+HERE = Path(__file__).resolve().parent
+OUT = HERE / "out"
+BENCHES = ("tokens", "startup", "streaming", "responsiveness", "scale")
+
+
+async def _run(names: list[str], report: Report, smoke: bool) -> None:
+    from bench import responsiveness, scale, startup, streaming, tokens
+
+    benches = {
+        "streaming": streaming.run,
+        "responsiveness": responsiveness.run,
+        "startup": startup.run,
+        "scale": scale.run,
+        "tokens": tokens.run,
+    }
+    for name in names:
+        started = time.monotonic()
+        print(f"== {name}", flush=True)
+        await benches[name](report, smoke=smoke)
+        report.seconds[name] = round(time.monotonic() - started, 1)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--smoke", action="store_true", help="the fast CI variant")
+    parser.add_argument(
+        "--only", action="append", choices=BENCHES, help="run only this benchmark (repeatable)"
+    )
+    parser.add_argument(
+        "--json", type=Path, default=OUT / "results.json", help="write the results here"
+    )
+    parser.add_argument("--results", type=Path, help="also write them as Markdown (RESULTS.md)")
+    args = parser.parse_args()
+    names = args.only or list(BENCHES)
+    report = Report("smoke" if args.smoke else "full", machine.describe())
+    started = time.monotonic()
+    asyncio.run(_run(names, report, args.smoke))
+    report.seconds["total"] = round(time.monotonic() - started, 1)
+    report.machine["load_average_at_end"] = [round(x, 2) for x in machine.load()]
+    print()
+    print(report.table())
+    report.write_json(args.json)
+    print(f"\nwrote {args.json}")
+    if args.results:
+        command = "python -m bench " + " ".join(sys.argv[1:])
+        args.results.write_text(results.markdown(report, command.strip()) + "\n", encoding="utf-8")
+        print(f"wrote {args.results}")
+    return 1 if report.failures() else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

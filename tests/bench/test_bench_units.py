@@ -1,0 +1,90 @@
+"""The benchmark suite's own parts: statistics, targets, the generated repository, scenarios."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from pathlib import Path
+
+from bench import day18, longsession, repo
+from bench.report import Figure, Report
+from bench.stats import percentile
+from kesi_lsp.demo.project import build
+from kesi_lsp.scripted_api import Script, ToolUseBlock, validate_request
+
+
+def test_percentiles_interpolate_between_ranks() -> None:
+    values = [float(v) for v in range(1, 101)]
+    assert percentile(values, 50) == 50.5
+    assert percentile(values, 99) == 99.01
+    assert percentile([3.0], 99) == 3.0
+    assert math.isnan(percentile([], 50))
+
+
+def test_a_target_is_an_upper_bound_with_an_optional_noise_margin() -> None:
+    figure = Figure("b", "f", 1.4, "x", 1.0)
+    assert figure.met() is False
+    assert figure.met(margin=1.5) is True
+    assert Figure("b", "f", 2.0, "x", None).met() is None
+    assert Figure("b", "f", float("nan"), "ms", 5.0).met() is False
+    report = Report("smoke", {}, [figure, Figure("b", "g", 0.5, "x", 1.0)])
+    assert report.failures() == [figure]
+    assert report.failures(margin=1.5) == []
+    assert "<= 1.00x" in report.table() and "NO" in report.table()
+
+
+def test_the_generated_repository_is_plain_text_of_the_promised_shape(tmp_path: Path) -> None:
+    shape = replace(repo.SMOKE, files=600, pkgs=2, mods=3, wide=50, logs=2, log_bytes=200_000)
+    written = repo.generate(tmp_path / "r", shape)
+    files = [p for p in (tmp_path / "r").rglob("*") if p.is_file()]
+    assert len(files) == written["files"] == 600
+    assert sum(p.stat().st_size for p in files) == written["bytes"]
+    assert not any(b"\0" in p.read_bytes() for p in files), "rg must not see binary files"
+    assert sum(repo.RARE in p.read_text() for p in files) == 3
+    sources = [p for p in files if p.parent.name.startswith("mod_")]
+    assert all(p.read_text().count(repo.COMMON) == 2 for p in sources)
+    big = (tmp_path / "r" / "pkg_00" / "big_module.py").stat().st_size
+    assert 250_000 <= big < 262_144
+
+
+def test_day18_replays_the_seed_bill_shape() -> None:
+    steps = day18.replies()
+    assert len(day18.QUESTIONS) == 8
+    assert len(steps) == sum(day18.ROUND_REQUESTS) == 14
+    first = [b for b in steps[0].content + steps[1].content if isinstance(b, ToolUseBlock)]
+    assert [(b.name, dict(b.input)) for b in first] == [
+        ("list_files", {}),
+        ("read_file", {"file_path": "README.md"}),
+        ("read_file", {"file_path": "pricing.py"}),
+        ("read_file", {"file_path": "rules.py"}),
+    ]
+    Script(steps=tuple(steps))  # a valid script
+
+
+def test_day18_reads_only_files_of_the_day13_project(tmp_path: Path) -> None:
+    root = build(tmp_path / "p")
+    for step in day18.replies():
+        for block in step.content:
+            if isinstance(block, ToolUseBlock) and block.name == "read_file":
+                assert (root / block.input["file_path"]).is_file()
+
+
+def test_the_long_session_reads_real_files_and_passes_the_budget(tmp_path: Path) -> None:
+    root = longsession.build(tmp_path / "p")
+    questions, steps = longsession.scenario()
+    reads = [
+        b.input["file_path"]
+        for s in steps
+        for b in s.content
+        if isinstance(b, ToolUseBlock) and b.name == "read_file"
+    ]
+    assert all((root / path).is_file() for path in reads)
+    read_bytes = sum((root / path).stat().st_size for path in reads)
+    # Past the 50,000-token budget once (trimmed to 25,000), then past it again.
+    assert read_bytes / 4 > 50_000 + 25_000
+    assert len(questions) < len(steps)
+
+
+def test_scripted_requests_of_the_scenarios_are_valid_tool_definitions() -> None:
+    body = {"model": "m", "max_tokens": 10, "messages": [{"role": "user", "content": "hi"}]}
+    assert validate_request(body) == []
