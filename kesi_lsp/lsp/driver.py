@@ -109,19 +109,15 @@ async def drive(host: Host, run: Run) -> None:
 
 def announce_sandbox(host: Host, run: Run, output: RunOutput, sandbox: Sandbox) -> None:
     """Say once per folder what confines shell commands ("protection you can't see doesn't
-    count", seed Day 15): a log line when a sandbox is on; a warning the user cannot miss, and
-    a notice in the run's output, when commands run unconfined."""
+    count", seed Day 15): a notice at the start of the first run's output, and a warning the
+    user cannot miss when commands run unconfined."""
     locale = run.session.settings.locale
     state = describe(sandbox, run.folder.path, host.environ)
     line = status_line(state, locale)
-    wire = host.link.wire
-    wire.notify(
-        types.WINDOW_LOG_MESSAGE, types.LogMessageParams(type=types.MessageType.Info, message=line)
-    )
+    output.emit(Notice("sandbox", line))
     if state.variant != "on":
-        output.emit(Notice("sandbox", line))
         message = text("lsp.sandbox_off", locale, folder=run.folder.name, status=line)
-        wire.notify(
+        host.link.wire.notify(
             types.WINDOW_SHOW_MESSAGE,
             types.ShowMessageParams(type=types.MessageType.Warning, message=message),
         )

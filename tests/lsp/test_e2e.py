@@ -114,11 +114,13 @@ def check_stream_order(client: KesiClient, run_id: str) -> None:
         assert len(texts) > 4  # really streamed in pieces
         kinds = [p["kind"] for m, p in client.timeline if m == "kesi/stream"]
         assert kinds.count("toolStart") == kinds.count("toolEnd") == 3
-        # The story is in kesi/stream; the log only says which sandbox confines commands.
-        assert client.log_lines() == ["Command sandbox: on (/usr/bin/bwrap)"]
+        first = client.stream(run_id)[0]  # which sandbox confines the commands, first
+        assert first["kind"] == "notice" and first["notice"] == "sandbox"
+        assert first["text"] == "Command sandbox: on (/usr/bin/bwrap)"
+        assert client.log_lines() == []  # the story is in kesi/stream only
     else:
         lines = client.log_lines()
-        assert lines[0] == "Command sandbox: on (/usr/bin/bwrap)"
+        assert lines[0] == "  (Command sandbox: on (/usr/bin/bwrap))"
         assert lines[1] == "KeSi > Let me read calc.py."
         story = "\n".join(lines)
         assert story.index("KeSi > Let me read calc.py.") < story.index("[tool] read_file")
@@ -362,10 +364,11 @@ async def test_running_without_a_sandbox_is_said_out_loud(
     init = {"sandbox": "off"}
     async with kesi_client(preset, [project], env=api_env(api), init_options=init) as client:
         first = await client.run("kesi.ask", {"prompt": "hi"})
-        await client.run("kesi.ask", {"prompt": "hi"})
+        second = await client.run("kesi.ask", {"prompt": "hi"})
         status = "Command sandbox: off (setting kesi.sandbox = off)"
         (warning,) = client.shown(types.MessageType.Warning)  # once per folder, not per run
         assert warning.startswith(f"KeSi in project: {status}. Shell commands")
+        assert not client.stream(second["runId"], "notice")  # said once per folder
         if preset.endswith("+kesi"):
             (notice,) = client.stream(first["runId"], "notice")
             assert notice == {
@@ -375,4 +378,4 @@ async def test_running_without_a_sandbox_is_said_out_loud(
                 "text": status,
             }
         else:
-            assert f"  ({status})" in client.log_lines()
+            assert client.log_lines().count(f"  ({status})") == 1
