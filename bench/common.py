@@ -35,9 +35,9 @@ def server_env(base_url: str | None) -> dict[str, str]:
 
 
 @contextmanager
-def scratch(prefix: str) -> Iterator[Path]:
-    """A temporary folder that is removed afterwards, whatever happens."""
-    path = Path(tempfile.mkdtemp(prefix=f"kesi-bench-{prefix}-")).resolve()
+def scratch(prefix: str, base: Path | None = None) -> Iterator[Path]:
+    """A temporary folder (under `base`, else the system's) removed afterwards, whatever happens."""
+    path = Path(tempfile.mkdtemp(prefix=f"kesi-bench-{prefix}-", dir=base)).resolve()
     try:
         yield path
     finally:
@@ -83,6 +83,17 @@ class Runs:
         log = self.log(str(started["runId"]))
         await asyncio.wait_for(log.done.wait(), seconds)
         return log
+
+
+def memory_folder(needed_bytes: int) -> Path | None:
+    """A RAM-backed folder (tmpfs) with room for `needed_bytes`, if the system has one."""
+    shm = Path("/dev/shm")
+    try:
+        if shm.is_dir() and shutil.disk_usage(shm).free > needed_bytes * 1.5:
+            return shm
+    except OSError:
+        pass
+    return None
 
 
 def rss_mb(pid: int) -> tuple[float, float]:

@@ -72,7 +72,9 @@ def _scale(details: dict[str, Any]) -> list[str]:
         "### Tools at scale",
         "",
         f"Generated {written['files']:,} files, {written['bytes'] / 1e9:.2f} GB in "
-        f"{details['generate_seconds']} s (removed in {details.get('remove_seconds', '?')} s).",
+        f"{details['where']}, in {details['generate_seconds']} s (removed in "
+        f"{details.get('remove_seconds', '?')} s). Wall times are from the first round of calls;"
+        " the worst probe from the second round, made while code actions kept coming.",
         "",
         "| call | wall s | server CPU s | rg alone s | worst probe ms | result |",
         "|---|---:|---:|---:|---:|---|",
