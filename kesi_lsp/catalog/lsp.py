@@ -29,6 +29,10 @@ _SETTINGS: Final[dict[str, tuple[str, str]]] = {
         "「auto」、「bubblewrap」、「seatbelt」、「off」其中之一",
     ),
     "lsp.expect.bool": ("true or false", "true 或 false"),
+    "lsp.expect.budget": (
+        "a number of tokens from 1000 to 2000000",
+        "1000 到 2000000 之間的 token 數",
+    ),
     "lsp.expect.locale": ('"en" or "zh-TW"', "「en」或「zh-TW」"),
     "lsp.expect.api_key": ("a non-empty string", "非空字串"),
     "lsp.expect.base_url": ("an http:// or https:// URL", "http:// 或 https:// 開頭的網址"),

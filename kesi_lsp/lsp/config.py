@@ -60,6 +60,8 @@ RULES: Final = (
     Rule("commandTimeout", "command_timeout", _is_number(0, 3600), "lsp.expect.timeout"),
     Rule("sandbox", "sandbox", lambda v: v in SANDBOX_MODES, "lsp.expect.sandbox"),
     Rule("promptCaching", "prompt_caching", lambda v: isinstance(v, bool), "lsp.expect.bool"),
+    Rule("contextTrimming", "context_trimming", lambda v: isinstance(v, bool), "lsp.expect.bool"),
+    Rule("contextBudget", "context_budget", _is_int(1000, 2_000_000), "lsp.expect.budget"),
     Rule("locale", "locale", is_locale, "lsp.expect.locale"),
     Rule("apiKey", "api_key", _is_text, "lsp.expect.api_key"),
     Rule("baseUrl", "base_url", _is_url, "lsp.expect.base_url"),
