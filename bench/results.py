@@ -56,11 +56,15 @@ def _responsiveness(details: dict[str, Any]) -> list[str]:
     for method in ("codeAction", "kesi.cost"):
         for phase, v in details[method].items():
             out.append(f"| {method} | {phase} | {_pct(v, 50)} | {_pct(v, 99)} | {_pct(v, 100)} |")
+    lag = details.get("delta_ms", {})
     out += [
         "",
-        f"Streaming lasted {details['stream_seconds']} s, the command {details['command_seconds']}"
-        " s. Phases: idle = no run; streaming = first text delta to toolStart; command = toolStart"
-        " to toolEnd; other = the rest of the run (requests, tool set-up).",
+        f"Streaming lasted {details['stream_seconds']} s at the client "
+        f"({details.get('server_stream_seconds')} s at the scripted API), the command "
+        f"{details['command_seconds']} s. Text delta latency meanwhile (write -> client): p50 "
+        f"{_pct(lag, 50)} ms, p99 {_pct(lag, 99)} ms, max {_pct(lag, 100)} ms. Phases: idle = no"
+        " run; streaming = first text delta to toolStart; command = toolStart to toolEnd;"
+        " other = the rest of the run (requests, tool set-up).",
         "",
     ]
     return out
