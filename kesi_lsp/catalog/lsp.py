@@ -29,6 +29,10 @@ _SETTINGS: Final[dict[str, tuple[str, str]]] = {
         "「auto」、「bubblewrap」、「seatbelt」、「off」其中之一",
     ),
     "lsp.expect.bool": ("true or false", "true 或 false"),
+    "lsp.expect.budget": (
+        "a number of tokens from 1000 to 2000000",
+        "1000 到 2000000 之間的 token 數",
+    ),
     "lsp.expect.locale": ('"en" or "zh-TW"', "「en」或「zh-TW」"),
     "lsp.expect.api_key": ("a non-empty string", "非空字串"),
     "lsp.expect.base_url": ("an http:// or https:// URL", "http:// 或 https:// 開頭的網址"),
@@ -185,6 +189,11 @@ _EDITS: Final[dict[str, tuple[str, str]]] = {
 
 _RUNS: Final[dict[str, tuple[str, str]]] = {
     "lsp.run_cancelled": ("Cancelled.", "已取消。"),
+    "lsp.sandbox_off": (
+        "KeSi in {folder}: {status}. Shell commands KeSi runs there are not confined; only the "
+        "permission prompts stand in the way.",
+        "KeSi 在 {folder}：{status}。KeSi 在那裡執行的 shell 指令不受限制，只靠授權詢問把關。",
+    ),
     "lsp.run_crashed": (
         "KeSi hit an internal error ({error}). Your files are as the last applied edit left "
         "them; the details are in the KeSi server log.",
@@ -192,6 +201,16 @@ _RUNS: Final[dict[str, tuple[str, str]]] = {
         "細節在 KeSi server 的記錄裡。",
     ),
     "lsp.run_failed": ("KeSi stopped: {text}", "KeSi 停下來了：{text}"),
+    "lsp.hint.unreachable": (
+        "Check the network connection and the API address (ANTHROPIC_BASE_URL or the "
+        "kesi.baseUrl setting), then run the command again.",
+        "請檢查網路連線和 API 位址（ANTHROPIC_BASE_URL 或 kesi.baseUrl 設定），再執行一次。",
+    ),
+    "lsp.hint.limit": (
+        "Ask KeSi to continue from here, split the task into smaller steps, or raise the "
+        "kesi.maxTurns setting.",
+        "可以請 KeSi 接著做、把任務拆小，或調高 kesi.maxTurns 設定。",
+    ),
     "lsp.run_limit": ("KeSi stopped at a limit: {text}", "KeSi 碰到上限停下來了：{text}"),
     "lsp.internal_error": (
         "KeSi server error: {error} (details in the server log).",

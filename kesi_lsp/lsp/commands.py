@@ -90,7 +90,7 @@ def excerpt(
 async def _start(ls: KesiServer, folder: Folder, prompt: str) -> dict[str, str]:
     """Start a run in `folder`'s session unless one is already going there."""
     pending = ls.config_ready
-    if isinstance(pending, asyncio.Future) and not pending.done():
+    if pending is not None and not pending.done():
         await asyncio.wait({pending}, timeout=SETTINGS_WAIT)
     settings = ls.settings_for(folder).settings
     busy = ls.runs.active_in(folder)

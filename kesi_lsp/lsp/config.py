@@ -60,6 +60,8 @@ RULES: Final = (
     Rule("commandTimeout", "command_timeout", _is_number(0, 3600), "lsp.expect.timeout"),
     Rule("sandbox", "sandbox", lambda v: v in SANDBOX_MODES, "lsp.expect.sandbox"),
     Rule("promptCaching", "prompt_caching", lambda v: isinstance(v, bool), "lsp.expect.bool"),
+    Rule("contextTrimming", "context_trimming", lambda v: isinstance(v, bool), "lsp.expect.bool"),
+    Rule("contextBudget", "context_budget", _is_int(1000, 2_000_000), "lsp.expect.budget"),
     Rule("locale", "locale", is_locale, "lsp.expect.locale"),
     Rule("apiKey", "api_key", _is_text, "lsp.expect.api_key"),
     Rule("baseUrl", "base_url", _is_url, "lsp.expect.base_url"),
@@ -133,18 +135,19 @@ def parse_settings(*layers: Mapping[str, object]) -> Parsed:
 class ConfigStore:
     """Where each layer of settings currently stands, per workspace folder.
 
-    `folders` holds what `workspace/configuration` answered for each folder URI; `pushed` is
-    what a client without `workspace/configuration` sent in `didChangeConfiguration`.
+    Layers, later ones winning: `initializationOptions`; `workspace`, the unscoped answer of
+    `workspace/configuration` (no folder open) or what a client without that request pushed in
+    `didChangeConfiguration`; `folders`, the answer for each folder URI.
     """
 
     init_options: Mapping[str, object] = field(default_factory=dict)
-    pushed: Mapping[str, object] = field(default_factory=dict)
+    workspace: Mapping[str, object] = field(default_factory=dict)
     folders: dict[str, Mapping[str, object]] = field(default_factory=dict)
     _reported: set[str] = field(default_factory=set)
 
     def settings_for(self, folder_uri: str | None) -> Parsed:
         """The settings a run in `folder_uri` uses (None: no folder-specific layer)."""
-        layers = [self.init_options, self.pushed]
+        layers = [self.init_options, self.workspace]
         if folder_uri is not None:
             layers.append(self.folders.get(folder_uri, {}))
         return parse_settings(*layers)

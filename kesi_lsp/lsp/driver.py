@@ -14,6 +14,8 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from lsprotocol import types
+
 from kesi_lsp.catalog import text
 from kesi_lsp.core.errors import SandboxUnavailableError
 from kesi_lsp.core.events import Notice, RunFinished
@@ -87,9 +89,8 @@ async def drive(host: Host, run: Run) -> None:
     except SandboxUnavailableError as exc:  # the setting asks for a sandbox this machine lacks
         output.finish(RunFinished("failed", str(exc), Usage()), run.session.usage)
         return
-    if fresh:  # "protection you can't see doesn't count" (seed Day 15)
-        state = describe(sandbox, run.folder.path, host.environ)
-        output.emit(Notice("sandbox", status_line(state, settings.locale)))
+    if fresh:
+        announce_sandbox(host, run, output, sandbox)
     prompter = Prompter(host.link.wire, host.prompts, settings.locale)
     view = LspWorkspaceView(
         host.link, run.folder.path, run.id, prompter, on_applied=lambda c: run.edits.append(c.path)
@@ -104,6 +105,26 @@ async def drive(host: Host, run: Run) -> None:
     )
     finished = await _run_agent(host.runner, ctx, run)
     output.finish(finished, run.session.usage)
+
+
+def announce_sandbox(host: Host, run: Run, output: RunOutput, sandbox: Sandbox) -> None:
+    """Say once per folder what confines shell commands ("protection you can't see doesn't
+    count", seed Day 15): a log line when a sandbox is on; a warning the user cannot miss, and
+    a notice in the run's output, when commands run unconfined."""
+    locale = run.session.settings.locale
+    state = describe(sandbox, run.folder.path, host.environ)
+    line = status_line(state, locale)
+    wire = host.link.wire
+    wire.notify(
+        types.WINDOW_LOG_MESSAGE, types.LogMessageParams(type=types.MessageType.Info, message=line)
+    )
+    if state.variant != "on":
+        output.emit(Notice("sandbox", line))
+        message = text("lsp.sandbox_off", locale, folder=run.folder.name, status=line)
+        wire.notify(
+            types.WINDOW_SHOW_MESSAGE,
+            types.ShowMessageParams(type=types.MessageType.Warning, message=message),
+        )
 
 
 async def _run_agent(runner: AgentRunner, ctx: ToolContext, run: Run) -> RunFinished:

@@ -67,7 +67,7 @@ async def _pull(ls: KesiServer) -> None:
     for folder, value in zip(folders, values, strict=False):
         ls.config.folders[folder.uri] = value if isinstance(value, Mapping) else {}
     if not folders and values and isinstance(values[0], Mapping):
-        ls.config.pushed = values[0]
+        ls.config.workspace = values[0]
 
 
 async def did_change_configuration(
@@ -75,7 +75,7 @@ async def did_change_configuration(
 ) -> None:
     ls.config.forget_reported()
     if not ls.features.configuration:
-        ls.config.pushed = kesi_section(params.settings)
+        ls.config.workspace = kesi_section(params.settings)
     await refresh_settings(ls)
 
 

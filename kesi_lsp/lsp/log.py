@@ -8,6 +8,7 @@ stdout is the JSON-RPC channel. The server's own log goes to stderr, which every
 from __future__ import annotations
 
 import logging
+import re
 import sys
 from pathlib import Path
 
@@ -16,6 +17,25 @@ from lsprotocol import types
 from kesi_lsp.lsp.wire import Wire
 
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+# `-v` logs whole LSP messages (pygls does), and settings may carry an API key.
+_SECRETS = (
+    (re.compile(r"""(["']?apiKey["']?\s*[:=]\s*)(["'])(?:(?!\2).)*\2"""), r"\1\2***\2"),
+    (re.compile(r"sk-ant-[A-Za-z0-9_\-]+"), "sk-ant-***"),
+)
+
+
+class RedactSecrets(logging.Filter):
+    """Replace API keys in log records by `***` before any handler writes them."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        redacted = message
+        for pattern, replacement in _SECRETS:
+            redacted = pattern.sub(replacement, redacted)
+        if redacted != message:
+            record.msg, record.args = redacted, None
+        return True
 
 
 def configure_logging(verbose: bool, log_file: str | None) -> None:
@@ -27,6 +47,7 @@ def configure_logging(verbose: bool, log_file: str | None) -> None:
     root = logging.getLogger()
     for handler in handlers:
         handler.setFormatter(logging.Formatter(FORMAT))
+        handler.addFilter(RedactSecrets())
         root.addHandler(handler)
     root.setLevel(logging.DEBUG if verbose else logging.WARNING)
     logging.getLogger("kesi_lsp").setLevel(logging.DEBUG if verbose else logging.INFO)
@@ -37,6 +58,7 @@ class ClientLogHandler(logging.Handler):
 
     def __init__(self, wire: Wire) -> None:
         super().__init__(logging.WARNING)
+        self.addFilter(RedactSecrets())
         self._wire = wire
         self._busy = False
 

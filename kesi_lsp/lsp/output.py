@@ -32,6 +32,25 @@ def relative(folder: Folder, run: Run) -> list[str]:
     return list(seen)
 
 
+_UNREACHABLE = ("loop.api.connection", "loop.api.connection_lost", "loop.api.timeout")
+
+
+def what_to_do(finished: RunFinished, locale: Locale) -> str | None:
+    """The next step for the user when the run's own message does not say one.
+
+    The loop's words for "cannot reach the API" describe the failure but not the way out, and
+    a limit says where it stopped but not how to go on; the other failures (no API key, rate
+    limits, a too-long conversation) already end with what to do.
+    """
+    if finished.status == "limit":
+        return text("lsp.hint.limit", locale)
+    for key in _UNREACHABLE:
+        prefix = text(key, locale).split("{", 1)[0]
+        if finished.text.startswith(prefix):
+            return text("lsp.hint.unreachable", locale)
+    return None
+
+
 class RunOutput:
     """Turns one run's events into messages for this client."""
 
@@ -77,12 +96,12 @@ class RunOutput:
             end_message(finished.status, len(edited), finished.usage.cost_usd, locale)
         )
         if finished.status in ("failed", "limit"):
+            message = text(f"lsp.run_{finished.status}", locale, text=finished.text)
+            if (hint := what_to_do(finished, locale)) is not None:
+                message += " " + hint
             self._wire.notify(
                 types.WINDOW_SHOW_MESSAGE,
-                types.ShowMessageParams(
-                    type=types.MessageType.Error,
-                    message=text(f"lsp.run_{finished.status}", locale, text=finished.text),
-                ),
+                types.ShowMessageParams(type=types.MessageType.Error, message=message),
             )
         self._wire.notify(
             RUN_FINISHED,

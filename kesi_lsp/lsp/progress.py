@@ -7,6 +7,7 @@ Text formatting is pure; `RunProgress` only sends what the formatter says.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from kesi_lsp.lsp.wire import Wire
 
 log = logging.getLogger(__name__)
 
+CREATE_SECONDS = 10.0
 _INPUT_KEYS = ("command", "path", "file_path", "pattern", "query")
 _MAX_LABEL = 60
 
@@ -102,12 +104,13 @@ class RunProgress:
     async def begin(self, supported: bool) -> None:
         if not supported:
             return
+        create = self._wire.request(
+            types.WINDOW_WORK_DONE_PROGRESS_CREATE,
+            types.WorkDoneProgressCreateParams(token=self.token),
+        )
         try:
-            await self._wire.request(
-                types.WINDOW_WORK_DONE_PROGRESS_CREATE,
-                types.WorkDoneProgressCreateParams(token=self.token),
-            )
-        except Exception as exc:  # the client refused: run without a progress bar
+            await asyncio.wait_for(create, CREATE_SECONDS)
+        except Exception as exc:  # refused or unanswered: run without a progress bar
             log.info("client refused progress token: %s", exc)
             return
         self._started = True

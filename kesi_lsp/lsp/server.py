@@ -7,6 +7,7 @@ lives in module globals, so tests (and the demo) can build as many servers as th
 from __future__ import annotations
 
 import argparse
+import asyncio
 import logging
 import os
 import sys
@@ -46,7 +47,7 @@ class KesiServer(LanguageServer):
         self.runs = Runs()
         self.prompts = PromptSupport()
         self.sandboxes = Sandboxes(self.environ)
-        self.config_ready: Any = None  # the pending workspace/configuration pull, if any
+        self.config_ready: asyncio.Future[None] | None = None  # the settings pull under way
 
     @property
     def documents(self) -> Documents:

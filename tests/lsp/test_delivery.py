@@ -14,7 +14,14 @@ from typing import Any
 import pytest
 from lsprotocol import types
 
-from tests.lsp.clients import ALLOW_ONCE, ALLOW_SESSION, DENY, KesiClient, kesi_client
+from tests.lsp.clients import (
+    ALLOW_ONCE,
+    ALLOW_SESSION,
+    DENY,
+    EditorRefusalError,
+    KesiClient,
+    kesi_client,
+)
 from tests.lsp.conftest import BUGGY, FIXED, AgentCommand
 
 pytestmark = pytest.mark.e2e
@@ -298,3 +305,25 @@ async def _wait_for(condition: Any, seconds: float = 20) -> None:
             return
         await asyncio.sleep(0.02)
     raise AssertionError("condition not reached")
+
+
+@pytest.mark.parametrize("reply_kind", ["dismissed", "error"])
+async def test_a_prompt_without_a_yes_is_a_no(
+    reply_kind: str, project: Path, scripted_agent: AgentCommand
+) -> None:
+    """A dismissed prompt (null) and a prompt the editor fails to show both deny (§2.6)."""
+
+    def dismiss_or_fail(params: types.ShowMessageRequestParams) -> str | None:
+        if reply_kind == "error":
+            raise EditorRefusalError(message="no UI here")
+        return None
+
+    steps = [{"do": "command", "command": "touch x"}, *EDIT]
+    async with kesi_client("emacs", [project], command=scripted_agent(steps)) as client:
+        client.answer_prompt = dismiss_or_fail
+        done = await client.run("kesi.ask", {"prompt": "go"})
+        command, _, edit = outcomes(client, done["runId"])
+        assert command.startswith("refused: Error: the user refused to run this command")
+        assert edit == "rejected"
+        assert len(client.prompts) == 2 and not client.applied
+        assert (project / "calc.py").read_text() == BUGGY

@@ -44,6 +44,8 @@ def test_valid_settings_map_onto_agent_settings() -> None:
             "commandTimeout": 30,
             "sandbox": "off",
             "promptCaching": False,
+            "contextTrimming": False,
+            "contextBudget": 30000,
             "locale": "zh-TW",
             "apiKey": "k",
             "baseUrl": "http://127.0.0.1:1",
@@ -58,6 +60,8 @@ def test_valid_settings_map_onto_agent_settings() -> None:
         command_timeout=30.0,
         sandbox="off",
         prompt_caching=False,
+        context_trimming=False,
+        context_budget=30000,
         locale="zh-TW",
         api_key="k",
         base_url="http://127.0.0.1:1",
@@ -75,6 +79,7 @@ def test_valid_settings_map_onto_agent_settings() -> None:
         ("commandTimeout", 1e9),
         ("sandbox", "docker"),
         ("promptCaching", 1),
+        ("contextBudget", 10),
         ("locale", "fr"),
         ("model", ""),
         ("baseUrl", "ftp://x"),
@@ -286,3 +291,24 @@ def test_capabilities_decide_the_review_path() -> None:
     ours.experimental = {"kesi": {"stream": True, "reviewEdit": True, "saveDocuments": True}}
     kesi = client_features(ours)
     assert kesi.review_path == "kesi" and kesi.stream and kesi.save_documents
+
+
+def test_the_harness_records_pytest_lsp_specification_warnings() -> None:
+    """A progress report for a token the server never created is a spec violation; the test
+    client must record it (kesi_client then fails the test), not swallow it."""
+    from tests.lsp.clients import PRESETS, KesiClient
+
+    client = KesiClient(PRESETS["vscode"])
+    client.capabilities = client.preset.capabilities()
+    params = types.ProgressParams(token="never-created", value={"kind": "report", "message": "x"})
+    client.protocol._handle_notification(types.PROGRESS, params)
+    assert any("Unknown progress token" in problem for problem in client.problems)
+
+
+def test_every_agent_setting_has_a_rule() -> None:
+    """A new AgentSettings field must be reachable from the editor's settings."""
+    from dataclasses import fields
+
+    from kesi_lsp.lsp.config import RULES
+
+    assert {rule.attr for rule in RULES} == {f.name for f in fields(AgentSettings)}

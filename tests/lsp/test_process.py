@@ -110,7 +110,7 @@ def answer_everything(message: dict[str, Any]) -> Any:
 
 
 async def talk(
-    command: list[str], project: Path, env: dict[str, str], ask: str
+    command: list[str], project: Path, env: dict[str, str], ask: str, init: Any = None
 ) -> tuple[bytes, bytes]:
     """Initialize, open a file, run `kesi.ask`, shut down; return (stdout, stderr)."""
     process = await asyncio.create_subprocess_exec(
@@ -132,7 +132,11 @@ async def talk(
         {
             "id": 1,
             "method": "initialize",
-            "params": {"capabilities": capabilities, "workspaceFolders": [folder]},
+            "params": {
+                "capabilities": capabilities,
+                "workspaceFolders": [folder],
+                "initializationOptions": init,
+            },
         }
     )
     await client.wait(lambda m: m.get("id") == 1)
@@ -178,11 +182,18 @@ async def test_stdout_carries_only_json_rpc(project: Path, scripted_api: StartSe
             reply("All done.\nBye."),
         )
     )
-    stdout, stderr = await talk([KESI_LSP, "-v"], project, api_env(api), "look around")
+    log_file = project.parent / "logs" / "kesi.log"
+    command = [KESI_LSP, "-v", "--log-file", str(log_file)]
+    secret = "sk-ant-secret-only-in-the-settings"
+    stdout, stderr = await talk(command, project, api_env(api), "look around", {"apiKey": secret})
     messages = parse_frames(stdout)
     methods = [m.get("method") for m in messages]
     assert "kesi/stream" in methods and methods.count("kesi/runFinished") == 1
     assert b"DEBUG" in stderr  # -v logs, on stderr only
+    assert "kesi_lsp.lsp.commands: run " in log_file.read_text()  # ... and to --log-file
+    headers = {k.lower(): v for k, v in api.requests[0].headers.items()}
+    assert secret in (headers.get("x-api-key") or headers["authorization"])  # the setting ...
+    assert secret.encode() not in stderr and secret not in log_file.read_text()  # ... not logged
 
 
 async def test_a_child_inheriting_stdout_cannot_corrupt_it(

@@ -137,6 +137,7 @@ async def test_no_api_key(project: Path) -> None:
         assert await client.command("kesi.permissions", {}) == {"commands": [], "files": []}
 
 
+@pytest.mark.slow  # the SDK retries a refused connection twice, with backoff
 async def test_api_unreachable_says_what_to_do(project: Path) -> None:
     env = {"ANTHROPIC_API_KEY": "sk-ant-test", "ANTHROPIC_BASE_URL": "http://127.0.0.1:9"}
     async with kesi_client("neovim", [project], env=env) as client:
@@ -145,6 +146,9 @@ async def test_api_unreachable_says_what_to_do(project: Path) -> None:
         errors = client.shown(types.MessageType.Error)
         assert len(errors) == 1 and errors[0].startswith("KeSi stopped: ")
         assert done["text"] in errors[0]
+        assert errors[0].endswith(
+            "(ANTHROPIC_BASE_URL or the kesi.baseUrl setting), then run the command again."
+        )
 
 
 async def test_malformed_settings_are_reported_and_defaulted(
@@ -188,6 +192,7 @@ async def test_settings_from_configuration_and_their_changes(
         assert done["status"] == "limit"
         errors = client.shown(types.MessageType.Error)
         assert len(errors) == 1 and errors[0].startswith("KeSi stopped at a limit:")
+        assert errors[0].endswith("or raise the kesi.maxTurns setting.")
         client.set_configuration({"kesi": {"maxTurns": 0, "locale": "zh-TW"}})
         client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
         await wait_for(lambda: len(client.shown(types.MessageType.Warning)) == 1)
@@ -233,3 +238,43 @@ async def test_code_action_offers_fix_this(project: Path, scripted_agent: AgentC
         # Running the action's command is a real fixThis.
         result = await client.command(fix.command.command, argument)
         assert (await client.wait_finished(result["runId"]))["status"] == "done"
+
+
+async def test_removing_a_folder_stops_its_run_and_fences_it_off(
+    two_folders: tuple[Path, Path], scripted_agent: AgentCommand
+) -> None:
+    alpha, beta = two_folders
+    steps = [{"do": "wait", "seconds": 60}]
+    async with kesi_client("vscode", [alpha, beta], command=scripted_agent(steps)) as client:
+        run = await client.command("kesi.ask", {"prompt": "wait", "uri": beta.as_uri()})
+        removed = types.WorkspaceFolder(uri=beta.as_uri(), name="beta")
+        client.workspace_did_change_workspace_folders(
+            types.DidChangeWorkspaceFoldersParams(
+                event=types.WorkspaceFoldersChangeEvent(added=[], removed=[removed])
+            )
+        )
+        assert (await client.wait_finished(run["runId"], 20))["status"] == "cancelled"
+        error = await command_error(client, "kesi.ask", {"prompt": "x", "uri": beta.as_uri()})
+        assert error.data["reason"] == "outsideWorkspace"
+
+
+async def test_traditional_chinese_prompts(project: Path, scripted_api: StartServer) -> None:
+    api = scripted_api(
+        script(
+            reply(tool_use("run_command", {"command": "touch ok"})),
+            reply("好了。", expect={"last_tool_result_is_error": False}),
+        )
+    )
+    init = {"locale": "zh-TW", "sandbox": "off"}
+    async with kesi_client("neovim", [project], env=api_env(api), init_options=init) as client:
+        client.answer_prompt = lambda params: "允許這一次"
+        done = await client.run("kesi.ask", {"prompt": "建立檔案"})
+        assert done["status"] == "done" and (project / "ok").exists()
+        (prompt,) = client.prompts
+        assert prompt.message.startswith("[需要授權] KeSi 想執行：touch ok")
+        assert [a.title for a in prompt.actions or []] == [
+            "允許這一次",
+            "這個 session 都允許",
+            "拒絕",
+        ]
+        assert any(line.startswith("  （本輪 2 次請求") for line in client.log_lines())

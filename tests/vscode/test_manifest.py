@@ -7,35 +7,26 @@ does when a setting is absent, the editor would lie to them.
 from __future__ import annotations
 
 import json
-from dataclasses import fields
 
 from kesi_lsp.catalog import LOCALES
 from kesi_lsp.core.settings import SANDBOX_MODES, AgentSettings
+from kesi_lsp.lsp.config import RULES
 from tests.vscode.rig import EXTENSION_DIR
 
 MANIFEST = json.loads((EXTENSION_DIR / "package.json").read_text())
 PROPERTIES = MANIFEST["contributes"]["configuration"]["properties"]
 
-# AgentSettings fields a user sets in VS Code, by their camelCase setting name. The API key
-# and base URL stay in the environment (ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL): a key in
-# settings.json would travel with Settings Sync.
-EXPOSED = {
-    "model": "model",
-    "maxTokens": "max_tokens",
-    "maxTurns": "max_turns",
-    "maxToolFailures": "max_tool_failures",
-    "commandTimeout": "command_timeout",
-    "sandbox": "sandbox",
-    "promptCaching": "prompt_caching",
-    "locale": "locale",
-}
-# Context trimming's knobs (kesi_lsp.core.trim) are core settings for now: on by default, used
-# by the benchmarks and tests; whether editors expose them is for kesi_lsp.lsp.config to decide.
-KEPT_OUT = {"api_key", "base_url", "context_trimming", "context_budget"}
+# What the server reads from `kesi.*`, less the API key and base URL: those stay in the
+# environment (ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL), since a key in settings.json would
+# travel with Settings Sync.
+KEPT_OUT = {"apiKey", "baseUrl"}
+EXPOSED = {rule.key: rule.attr for rule in RULES if rule.key not in KEPT_OUT}
 
 
-def test_every_agent_setting_is_exposed_or_deliberately_kept_out() -> None:
-    assert {f.name for f in fields(AgentSettings)} == set(EXPOSED.values()) | KEPT_OUT
+def test_every_setting_the_server_reads_is_declared() -> None:
+    assert {rule.key for rule in RULES} >= KEPT_OUT
+    for key in EXPOSED:
+        assert f"kesi.{key}" in PROPERTIES, f"the server reads kesi.{key}: declare it"
 
 
 def test_defaults_match_the_server() -> None:

@@ -109,6 +109,12 @@ class Workbench:
         tab = self.page.locator(f".tab[aria-label='{name}'], .tab[aria-label^='{name},']").first
         return "dirty" in (tab.get_attribute("class") or "").split()
 
+    def unsaved_files(self) -> int:
+        """How many documents VS Code holds unsaved (the Explorer's badge says it)."""
+        icon = self.page.locator(".activitybar a.codicon-explorer-view-icon")
+        found = re.search(r"(\d+) unsaved", icon.get_attribute("aria-label") or "")
+        return int(found.group(1)) if found else 0
+
     def type_at_end(self, text: str) -> None:
         """Type at the end of the active editor, as a user would (the file stays unsaved)."""
         self.click_editor()
@@ -131,27 +137,28 @@ class Workbench:
 
     # -- palette -----------------------------------------------------------------------------
 
-    def run_command(self, title: str) -> None:
-        """F1, type the command's title, pick exactly that entry (the selection stays)."""
-        self.open_palette()
-        self.page.locator(".quick-input-widget input").fill(f">{title}")
+    def run_command(self, title: str, tries: int = 3) -> None:
+        """F1, type the command's title, pick exactly that entry (the selection stays).
+
+        A palette opened while focus is still moving can close again under the typing; then
+        the whole gesture is repeated, as a user would.
+        """
+        box = self.page.locator(".quick-input-widget input")
         row = self.page.locator(
             ".quick-input-list .monaco-list-row", has_text=re.compile(rf"^{re.escape(title)}")
         )
-        row.first.wait_for()
-        self.page.keyboard.press("Enter")
-
-    def open_palette(self, tries: int = 3) -> None:
-        """F1 until the palette shows (a key pressed while the last one closes is lost)."""
-        box = self.page.locator(".quick-input-widget input")
-        for _ in range(tries):
-            self.page.keyboard.press("F1")
+        for attempt in range(tries):
             try:
+                self.page.keyboard.press("F1")
                 box.wait_for(state="visible", timeout=5_000)
+                box.fill(f">{title}", timeout=5_000)
+                row.first.wait_for(timeout=10_000)
+                self.page.keyboard.press("Enter")
                 return
             except PlaywrightTimeout:
-                continue
-        raise AssertionError("the command palette did not open")
+                if attempt == tries - 1:
+                    raise
+                self.page.keyboard.press("Escape")
 
     def type_into_input_box(self, text: str) -> None:
         box = self.page.locator(".quick-input-widget input")

@@ -6,8 +6,8 @@
 #
 # Idempotent and cached. code-server, with its native modules compiled for this Node, is built
 # once per (code-server version, Node ABI) under $KESI_VSCODE_RIG_CACHE (default
-# ~/.cache/kesi-vscode-rig) and reused by every checkout on the machine; the extension is
-# reinstalled only when package-lock.json changes and repackaged only when its sources change.
+# ~/.cache/kesi-vscode-rig) and reused by every checkout on the machine; so are the extension's
+# node_modules, per package-lock.json. The extension is repackaged only when a source changes.
 # The Debian packages it needs are listed in apt-packages beside this script (./dev test
 # installs them when it runs as root). With KESI_CI=1 a missing prerequisite is an error;
 # otherwise the script says what is missing and the VS Code tests skip.
@@ -128,15 +128,31 @@ ensure_rig() {
   exec 9>&-
 }
 
-# Reinstall node_modules only when the lock file changed; repackage only when a source did.
+# Reinstall node_modules only when the lock file changed (a fresh checkout takes them from the
+# cache, hard-linked, keyed by the lock file); repackage only when a source changed.
 ensure_extension() {
   cd "$ext_dir"
-  local stamp
-  stamp="node_modules/.kesi-lock-$(sha256sum package-lock.json | cut -c1-16)"
+  local lock stamp cached
+  lock=$(sha256sum package-lock.json | cut -c1-16)
+  stamp="node_modules/.kesi-lock-$lock"
+  cached="$cache_root/extension-node_modules-$lock"
   if [ ! -f "$stamp" ]; then
-    say "installing the extension's npm dependencies (npm ci)"
-    npm ci --no-audit --no-fund --loglevel=error
-    touch "$stamp"
+    if [ -f "$cached/.complete" ]; then
+      say "extension npm dependencies from the cache"
+      rm -rf node_modules
+      cp -al "$cached/node_modules" node_modules 2>/dev/null || cp -a "$cached/node_modules" node_modules
+    else
+      say "installing the extension's npm dependencies (npm ci)"
+      npm ci --no-audit --no-fund --loglevel=error
+      touch "$stamp"
+      mkdir -p "$cache_root"
+      rm -rf "$cached.partial" && mkdir -p "$cached.partial"
+      if cp -al node_modules "$cached.partial/node_modules" 2>/dev/null ||
+        cp -a node_modules "$cached.partial/node_modules"; then
+        touch "$cached.partial/.complete"
+        rm -rf "$cached" && mv "$cached.partial" "$cached" || rm -rf "$cached.partial"
+      fi
+    fi
   fi
   local vsix=kesi-vscode.vsix
   if [ -f "$vsix" ] && [ -z "$(find src package.json package-lock.json esbuild.mjs tsconfig.json \

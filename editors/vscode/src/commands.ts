@@ -99,7 +99,13 @@ function info(lines: string[]): void {
 }
 
 /** Tell the user what the server answered. */
-function present(runs: Runs, command: ServerCommand, args: Args, result: unknown, locale: Locale): void {
+function present(
+  runs: Runs,
+  command: ServerCommand,
+  args: Args,
+  result: unknown,
+  locale: Locale,
+): void {
   switch (command) {
     case "kesi.fixThis":
     case "kesi.ask": {

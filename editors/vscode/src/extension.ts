@@ -21,7 +21,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     runs,
     status,
     kesi,
-    vscode.commands.registerCommand("kesi.showOutput", () => runs.channel.show()),
+    vscode.commands.registerCommand("kesi.showOutput", () => runs.channel.show(true)),
     vscode.commands.registerCommand("kesi.showServerLog", () => kesi.log.show()),
     vscode.commands.registerCommand("kesi.restartServer", () => kesi.restart()),
     vscode.workspace.onDidChangeConfiguration((change) => {

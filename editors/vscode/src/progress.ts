@@ -48,7 +48,9 @@ class ProgressPart {
 
   private begin(value: WorkDoneProgressBegin): void {
     const cancellable = value.cancellable === true;
-    const location = cancellable ? vscode.ProgressLocation.Notification : vscode.ProgressLocation.Window;
+    const location = cancellable
+      ? vscode.ProgressLocation.Notification
+      : vscode.ProgressLocation.Window;
     void vscode.window.withProgress(
       { location, title: value.title, cancellable },
       (progress, cancellation) => {

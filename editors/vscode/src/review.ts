@@ -36,9 +36,15 @@ export class DiffReview implements vscode.Disposable {
     const before = vscode.Uri.from({ scheme: REVIEW_SCHEME, path: paths.before });
     const after = vscode.Uri.from({ scheme: REVIEW_SCHEME, path: paths.after });
     try {
-      await vscode.commands.executeCommand("vscode.diff", before, after, reviewTitle(review, locale), {
-        preview: true,
-      });
+      await vscode.commands.executeCommand(
+        "vscode.diff",
+        before,
+        after,
+        reviewTitle(review, locale),
+        {
+          preview: true,
+        },
+      );
       const choices = reviewChoices(locale);
       const cancelled = new Promise<undefined>((resolve) => {
         token.onCancellationRequested(() => resolve(undefined));

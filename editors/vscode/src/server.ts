@@ -21,9 +21,15 @@ import {
 import { KesiCapabilities } from "./capabilities";
 import { executeCommandMiddleware } from "./commands";
 import { t } from "./core/messages";
-import { REVIEW_EDIT, RUN_FINISHED, SAVE_DOCUMENTS, SERVER_COMMANDS, STREAM } from "./core/protocol";
+import {
+  REVIEW_EDIT,
+  RUN_FINISHED,
+  SAVE_DOCUMENTS,
+  SERVER_COMMANDS,
+  STREAM,
+} from "./core/protocol";
 import { resolveServerPath, type Host } from "./core/serverPath";
-import { asReviewMode, initializationOptions } from "./core/settings";
+import { asReviewMode, initializationOptions, serverSection } from "./core/settings";
 import { currentLocale } from "./locale";
 import { NotificationProgress } from "./progress";
 import { DiffReview } from "./review";
@@ -40,7 +46,12 @@ function isExecutable(file: string): boolean {
   }
 }
 
-const host: Host = { platform: process.platform, env: process.env, home: os.homedir(), isExecutable };
+const host: Host = {
+  platform: process.platform,
+  env: process.env,
+  home: os.homedir(),
+  isExecutable,
+};
 
 function folders(): string[] {
   return (vscode.workspace.workspaceFolders ?? [])
@@ -56,6 +67,7 @@ export class KesiServer implements vscode.Disposable {
   private client: LanguageClient | undefined;
   private placeholders: vscode.Disposable[] = [];
   private stopping = false;
+  private whyNotRunning = "";
   private stopCheck: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -82,6 +94,10 @@ export class KesiServer implements vscode.Disposable {
     try {
       await client.start();
     } catch (error) {
+      // Give up on this process for good (no retries that could come back later), so the
+      // explaining commands below never collide with the client's own.
+      this.client = undefined;
+      await client.dispose(2000).catch(() => undefined);
       const reason = error instanceof Error ? error.message : String(error);
       this.notRunning(t("server.failed", locale, { reason }), true);
     }
@@ -123,10 +139,24 @@ export class KesiServer implements vscode.Disposable {
       outputChannel: this.log,
       traceOutputChannel: this.trace,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
-      middleware: { executeCommand: executeCommandMiddleware(() => this.client, this.runs) },
+      middleware: {
+        executeCommand: executeCommandMiddleware(() => this.client, this.runs),
+        workspace: {
+          configuration: async (params, token, next) => {
+            const answer = await next(params, token);
+            if (!Array.isArray(answer)) {
+              return answer;
+            }
+            return answer.map((value, index) =>
+              params.items[index]?.section === "kesi" ? serverSection(value) : value,
+            );
+          },
+        },
+      },
     };
     const client = new LanguageClient("kesi", "KeSi", serverOptions, clientOptions);
-    const diffReview = asReviewMode(vscode.workspace.getConfiguration("kesi").get("review")) === "diffEditor";
+    const review = vscode.workspace.getConfiguration("kesi").get("review");
+    const diffReview = asReviewMode(review) === "diffEditor";
     client.registerFeature(new KesiCapabilities(diffReview));
     if (diffReview) {
       client.onRequest(REVIEW_EDIT, (params: unknown, token) => this.review.handle(params, token));
@@ -154,25 +184,28 @@ export class KesiServer implements vscode.Disposable {
 
   /** KeSi's commands explain that the server is not running, with a way to fix it. */
   private notRunning(reason: string, announce: boolean): void {
-    const locale = currentLocale();
-    const message = t("server.notRunning", locale, { reason });
-    this.note(message);
+    this.whyNotRunning = t("server.notRunning", currentLocale(), { reason });
+    this.note(this.whyNotRunning);
     this.status.setServerRunning(false);
-    const explain = async (): Promise<void> => {
-      const settings = t("action.openSettings", locale);
-      const showLog = t("action.showLog", locale);
-      const choice = await vscode.window.showErrorMessage(message, settings, showLog);
-      if (choice === settings) {
-        await vscode.commands.executeCommand("workbench.action.openSettings", "kesi.serverPath");
-      } else if (choice === showLog) {
-        this.log.show();
-      }
-    };
     if (this.placeholders.length === 0) {
-      this.placeholders = SERVER_COMMANDS.map((id) => vscode.commands.registerCommand(id, explain));
+      this.placeholders = SERVER_COMMANDS.map((id) =>
+        vscode.commands.registerCommand(id, () => this.explain()),
+      );
     }
     if (announce) {
-      void explain();
+      void this.explain();
+    }
+  }
+
+  private async explain(): Promise<void> {
+    const locale = currentLocale();
+    const settings = t("action.openSettings", locale);
+    const showLog = t("action.showLog", locale);
+    const choice = await vscode.window.showErrorMessage(this.whyNotRunning, settings, showLog);
+    if (choice === settings) {
+      await vscode.commands.executeCommand("workbench.action.openSettings", "kesi.serverPath");
+    } else if (choice === showLog) {
+      this.log.show();
     }
   }
 

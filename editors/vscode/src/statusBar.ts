@@ -6,7 +6,11 @@ import { statusView } from "./core/runState";
 import { currentLocale } from "./locale";
 
 export class KesiStatusBar implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem("kesi.status", vscode.StatusBarAlignment.Left, 0);
+  private readonly item = vscode.window.createStatusBarItem(
+    "kesi.status",
+    vscode.StatusBarAlignment.Left,
+    0,
+  );
   private serverRunning = false;
 
   constructor(private readonly tracker: RunTracker) {

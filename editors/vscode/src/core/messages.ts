@@ -108,7 +108,11 @@ const ZH_TW: Record<MessageKey, string> = {
   "status.tooltip.stopped": "KeSi 的伺服器沒有在執行 · 點一下看紀錄",
 };
 
-export function t(key: MessageKey, locale: Locale, vars: Record<string, string | number> = {}): string {
+export function t(
+  key: MessageKey,
+  locale: Locale,
+  vars: Record<string, string | number> = {},
+): string {
   const template = locale === "zh-TW" ? ZH_TW[key] : EN[key];
   return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
     name in vars ? String(vars[name]) : whole,
@@ -128,7 +132,10 @@ function count(n: number): string {
 export function formatCost(usage: Usage, locale: Locale): string[] {
   const lines = [
     t("cost.requests", locale, { n: count(usage.requests) }),
-    t("cost.tokens", locale, { input: count(usage.inputTokens), output: count(usage.outputTokens) }),
+    t("cost.tokens", locale, {
+      input: count(usage.inputTokens),
+      output: count(usage.outputTokens),
+    }),
   ];
   if (usage.cacheReadTokens || usage.cacheWriteTokens) {
     lines.push(

@@ -112,13 +112,7 @@ export interface TurnEvent {
 }
 
 export type StreamEvent =
-  | TextEvent
-  | ToolStartEvent
-  | ToolEndEvent
-  | NoticeEvent
-  | UsageEvent
-  | EditEvent
-  | TurnEvent;
+  TextEvent | ToolStartEvent | ToolEndEvent | NoticeEvent | UsageEvent | EditEvent | TurnEvent;
 
 export type RunStatus = "done" | "cancelled" | "failed" | "limit";
 
@@ -193,7 +187,9 @@ export function asRunStarted(value: unknown): RunStarted | undefined {
 }
 
 export function asUsage(value: unknown): Usage | undefined {
-  return isRecord(value) && typeof value.costUsd === "number" ? (value as unknown as Usage) : undefined;
+  return isRecord(value) && typeof value.costUsd === "number"
+    ? (value as unknown as Usage)
+    : undefined;
 }
 
 export function asPermissions(value: unknown): PermissionsResult | undefined {

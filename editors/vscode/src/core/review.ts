@@ -75,7 +75,9 @@ export function decisionFor(choice: string | undefined, choices: ReviewChoices):
 }
 
 export function reviewTitle(params: ReviewParams, locale: Locale): string {
-  return t(params.before === null ? "review.titleNew" : "review.title", locale, { path: params.path });
+  return t(params.before === null ? "review.titleNew" : "review.title", locale, {
+    path: params.path,
+  });
 }
 
 export function reviewQuestion(params: ReviewParams, locale: Locale): string {

@@ -17,7 +17,10 @@ export interface SavableDocument {
 /** Finds the open document for a URI as the server spelled it, or undefined. */
 export type FindDocument = (uri: string) => SavableDocument | undefined;
 
-export async function saveDocuments(uris: string[], find: FindDocument): Promise<SaveDocumentsResult> {
+export async function saveDocuments(
+  uris: string[],
+  find: FindDocument,
+): Promise<SaveDocumentsResult> {
   const result: SaveDocumentsResult = { saved: [], notOpen: [], failed: [] };
   for (const uri of [...new Set(uris)]) {
     const document = find(uri);

@@ -80,7 +80,10 @@ export function resolveServerPath(setting: string, folders: string[], host: Host
         : { ok: false, reason: "badSetting", path: expanded };
     }
     // A bare command name ("kesi-lsp", "my-kesi"): look it up on PATH.
-    const onPath = searchPath(host.platform === "win32" ? [expanded, `${expanded}.exe`] : [expanded], host);
+    const onPath = searchPath(
+      host.platform === "win32" ? [expanded, `${expanded}.exe`] : [expanded],
+      host,
+    );
     return onPath.found
       ? { ok: true, path: onPath.found, source: "setting" }
       : { ok: false, reason: "badSetting", path: expanded };

@@ -51,3 +51,17 @@ export function initializationOptions(get: SettingGetter): { kesi: Record<string
 export function needsRestart(affects: (section: string) => boolean): boolean {
   return affects("kesi.serverPath") || affects("kesi.review");
 }
+
+/**
+ * The `kesi` section as the server should see it: the client's own settings (where the server
+ * lives, how reviews look, tracing) removed, so the server does not log them as unknown.
+ */
+export function serverSection(value: unknown): unknown {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return value;
+  }
+  const clientKeys = new Set(CLIENT_SETTINGS.map((key) => key.split(".")[0]));
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>).filter(([key]) => !clientKeys.has(key)),
+  );
+}

@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { askArgs, fixThisArgs, intersects, lineLabel, runTitle, type EditorState } from "../core/commandArgs";
+import {
+  askArgs,
+  fixThisArgs,
+  intersects,
+  lineLabel,
+  runTitle,
+  type EditorState,
+} from "../core/commandArgs";
 import type { Range } from "../core/protocol";
 
 const range = (l1: number, c1: number, l2: number, c2: number): Range => ({
@@ -26,14 +33,20 @@ describe("fixThisArgs", () => {
   it("sends the selection with the diagnostics inside it", () => {
     const args = fixThisArgs(editor(range(1, 0, 4, 0)));
     assert.deepEqual(args.range, range(1, 0, 4, 0));
-    assert.deepEqual(args.diagnostics.map((d) => d.message), ["on line 3"]);
+    assert.deepEqual(
+      args.diagnostics.map((d) => d.message),
+      ["on line 3"],
+    );
     assert.equal(args.uri, "file:///w/calc.py");
   });
 
   it("takes the cursor's whole line when nothing is selected", () => {
     const args = fixThisArgs(editor(range(2, 6, 2, 6), 17));
     assert.deepEqual(args.range, range(2, 0, 2, 17));
-    assert.deepEqual(args.diagnostics.map((d) => d.message), ["on line 3"]);
+    assert.deepEqual(
+      args.diagnostics.map((d) => d.message),
+      ["on line 3"],
+    );
   });
 
   it("sends no diagnostics when none touch the code", () => {
@@ -52,7 +65,10 @@ describe("intersects", () => {
 describe("askArgs", () => {
   it("brings the selection along only when there is one", () => {
     assert.deepEqual(askArgs("why?", undefined), { prompt: "why?" });
-    assert.deepEqual(askArgs("why?", editor(range(0, 0, 0, 0))), { prompt: "why?", uri: "file:///w/calc.py" });
+    assert.deepEqual(askArgs("why?", editor(range(0, 0, 0, 0))), {
+      prompt: "why?",
+      uri: "file:///w/calc.py",
+    });
     assert.deepEqual(askArgs("why?", editor(range(0, 0, 1, 3))), {
       prompt: "why?",
       uri: "file:///w/calc.py",
@@ -70,8 +86,17 @@ describe("titles", () => {
 
   it("names the file and lines of a fix, and the question of an ask", () => {
     const rel = (uri: string) => uri.replace("file:///w/", "");
-    assert.equal(runTitle("kesi.fixThis", { uri: "file:///w/calc.py", range: range(2, 0, 2, 9) }, rel, "en"), "Fix this · calc.py:3");
-    assert.equal(runTitle("kesi.ask", { prompt: "what\ndoes this do?" }, rel, "en"), "Ask · what does this do?");
-    assert.equal(runTitle("kesi.ask", { prompt: "x".repeat(80) }, rel, "zh-TW"), `提問 · ${"x".repeat(59)}…`);
+    assert.equal(
+      runTitle("kesi.fixThis", { uri: "file:///w/calc.py", range: range(2, 0, 2, 9) }, rel, "en"),
+      "Fix this · calc.py:3",
+    );
+    assert.equal(
+      runTitle("kesi.ask", { prompt: "what\ndoes this do?" }, rel, "en"),
+      "Ask · what does this do?",
+    );
+    assert.equal(
+      runTitle("kesi.ask", { prompt: "x".repeat(80) }, rel, "zh-TW"),
+      `提問 · ${"x".repeat(59)}…`,
+    );
   });
 });

@@ -1,11 +1,24 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { asPermissions, asRunFinished, asSaveDocumentsParams, asStreamEvent, asUsage, isServerCommand } from "../core/protocol";
+import {
+  asPermissions,
+  asRunFinished,
+  asSaveDocumentsParams,
+  asStreamEvent,
+  asUsage,
+  isServerCommand,
+} from "../core/protocol";
 
 describe("wire readers", () => {
   it("accept the contract's stream events and reject malformed ones", () => {
-    assert.deepEqual(asStreamEvent({ runId: "r", kind: "text", text: "hi" }), { runId: "r", kind: "text", text: "hi" });
-    assert.ok(asStreamEvent({ runId: "r", kind: "toolStart", tool: "grep", input: { pattern: "x" } }));
+    assert.deepEqual(asStreamEvent({ runId: "r", kind: "text", text: "hi" }), {
+      runId: "r",
+      kind: "text",
+      text: "hi",
+    });
+    assert.ok(
+      asStreamEvent({ runId: "r", kind: "toolStart", tool: "grep", input: { pattern: "x" } }),
+    );
     assert.equal(asStreamEvent({ runId: "r", kind: "text" }), undefined);
     assert.equal(asStreamEvent({ kind: "text", text: "no run" }), undefined);
     assert.equal(asStreamEvent({ runId: "r", kind: "somethingNew" }), undefined);
@@ -16,7 +29,10 @@ describe("wire readers", () => {
     assert.ok(asRunFinished({ runId: "r", status: "done", text: "" }));
     assert.equal(asRunFinished({ runId: "r" }), undefined);
     assert.equal(asUsage({ requests: 1 }), undefined);
-    assert.deepEqual(asPermissions({ commands: ["ls"], files: [] }), { commands: ["ls"], files: [] });
+    assert.deepEqual(asPermissions({ commands: ["ls"], files: [] }), {
+      commands: ["ls"],
+      files: [],
+    });
     assert.equal(asPermissions({ commands: [] }), undefined);
     assert.deepEqual(asSaveDocumentsParams({ uris: ["file:///a", 3] }), { uris: ["file:///a"] });
   });

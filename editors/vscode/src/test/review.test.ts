@@ -1,10 +1,24 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { kesiClientCapabilities } from "../core/protocol";
-import { asReviewParams, decisionFor, reviewChoices, reviewPaths, reviewQuestion, reviewTitle } from "../core/review";
+import {
+  asReviewParams,
+  decisionFor,
+  reviewChoices,
+  reviewPaths,
+  reviewQuestion,
+  reviewTitle,
+} from "../core/review";
 import { asReviewMode, needsRestart } from "../core/settings";
 
-const params = { runId: "r", uri: "file:///w/calc.py", path: "calc.py", before: "a\n", after: "b\n", diff: "…" };
+const params = {
+  runId: "r",
+  uri: "file:///w/calc.py",
+  path: "calc.py",
+  before: "a\n",
+  after: "b\n",
+  diff: "…",
+};
 
 describe("diff-editor review", () => {
   it("maps the pressed button to the server's decision, and dismissal to reject", () => {
@@ -25,19 +39,32 @@ describe("diff-editor review", () => {
 
   it("says what is proposed, for an edit and for a new file", () => {
     assert.equal(reviewTitle(params, "en"), "calc.py (KeSi's proposed edit)");
-    assert.equal(reviewQuestion({ ...params, before: null }, "en"), "KeSi wants to create calc.py. Keep this file?");
+    assert.equal(
+      reviewQuestion({ ...params, before: null }, "en"),
+      "KeSi wants to create calc.py. Keep this file?",
+    );
     assert.equal(reviewQuestion(params, "zh-TW"), "KeSi 想修改 calc.py，要保留這個修改嗎？");
   });
 
   it("keeps the file name last in the virtual documents' paths", () => {
-    assert.deepEqual(reviewPaths(3, "src/calc.py"), { before: "/3/before/src/calc.py", after: "/3/after/src/calc.py" });
+    assert.deepEqual(reviewPaths(3, "src/calc.py"), {
+      before: "/3/before/src/calc.py",
+      after: "/3/after/src/calc.py",
+    });
   });
 
   it("announces reviewEdit only in diff-editor mode, which needs a restart to change", () => {
     assert.deepEqual(kesiClientCapabilities(false), { stream: true, saveDocuments: true });
-    assert.deepEqual(kesiClientCapabilities(true), { stream: true, reviewEdit: true, saveDocuments: true });
+    assert.deepEqual(kesiClientCapabilities(true), {
+      stream: true,
+      reviewEdit: true,
+      saveDocuments: true,
+    });
     assert.equal(asReviewMode("diffEditor"), "diffEditor");
     assert.equal(asReviewMode("nonsense"), "refactorPreview");
-    assert.equal(needsRestart((section) => section === "kesi.review"), true);
+    assert.equal(
+      needsRestart((section) => section === "kesi.review"),
+      true,
+    );
   });
 });

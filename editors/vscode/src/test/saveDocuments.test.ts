@@ -40,7 +40,10 @@ describe("saveDocuments", () => {
   });
 
   it("reports a save that fails or throws", async () => {
-    const docs: Record<string, Doc> = { "file:///no": new Doc(true, false), "file:///boom": new Doc(true, new Error("disk full")) };
+    const docs: Record<string, Doc> = {
+      "file:///no": new Doc(true, false),
+      "file:///boom": new Doc(true, new Error("disk full")),
+    };
     const result = await saveDocuments(["file:///no", "file:///boom"], (uri) => docs[uri]);
     assert.deepEqual(result, { saved: [], notOpen: [], failed: ["file:///no", "file:///boom"] });
   });

@@ -2,7 +2,13 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { CLIENT_SETTINGS, SERVER_SETTINGS, initializationOptions, needsRestart } from "../core/settings";
+import {
+  CLIENT_SETTINGS,
+  SERVER_SETTINGS,
+  initializationOptions,
+  needsRestart,
+  serverSection,
+} from "../core/settings";
 
 interface Property {
   default: unknown;
@@ -22,7 +28,10 @@ describe("package.json settings", () => {
       const property = properties[`kesi.${key}`];
       assert.ok(property, `kesi.${key} is not declared`);
       assert.deepEqual(property.default, value, `kesi.${key} default`);
-      assert.ok((property.markdownDescription ?? property.description ?? "").length > 10, `kesi.${key} description`);
+      assert.ok(
+        (property.markdownDescription ?? property.description ?? "").length > 10,
+        `kesi.${key} description`,
+      );
     }
   });
 
@@ -39,12 +48,39 @@ describe("package.json settings", () => {
 
 describe("initializationOptions", () => {
   it("passes the server settings under `kesi`, and keeps client settings to itself", () => {
-    const values: Record<string, unknown> = { model: "claude-sonnet-4-5", maxTurns: 5, serverPath: "/x", locale: null };
-    assert.deepEqual(initializationOptions((key) => values[key]), { kesi: { model: "claude-sonnet-4-5", maxTurns: 5 } });
+    const values: Record<string, unknown> = {
+      model: "claude-sonnet-4-5",
+      maxTurns: 5,
+      serverPath: "/x",
+      locale: null,
+    };
+    assert.deepEqual(
+      initializationOptions((key) => values[key]),
+      { kesi: { model: "claude-sonnet-4-5", maxTurns: 5 } },
+    );
   });
 
   it("restarts the server only when its path changes", () => {
-    assert.equal(needsRestart((section) => section === "kesi.serverPath"), true);
-    assert.equal(needsRestart((section) => section === "kesi.model"), false);
+    assert.equal(
+      needsRestart((section) => section === "kesi.serverPath"),
+      true,
+    );
+    assert.equal(
+      needsRestart((section) => section === "kesi.model"),
+      false,
+    );
+  });
+});
+
+describe("serverSection", () => {
+  it("drops the client's own settings from what the server pulls", () => {
+    const section = {
+      model: "m",
+      serverPath: "/x",
+      review: "diffEditor",
+      trace: { server: "off" },
+    };
+    assert.deepEqual(serverSection(section), { model: "m" });
+    assert.equal(serverSection(null), null);
   });
 });

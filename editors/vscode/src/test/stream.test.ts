@@ -25,8 +25,19 @@ describe("StreamRenderer", () => {
     const { out, r } = renderer();
     r.runStarted(run, "t");
     r.event({ runId: run, kind: "text", text: "Let me run the tests" });
-    r.event({ runId: run, kind: "toolStart", tool: "run_command", input: { command: "pytest -q" } });
-    r.event({ runId: run, kind: "toolEnd", tool: "run_command", isError: true, summary: "exit 1 · 1 failed" });
+    r.event({
+      runId: run,
+      kind: "toolStart",
+      tool: "run_command",
+      input: { command: "pytest -q" },
+    });
+    r.event({
+      runId: run,
+      kind: "toolEnd",
+      tool: "run_command",
+      isError: true,
+      summary: "exit 1 · 1 failed",
+    });
     r.event({ runId: run, kind: "text", text: "One test fails." });
     assert.equal(
       out(),
@@ -36,7 +47,13 @@ describe("StreamRenderer", () => {
 
   it("marks a successful tool with a tick and keeps the summary on one line", () => {
     const { out, r } = renderer();
-    r.event({ runId: run, kind: "toolEnd", tool: "read_file", isError: false, summary: "12 lines\nof text" });
+    r.event({
+      runId: run,
+      kind: "toolEnd",
+      tool: "read_file",
+      isError: false,
+      summary: "12 lines\nof text",
+    });
     assert.match(out(), /\n {2}✓ 12 lines ⏎ of text\n$/);
   });
 
@@ -93,7 +110,10 @@ describe("StreamRenderer", () => {
 describe("toolDetail", () => {
   it("shows the command, path or pattern, never whole file contents", () => {
     assert.equal(toolDetail({ command: "pytest -q" }), "pytest -q");
-    assert.equal(toolDetail({ file_path: "src/calc.py", old_string: "a\nb", new_string: "c" }), "src/calc.py");
+    assert.equal(
+      toolDetail({ file_path: "src/calc.py", old_string: "a\nb", new_string: "c" }),
+      "src/calc.py",
+    );
     assert.equal(toolDetail({ pattern: "def add", path: "src" }), "def add · src");
     assert.equal(toolDetail({}), "");
     assert.equal(toolDetail(undefined), "");
@@ -108,7 +128,14 @@ describe("toolDetail", () => {
 });
 
 function usage(costUsd: number) {
-  return { requests: 1, inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd };
+  return {
+    requests: 1,
+    inputTokens: 10,
+    outputTokens: 5,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    costUsd,
+  };
 }
 
 describe("edits", () => {
