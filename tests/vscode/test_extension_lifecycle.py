@@ -61,6 +61,8 @@ def test_starts_the_server_and_offers_every_command(vscode: OpenVSCode, tmp_path
         "commandTimeout": 120,
         "sandbox": "auto",
         "promptCaching": True,
+        "contextTrimming": True,
+        "contextBudget": 50000,
         "locale": "en",
     }
     assert params["capabilities"]["window"]["workDoneProgress"] is True

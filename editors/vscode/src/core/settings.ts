@@ -15,6 +15,8 @@ export const SERVER_SETTINGS = {
   commandTimeout: 120,
   sandbox: "auto",
   promptCaching: true,
+  contextTrimming: true,
+  contextBudget: 50_000,
   locale: "en",
 } as const;
 
