@@ -32,8 +32,12 @@ def _streaming(details: dict[str, Any]) -> list[str]:
     out = ["### Streaming (ms, server write -> client receipt)", ""]
     out.append("| path | who | p50 | p90 | p99 | max |")
     out.append("|---|---|---:|---:|---:|---:|")
-    for key, label in (("delta_ms", "text delta"), ("end_ms", "end of run")):
-        for who, name in (("sdk", "raw SDK"), ("kesi", "KeSi (kesi/stream, kesi/runFinished)")):
+    paths = (
+        ("delta_ms", "text_delta -> the SDK's event / `kesi/stream`"),
+        ("end_ms", "message_stop -> final message / `kesi/runFinished`"),
+    )
+    for key, label in paths:
+        for who, name in (("sdk", "raw SDK"), ("kesi", "KeSi")):
             v = details[key][who]
             out.append(
                 f"| {label} | {name} | {_pct(v, 50)} | {_pct(v, 90)} | {_pct(v, 99)} "
@@ -140,7 +144,9 @@ SECTIONS = {
 
 def markdown(report: Report, command: str) -> str:
     m = report.machine
-    today = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    today = m.get("finished_at") or datetime.datetime.now(datetime.UTC).strftime(
+        "%Y-%m-%d %H:%M UTC"
+    )
     lines = [
         "# KeSi LSP benchmark results",
         "",
