@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import datetime
+import json
 import sys
 import time
 from pathlib import Path
@@ -52,20 +54,34 @@ def main() -> int:
         "--json", type=Path, default=OUT / "results.json", help="write the results here"
     )
     parser.add_argument("--results", type=Path, help="also write them as Markdown (RESULTS.md)")
+    parser.add_argument(
+        "--render", type=Path, metavar="JSON", help="run nothing: render --results from this JSON"
+    )
     args = parser.parse_args()
+    if args.render:
+        report = Report.from_json(json.loads(args.render.read_text(encoding="utf-8")))
+        command = report.details.get("command", "python -m bench")
+        out = args.results or HERE / "RESULTS.md"
+        out.write_text(results.markdown(report, command) + "\n", encoding="utf-8")
+        print(f"wrote {out}")
+        return 0
     names = args.only or list(BENCHES)
     report = Report("smoke" if args.smoke else "full", machine.describe())
     started = time.monotonic()
     asyncio.run(_run(names, report, args.smoke))
     report.seconds["total"] = round(time.monotonic() - started, 1)
     report.machine["load_average_at_end"] = [round(x, 2) for x in machine.load()]
+    report.details["command"] = ("python -m bench " + " ".join(sys.argv[1:])).strip()
+    report.machine["finished_at"] = datetime.datetime.now(datetime.UTC).strftime(
+        "%Y-%m-%d %H:%M UTC"
+    )
     print()
     print(report.table())
     report.write_json(args.json)
     print(f"\nwrote {args.json}")
     if args.results:
-        command = "python -m bench " + " ".join(sys.argv[1:])
-        args.results.write_text(results.markdown(report, command.strip()) + "\n", encoding="utf-8")
+        text = results.markdown(report, report.details["command"]) + "\n"
+        args.results.write_text(text, encoding="utf-8")
         print(f"wrote {args.results}")
     return 1 if report.failures() else 0
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -104,6 +104,13 @@ class Report:
             "figures": [{**asdict(f), "target": f.target, "met": f.met()} for f in self.figures],
             "details": self.details,
         }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Report:
+        """A report as `to_json` wrote it (to render it again without running anything)."""
+        names = {f.name for f in fields(Figure)}
+        figures = [Figure(**{k: v for k, v in f.items() if k in names}) for f in data["figures"]]
+        return cls(data["mode"], data["machine"], figures, data["details"], data["seconds"])
 
     def write_json(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -189,10 +189,17 @@ def _figures(
     for sent, method, seconds in busy.samples:
         phase = _phase(sent, first_text, tool_start, tool_end)
         phases.setdefault(phase, {}).setdefault(method, []).append(ms(seconds))
+    # Did KeSi keep up with the stream? Delta latency (server write -> client), as in bench 1.
+    written = {text: stamp for stamp, _, name, text in summary["events"] if name == "text_delta"}
+    streamed = [(stamp, text) for stamp, text in log.texts if stamp < tool_start]
+    lag = [ms(stamp - written[text]) for stamp, text in streamed if text in written]
+    sent = [written[text] for _, text in streamed if text in written]
     details: dict[str, Any] = {
         "plan": plan.__dict__,
         "stream_seconds": round(tool_start - first_text, 2),
+        "server_stream_seconds": round(max(sent) - min(sent), 2) if sent else None,
         "command_seconds": round(tool_end - tool_start, 2),
+        "delta_ms": {q: percentile(lag, q) for q in (50, 99, 100)},
     }
     for method, label in (("codeAction", "textDocument/codeAction"), ("kesi.cost", "kesi.cost")):
         calm = [ms(s) for _, m, s in idle.samples if m == method]

@@ -32,8 +32,12 @@ def _streaming(details: dict[str, Any]) -> list[str]:
     out = ["### Streaming (ms, server write -> client receipt)", ""]
     out.append("| path | who | p50 | p90 | p99 | max |")
     out.append("|---|---|---:|---:|---:|---:|")
-    for key, label in (("delta_ms", "text delta"), ("end_ms", "end of run")):
-        for who, name in (("sdk", "raw SDK"), ("kesi", "KeSi (kesi/stream, kesi/runFinished)")):
+    paths = (
+        ("delta_ms", "text_delta -> the SDK's event / `kesi/stream`"),
+        ("end_ms", "message_stop -> final message / `kesi/runFinished`"),
+    )
+    for key, label in paths:
+        for who, name in (("sdk", "raw SDK"), ("kesi", "KeSi")):
             v = details[key][who]
             out.append(
                 f"| {label} | {name} | {_pct(v, 50)} | {_pct(v, 90)} | {_pct(v, 99)} "
@@ -56,11 +60,15 @@ def _responsiveness(details: dict[str, Any]) -> list[str]:
     for method in ("codeAction", "kesi.cost"):
         for phase, v in details[method].items():
             out.append(f"| {method} | {phase} | {_pct(v, 50)} | {_pct(v, 99)} | {_pct(v, 100)} |")
+    lag = details.get("delta_ms", {})
     out += [
         "",
-        f"Streaming lasted {details['stream_seconds']} s, the command {details['command_seconds']}"
-        " s. Phases: idle = no run; streaming = first text delta to toolStart; command = toolStart"
-        " to toolEnd; other = the rest of the run (requests, tool set-up).",
+        f"Streaming lasted {details['stream_seconds']} s at the client "
+        f"({details.get('server_stream_seconds')} s at the scripted API), the command "
+        f"{details['command_seconds']} s. Text delta latency meanwhile (write -> client): p50 "
+        f"{_pct(lag, 50)} ms, p99 {_pct(lag, 99)} ms, max {_pct(lag, 100)} ms. Phases: idle = no"
+        " run; streaming = first text delta to toolStart; command = toolStart to toolEnd;"
+        " other = the rest of the run (requests, tool set-up).",
         "",
     ]
     return out
@@ -136,7 +144,9 @@ SECTIONS = {
 
 def markdown(report: Report, command: str) -> str:
     m = report.machine
-    today = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    today = m.get("finished_at") or datetime.datetime.now(datetime.UTC).strftime(
+        "%Y-%m-%d %H:%M UTC"
+    )
     lines = [
         "# KeSi LSP benchmark results",
         "",

@@ -159,6 +159,12 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "為了節省 context 已清掉：`{command}` 的輸出（{lines} 行），最後是：{tail}。"
         "需要完整輸出請重新執行。",
     ),
+    "loop.trim.notice": (
+        "Cleared {count} old tool result(s) from the conversation to save context (about "
+        "{tokens} tokens); the model can fetch them again if it needs them.",
+        "為了節省 context，清掉了對話裡 {count} 個舊的工具結果（約 {tokens} 個 token），"
+        "模型需要時可以再取一次。",
+    ),
     "loop.trim.search": (
         "Cleared to save context: the result of {tool} {input} ({lines} lines). Call it again "
         "if you need it.",

@@ -113,7 +113,7 @@ class _Run:
         failures = 0
         for turn in range(1, max_turns + 1):
             self.ctx.emit(TurnStarted(turn=turn, max_turns=max_turns))
-            trim_session(self.session, self.locale)
+            trim_session(self.session, self.locale, self.ctx.emit)
             result = await stream_turn(self.model, self._params(), self.ctx.emit, self.locale)
             if result.kind == "failed_before_start":
                 assert result.error is not None

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 from kesi_lsp.catalog import Locale, text
+from kesi_lsp.core.events import EventSink, Notice, discard
 from kesi_lsp.core.paths import safe_path, safe_write_path
 
 if TYPE_CHECKING:
@@ -391,10 +392,12 @@ def apply(
     )
 
 
-def trim_session(session: Session, locale: Locale) -> TrimReport:
+def trim_session(session: Session, locale: Locale, emit: EventSink = discard) -> TrimReport:
     """Trim `session`'s history before a request, as its settings say (off: nothing).
 
-    The loop calls this once before every request; most calls find nothing to do.
+    The loop calls this once before every request; most calls find nothing to do. When results
+    were cleared, `emit` gets a notice saying how many and about how many tokens, so the user
+    is not left wondering why the model asks for a file again.
     """
     settings = session.settings
     if not settings.context_trimming:
@@ -405,7 +408,16 @@ def trim_session(session: Session, locale: Locale) -> TrimReport:
     cuts = plan(session.history, policy)
     if not cuts:
         return TrimReport()
-    return apply(session.history, session.reads, session.root, cuts, locale)
+    report = apply(session.history, session.reads, session.root, cuts, locale)
+    if report.cleared:
+        saved = report.tokens_before - report.tokens_after
+        emit(
+            Notice(
+                "info",
+                text("loop.trim.notice", locale, count=len(report.cleared), tokens=f"{saved:,}"),
+            )
+        )
+    return report
 
 
 def iter_cleared(history: Sequence[MessageParam]) -> Iterator[str]:

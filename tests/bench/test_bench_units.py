@@ -88,3 +88,11 @@ def test_the_long_session_reads_real_files_and_passes_the_budget(tmp_path: Path)
 def test_scripted_requests_of_the_scenarios_are_valid_tool_definitions() -> None:
     body = {"model": "m", "max_tokens": 10, "messages": [{"role": "user", "content": "hi"}]}
     assert validate_request(body) == []
+
+
+def test_a_report_renders_again_from_its_json() -> None:
+    figure = Figure("tokens", "day 18", 0.28, "x", 0.45, "23,905 vs 85,292", ci=True)
+    report = Report("full", {"cpu": "x"}, [figure], {"command": "python -m bench"}, {"total": 1})
+    again = Report.from_json(report.to_json())
+    assert again.figures == [figure]
+    assert again.markdown() == report.markdown()

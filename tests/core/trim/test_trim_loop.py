@@ -42,38 +42,41 @@ def _files(agent: Agent, names: list[str]) -> Path:
 async def test_a_budget_trim_keeps_requests_valid_and_write_file_must_read_again(
     make_agent: MakeAgent,
 ) -> None:
-    names = [f"m{i}" for i in range(6)]
+    names = [f"m{i}" for i in range(10)]  # ~750 estimated tokens each
     reads = [reply(tool_use("read_file", {"file_path": f"{n}.py"}, id=f"toolu_{n}")) for n in names]
     agent = make_agent(
         script(
             *reads,
-            reply("Six modules of small helpers."),
+            reply("Ten modules of small helpers."),
             reply(tool_use("write_file", {"file_path": "m0.py", "content": "x = 1\n"})),
             reply(tool_use("read_file", {"file_path": "m0.py"})),
             reply(tool_use("write_file", {"file_path": "m0.py", "content": "x = 1\n"})),
             reply("Done: m0.py now holds x = 1."),
         ),
         locale="en",
-        context_budget=3000,
+        context_budget=6000,
     )
     root = _files(agent, names)
     first = await agent.ask("Read every module.")
     assert first.status == "done"
+    notices = agent.notices("info")
+    assert len(notices) == 1, "one batch, not a trim per request"
+    assert notices[0].startswith("Cleared ") and "old tool result(s)" in notices[0]
     assert root / "m0.py" not in agent.ctx.session.reads, "a cleared read no longer counts"
-    assert root / "m5.py" in agent.ctx.session.reads
+    assert root / "m9.py" in agent.ctx.session.reads
     second = await agent.ask("Replace m0.py with x = 1.")
     assert second.status == "done"
     assert (root / "m0.py").read_text(encoding="utf-8") == "x = 1\n"
     requests = [r.body for r in agent.server.requests]
     # The first write was refused: the model was told to read first, and nothing changed then.
-    refused = _results(requests[8])[-1][1]
+    refused = _results(requests[12])[-1][1]
     assert "read the current content with read_file" in refused
     # In the last request, the oldest reads are placeholders that say how to get them back,
     # and the newest results are whole.
     last = dict(_results(requests[-1]))
     assert last["toolu_m0"].startswith(PLACEHOLDER_MARK)
     assert "m0.py" in last["toolu_m0"] and "call read_file again" in last["toolu_m0"]
-    assert last["toolu_m5"] == _code("m5")
+    assert last["toolu_m9"] == _code("m9")
     agent.assert_history_sound()
 
 
@@ -140,6 +143,7 @@ async def test_trimming_can_be_turned_off(make_agent: MakeAgent) -> None:
         context_budget=100,
     )
     await agent.ask("Run seq six times.")
+    assert agent.notices("info") == []
     last = _results(agent.server.requests[-1].body)
     assert len(last) == 6
     assert not any(content.startswith(PLACEHOLDER_MARK) for _, content in last)
