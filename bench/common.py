@@ -59,20 +59,20 @@ class Runs:
 
     def __init__(self, client: LspClient) -> None:
         self.logs: dict[str, RunLog] = {}
-        client.handlers["kesi/stream"] = self._stream
-        client.handlers["kesi/runFinished"] = self._finished
+        client.handlers["kesi/stream"] = self.on_stream
+        client.handlers["kesi/runFinished"] = self.on_finished
 
     def log(self, run_id: str) -> RunLog:
         return self.logs.setdefault(run_id, RunLog())
 
-    def _stream(self, stamp: float, params: Mapping[str, Any]) -> None:
+    def on_stream(self, stamp: float, params: Mapping[str, Any]) -> None:
         log = self.log(str(params["runId"]))
         if params.get("kind") == "text":
             log.texts.append((stamp, str(params.get("text", ""))))
         else:
             log.events.append((stamp, dict(params)))
 
-    def _finished(self, stamp: float, params: Mapping[str, Any]) -> None:
+    def on_finished(self, stamp: float, params: Mapping[str, Any]) -> None:
         log = self.log(str(params["runId"]))
         log.finished = (stamp, dict(params))
         log.done.set()

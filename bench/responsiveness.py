@@ -193,11 +193,13 @@ def _figures(
     written = {text: stamp for stamp, _, name, text in summary["events"] if name == "text_delta"}
     streamed = [(stamp, text) for stamp, text in log.texts if stamp < tool_start]
     lag = [ms(stamp - written[text]) for stamp, text in streamed if text in written]
-    sent = [written[text] for _, text in streamed if text in written]
+    write_stamps = [written[text] for _, text in streamed if text in written]
     details: dict[str, Any] = {
         "plan": plan.__dict__,
         "stream_seconds": round(tool_start - first_text, 2),
-        "server_stream_seconds": round(max(sent) - min(sent), 2) if sent else None,
+        "server_stream_seconds": (
+            round(max(write_stamps) - min(write_stamps), 2) if write_stamps else None
+        ),
         "command_seconds": round(tool_end - tool_start, 2),
         "delta_ms": {q: percentile(lag, q) for q in (50, 99, 100)},
     }

@@ -162,7 +162,7 @@ async def run(report: Report, *, smoke: bool) -> None:
         cpu: dict[str, float] = {}
 
         def on_stream(stamp: float, params: Any) -> None:
-            runs._stream(stamp, params)
+            runs.on_stream(stamp, params)
             if params.get("kind") in ("toolStart", "toolEnd"):
                 cpu[f"{params['kind']}:{params['toolUseId']}"] = cpu_seconds(client.pid)
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -116,7 +116,7 @@ def _eager_policy(*, prompt_caching: bool, budget_tokens: int) -> trim.TrimPolic
 
 async def play(
     config: Config,
-    questions: list[str] | tuple[str, ...],
+    questions: Sequence[str],
     steps: list[Step],
     build: Callable[[Path], Path],
     work: Path,
@@ -150,7 +150,7 @@ async def play(
         model = ModelClient(
             replace(settings, api_key=FAKE_KEY, base_url=server.base_url), {}, max_retries=0
         )
-        patches = [mock.patch.object(trim, "apply", counting_apply)]
+        patches: list[Any] = [mock.patch.object(trim, "apply", counting_apply)]
         if config.eager:
             patches.append(mock.patch.object(trim, "policy_for", _eager_policy))
         for patch in patches:
