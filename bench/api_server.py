@@ -17,48 +17,27 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-import threading
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kesi_lsp.scripted_api import RecordedRequest, Script, ScriptedServer, as_script
-from kesi_lsp.scripted_api.server import _Handler, _HTTPServer
-from kesi_lsp.scripted_api.wire import SseEvent
+from kesi_lsp.scripted_api import Script, ScriptedServer, SentEvent, as_script
 
 
-class _TimedHandler(_Handler):
-    def _send_event(self, record: RecordedRequest, event: SseEvent) -> None:
-        super()._send_event(record, event)
-        stamp = time.monotonic()
-        delta = event.data.get("delta")
-        name, text = event.name, ""
-        if name == "content_block_delta" and isinstance(delta, Mapping):
-            name = str(delta.get("type"))
-            text = str(delta.get("text", ""))
-        server = self.server.scripted
-        assert isinstance(server, TimedScriptedServer)
-        server.sent.append((stamp, record.number, name, text))
+class EventLog:
+    """The server's `on_event_sent` hook: (stamp, request number, event name, text of a text
+    delta) for every SSE event, stamped right after it was flushed."""
 
-
-class TimedScriptedServer(ScriptedServer):
-    """A ScriptedServer that also records when each SSE event was written (after flush)."""
-
-    def __init__(self, script: Script) -> None:
-        super().__init__(script)
+    def __init__(self) -> None:
         self.sent: list[tuple[float, int, str, str]] = []
 
-    def start(self) -> TimedScriptedServer:
-        httpd = _HTTPServer(("127.0.0.1", 0), _TimedHandler)
-        httpd.scripted = self
-        self._httpd = httpd
-        thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05})
-        thread.daemon = True
-        thread.start()
-        self._thread = thread
-        return self
+    def __call__(self, event: SentEvent) -> None:
+        delta = event.data.get("delta")
+        text = ""
+        if event.name == "text_delta" and isinstance(delta, Mapping):
+            text = str(delta.get("text", ""))
+        self.sent.append((event.sent_at, event.request.number, event.name, text))
 
 
 def _results(body: Any) -> list[dict[str, Any]]:
@@ -87,7 +66,7 @@ def _results(body: Any) -> list[dict[str, Any]]:
     return out
 
 
-def summary(server: TimedScriptedServer) -> dict[str, Any]:
+def summary(server: ScriptedServer, log: EventLog) -> dict[str, Any]:
     """What the benchmarks read back: events, per-request usage, problems, tool results."""
     requests = []
     for r in server.requests:
@@ -110,19 +89,20 @@ def summary(server: TimedScriptedServer) -> dict[str, Any]:
                 "results": _results(r.body),
             }
         )
-    return {"events": server.sent, "requests": requests, "problems": server.problems}
+    return {"events": log.sent, "requests": requests, "problems": server.problems}
 
 
 def main(argv: list[str]) -> int:
     script_path, out_path = Path(argv[0]), Path(argv[1])
     script = as_script(json.loads(script_path.read_text(encoding="utf-8")))
-    server = TimedScriptedServer(script).start()
+    log = EventLog()
+    server = ScriptedServer(script, on_event_sent=log).start()
     sys.stdout.write(server.base_url + "\n")
     sys.stdout.flush()
     for line in sys.stdin:
         if line.strip() == "stop":
             break
-    out_path.write_text(json.dumps(summary(server)), encoding="utf-8")
+    out_path.write_text(json.dumps(summary(server, log)), encoding="utf-8")
     server.stop()
     return 0
 

@@ -24,6 +24,7 @@ from typing import Any, Final
 from kesi_lsp.catalog import LOCALES, Locale, text
 from kesi_lsp.demo.project import BUGGY_LINE, FILES, FIXED_LINE
 from kesi_lsp.scripted_api import (
+    RecordedRequest,
     Script,
     ScriptedServer,
     Step,
@@ -216,19 +217,21 @@ def reply_step(reply: str, locale: Locale, pace: float) -> Step:
     return Step(content=content, usage=usage, label=reply, timing=timing)
 
 
-class RecordedModel(ScriptedServer):
-    """The scripted Messages API server, answering each request with the fitting reply."""
+class RecordedReplies:
+    """The scripted server's `choose_step`: the fitting recorded reply for each request."""
 
     def __init__(self, locale: Locale, pace: float) -> None:
-        super().__init__(Script(min_cache_tokens=MIN_CACHE_TOKENS))
         self.locale = locale
         self.pace = pace
         self.played: list[str] = []
 
-    def _take_step(self) -> tuple[int, Step] | None:
-        # The handler records a request just before it takes its step, so the newest
-        # recorded request is the one being answered (KeSi sends one request at a time).
-        latest = self.requests[-1]
-        reply = next_reply(latest.messages)
+    def __call__(self, request: RecordedRequest) -> Step:
+        reply = next_reply(request.messages)
         self.played.append(reply)
-        return REPLIES.index(reply), reply_step(reply, self.locale, self.pace)
+        return reply_step(reply, self.locale, self.pace)
+
+
+def recorded_model(locale: Locale, pace: float) -> ScriptedServer:
+    """The scripted Messages API server (not started), answering as run 1 would have."""
+    replies = RecordedReplies(locale, pace)
+    return ScriptedServer(Script(min_cache_tokens=MIN_CACHE_TOKENS), choose_step=replies)

@@ -41,9 +41,10 @@ from kesi_lsp.demo.checks import (
 )
 from kesi_lsp.demo.editor import DemoEditor, capabilities
 from kesi_lsp.demo.project import BUGGY_LINE, FILES, FIXED_LINE, build
-from kesi_lsp.demo.recording import RecordedModel
+from kesi_lsp.demo.recording import recorded_model
 from kesi_lsp.demo.sample_venv import make_sample_venv, python_in
 from kesi_lsp.demo.screen import Screen, screen_for
+from kesi_lsp.scripted_api import ScriptedServer
 
 FIX_THIS = "kesi.fixThis"
 RECORDED_KEY = "sk-ant-demo-recorded-run-not-a-real-key"
@@ -61,7 +62,7 @@ class DemoError(Exception):
 class Model:
     """Where the server's model requests go, and how to describe that on screen."""
 
-    recorded: RecordedModel | None
+    recorded: ScriptedServer | None
     name: str
 
     def environment(self, base: Mapping[str, str], bin_dir: Path) -> dict[str, str]:
@@ -168,7 +169,7 @@ class Demo:
             yield Model(None, name)
             return
         pace = self.args.pace if self.args.pace is not None else (1.0 if _tty() else 0.0)
-        server = RecordedModel(self.locale, max(pace, 0.0))
+        server = recorded_model(self.locale, max(pace, 0.0))
         server.start()
         try:
             yield Model(server, name)

@@ -2,7 +2,8 @@
 
 KeSi's tests (and `kesi-lsp demo`, and the benchmarks) never talk to the real API. They point
 the real `anthropic` SDK at this server (`base_url`), which answers each `POST /v1/messages`
-from a **script**, in order, exactly as the real API would on the wire: a JSON message, or
+from a **script**, in order (or as a `choose_step` hook decides), exactly as the real API
+would on the wire: a JSON message, or
 Server-Sent Events (`message_start`, `ping`, `content_block_start`, `content_block_delta` with
 `text_delta` / `input_json_delta` cut through JSON tokens, `content_block_stop`,
 `message_delta` with stop_reason and usage, `message_stop`; `error` on demand).
@@ -25,6 +26,19 @@ In-process: ``with ScriptedServer(script(...)) as server:`` then ``server.base_u
 ``server.requests`` (RecordedRequest: body, headers, stream, status, events sent, usage,
 delivered "none"/"partial"/"full", retry_count), ``server.problems``, ``server.accounting``
 (UsageRecord per reply), ``server.wait_stalled()`` / ``server.wait_for(predicate)``.
+Two optional hooks, keyword arguments of ``ScriptedServer``:
+
+- ``choose_step=f``: ``f(request: RecordedRequest) -> Step | None`` picks the step for each
+  valid request, instead of the script's order (the script then only gives
+  ``min_cache_tokens`` and ``model``). Called once per valid request, one at a time, under the
+  server's lock; None answers like an exhausted script. The demo's recorded model uses it to
+  react to the conversation so far (``kesi_lsp/demo/recording.py``).
+- ``on_event_sent=f``: ``f(event: SentEvent)`` for every SSE event right after it was flushed:
+  ``event.request`` (the RecordedRequest), ``event.name`` (as ``RecordedRequest.events`` lists
+  it), ``event.data`` (the JSON payload), ``event.sent_at`` (``time.monotonic()``). Called on
+  the thread serving that request. The benchmarks time the stream with it
+  (``bench/api_server.py``).
+
 In tests, the fixture ``scripted_api`` (``tests/plugins/scripted_api.py``):
 ``server = scripted_api(script(...))``; the test fails if the server saw a problem, unless it
 called ``server.allow_problems()``.
@@ -112,19 +126,29 @@ from kesi_lsp.scripted_api.script import (
     text,
     tool_use,
 )
-from kesi_lsp.scripted_api.server import RecordedRequest, ScriptedServer, UsageRecord
+from kesi_lsp.scripted_api.server import (
+    EventHook,
+    RecordedRequest,
+    ScriptedServer,
+    SentEvent,
+    StepChooser,
+    UsageRecord,
+)
 from kesi_lsp.scripted_api.tokens import REQUEST_OVERHEAD, count_tokens
 from kesi_lsp.scripted_api.validate import validate_request
 from kesi_lsp.scripted_api.wire import Usage, event_names, plan_events
 
 __all__ = [
     "REQUEST_OVERHEAD",
+    "EventHook",
     "Fault",
     "RecordedRequest",
     "Script",
     "ScriptError",
     "ScriptedServer",
+    "SentEvent",
     "Step",
+    "StepChooser",
     "TextBlock",
     "Timing",
     "ToolUseBlock",

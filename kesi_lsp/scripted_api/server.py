@@ -69,6 +69,28 @@ class RecordedRequest:
         return messages if isinstance(messages, list) else []
 
 
+StepChooser = Callable[[RecordedRequest], Step | None]
+"""Picks the step that answers a valid request, given the request (None: no reply left)."""
+
+
+@dataclass(frozen=True)
+class SentEvent:
+    """One SSE event the server has just written and flushed (what `on_event_sent` gets).
+
+    `name` is as `RecordedRequest.events` lists it (the delta type for a delta), `data` the
+    event's JSON payload, `sent_at` the `time.monotonic()` right after the flush: on Linux the
+    system-wide monotonic clock, so another process can compare its own stamps with it.
+    """
+
+    request: RecordedRequest
+    name: str
+    data: Mapping[str, Any]
+    sent_at: float
+
+
+EventHook = Callable[[SentEvent], None]
+
+
 @dataclass(frozen=True)
 class UsageRecord:
     """What one reply reported as usage, and how much of it reached the client."""
@@ -115,15 +137,35 @@ class ScriptedServer:
 
     Use as a context manager or call `start()` / `stop()`. `base_url` is what the SDK's
     `base_url` takes. `requests`, `problems` and `accounting` are snapshots (copies).
+
+    Two hooks, for callers that need more than a fixed script:
+
+    - `choose_step(request)` picks the step for each valid request instead of the script's
+      order (the script then only gives `min_cache_tokens` and `model`), e.g. a recorded model
+      that reacts to the conversation so far. It is called once per valid request, one request
+      at a time, under the server's lock (so keep it quick, and do not wait on the server);
+      returning None answers "no reply left" like an exhausted script.
+    - `on_event_sent(event)` hears of every SSE event right after it was flushed to the client
+      (a `SentEvent`), on the thread serving that request, e.g. to time the stream.
     """
 
-    def __init__(self, script: Script, *, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(
+        self,
+        script: Script,
+        *,
+        choose_step: StepChooser | None = None,
+        on_event_sent: EventHook | None = None,
+        host: str = "127.0.0.1",
+        port: int = 0,
+    ) -> None:
         self.script = script
         self._host = host
         self._port = port
         self._lock = threading.RLock()
         self._changed = threading.Condition(self._lock)
         self._cursor = _Cursor(script)
+        self._choose_step = choose_step
+        self._on_event_sent = on_event_sent
         self._cache = PromptCache(min_cache_tokens=script.min_cache_tokens)
         self._requests: list[RecordedRequest] = []
         self._problems: list[str] = []
@@ -190,9 +232,10 @@ class ScriptedServer:
 
     @property
     def remaining_steps(self) -> int:
-        """Requests the script can still answer (-1 when the last step is `forever`)."""
+        """Requests the script can still answer (-1 when the last step is `forever`, or when
+        `choose_step` decides)."""
         with self._lock:
-            return self._cursor.remaining
+            return -1 if self._choose_step is not None else self._cursor.remaining
 
     def wait_for(self, predicate: Callable[[ScriptedServer], bool], timeout: float = 5.0) -> bool:
         """Block until `predicate(self)` holds (re-checked whenever a request changes)."""
@@ -235,9 +278,46 @@ class ScriptedServer:
         with self._lock:
             return len(self._requests) + 1
 
-    def _take_step(self) -> tuple[int, Step] | None:
+    def _take_step(self, request: RecordedRequest) -> tuple[int | None, Step] | None:
+        """The step answering `request`, with its index in the script (None if chosen)."""
         with self._lock:
-            return self._cursor.take()
+            if self._choose_step is None:
+                return self._cursor.take()
+            step = self._choose_step(request)
+            return None if step is None else (None, step)
+
+    def _no_step_text(self, request: RecordedRequest) -> str:
+        if self._choose_step is not None:
+            return f"scripted API: the step chooser has no reply for request #{request.number}"
+        return (
+            f"scripted API: the script has no reply left for request #{request.number} "
+            f"(it has {len(self.script.steps)} step(s))"
+        )
+
+    def _sending(self, request: RecordedRequest, event: SseEvent) -> Delivered:
+        """Record `event` as sent before it is written (the client may react at once); return
+        what `delivered` was before, for `_unsent`."""
+        with self._changed:
+            before = request.delivered
+            request.events.append(event.label)
+            if event.name == "message_start":
+                request.delivered = "partial"
+            elif event.name == "message_delta":
+                request.delivered = "full"
+            self._changed.notify_all()
+            return before
+
+    def _unsent(self, request: RecordedRequest, delivered: Delivered) -> None:
+        """The event `_sending` recorded never left: take it back."""
+        with self._changed:
+            request.events.pop()
+            request.delivered = delivered
+            self._changed.notify_all()
+
+    def _sent(self, request: RecordedRequest, event: SseEvent) -> None:
+        if self._on_event_sent is not None:
+            sent = SentEvent(request, event.label, event.data, time.monotonic())
+            self._on_event_sent(sent)
 
     def _usage_for(self, body: Mapping[str, Any], step: Step, request_number: int) -> Usage:
         counted = self._cache.account(body)
@@ -337,12 +417,9 @@ class _Handler(BaseHTTPRequestHandler):
                 server._problem(record, problem)
             self._error(record, 400, "invalid_request_error", problems[0])
             return
-        taken = server._take_step()
+        taken = server._take_step(record)
         if taken is None:
-            text = (
-                f"scripted API: the script has no reply left for request #{record.number} "
-                f"(it has {len(server.script.steps)} step(s))"
-            )
+            text = server._no_step_text(record)
             server._problem(record, text)
             self._error(record, 400, "invalid_request_error", text)
             return
@@ -350,7 +427,7 @@ class _Handler(BaseHTTPRequestHandler):
         server._update(record, step_index=index, label=step.label)
         unmet = check_expectations(step.expect, record.body)
         if unmet:
-            name = step.label or f"step {index}"
+            name = step.label or ("the chosen step" if index is None else f"step {index}")
             for text in unmet:
                 server._problem(record, f"{name}: {text}")
             self._error(record, 400, "invalid_request_error", f"scripted API: {name}: {unmet[0]}")
@@ -476,24 +553,16 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _send_event(self, record: RecordedRequest, event: SseEvent) -> None:
         """Send one SSE event; the record says it was sent before the client can react to it."""
-        name = event.name
-        delta = event.data.get("delta")
-        if name == "content_block_delta" and isinstance(delta, Mapping):
-            name = str(delta.get("type"))
-        before = (record.events, record.delivered)
-        delivered: Delivered = record.delivered
-        if event.name == "message_start":
-            delivered = "partial"
-        elif event.name == "message_delta":
-            delivered = "full"
-        self.scripted._update(record, events=[*record.events, name], delivered=delivered)
+        server = self.scripted
+        delivered_before = server._sending(record, event)
         data = event.encode()
         try:
             self.wfile.write(f"{len(data):X}\r\n".encode() + data + b"\r\n")
             self.wfile.flush()
         except OSError as exc:
-            self.scripted._update(record, events=before[0], delivered=before[1])
+            server._unsent(record, delivered_before)
             raise _ClientGoneError from exc
+        server._sent(record, event)
 
     def _end_chunks(self) -> None:
         try:

@@ -37,8 +37,19 @@ class Usage:
 
 @dataclass(frozen=True)
 class SseEvent:
+    """One Server-Sent Event: its `event:` name and its JSON `data`."""
+
     name: str
     data: Mapping[str, Any]
+
+    @property
+    def label(self) -> str:
+        """The name a script counts and a record lists: the event name, or for a
+        `content_block_delta` its delta type (`text_delta`, `input_json_delta`)."""
+        delta = self.data.get("delta")
+        if self.name == "content_block_delta" and isinstance(delta, Mapping):
+            return str(delta.get("type"))
+        return self.name
 
     def encode(self) -> bytes:
         payload = json.dumps(self.data, ensure_ascii=False, separators=(",", ":"))
@@ -176,11 +187,4 @@ def event_names(step: Step) -> list[str]:
 
     Handy to compute `after_events` for a fault: `event_names(step).index("input_json_delta")`.
     """
-    names: list[str] = []
-    for event in plan_events(step):
-        delta = event.data.get("delta")
-        if event.name == "content_block_delta" and isinstance(delta, Mapping):
-            names.append(str(delta.get("type")))
-        else:
-            names.append(event.name)
-    return names
+    return [event.label for event in plan_events(step)]

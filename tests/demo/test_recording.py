@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import anthropic
 import pytest
 
 from kesi_lsp.catalog import text
@@ -11,9 +12,11 @@ from kesi_lsp.demo.project import BUGGY_LINE, FILES, FIXED_LINE
 from kesi_lsp.demo.recording import (
     NEW_FUNCTION,
     OLD_FUNCTION,
+    REPLIES,
     RUN_1,
     TEST_COMMAND,
     next_reply,
+    recorded_model,
     reply_step,
 )
 from kesi_lsp.scripted_api import TextBlock, ToolUseBlock
@@ -126,3 +129,28 @@ def test_the_summary_speaks_the_locale(locale: str) -> None:
     expected = "完成！所有測試現在都通過了。" if locale == "zh-TW" else "Done! All tests pass now."
     assert expected in words.text
     assert "`if amount >= threshold:`" in words.text
+
+
+@pytest.mark.parametrize("locale", ["en", "zh-TW"])
+def test_every_reply_has_words_in_both_locales(locale: str) -> None:
+    for reply in REPLIES:
+        words = reply_step(reply, locale, pace=0).content[0]  # type: ignore[arg-type]
+        assert isinstance(words, TextBlock) and words.text.strip(), reply
+
+
+def test_the_recorded_model_answers_the_real_sdk_from_the_conversation_so_far() -> None:
+    c = Conversation()
+    tools: Any = [{"name": "list_files", "input_schema": {"type": "object"}}]
+    with recorded_model("en", pace=0) as server:
+        sdk = anthropic.Anthropic(api_key="sk-ant-test", base_url=server.base_url, max_retries=0)
+        messages: Any = c.messages
+        first = sdk.messages.create(model="m", max_tokens=100, messages=messages, tools=tools)
+        messages = c.ls().messages
+        second = sdk.messages.create(model="m", max_tokens=100, messages=messages, tools=tools)
+        problems = server.problems
+        labels = [r.label for r in server.requests]
+    assert problems == [] and labels == ["look", "run_tests"]
+    assert [b.type for b in first.content] == ["text", "tool_use"]
+    assert first.content[0].text == text("demo.model.look", "en")  # type: ignore[union-attr]
+    assert first.content[1].name == "list_files"  # type: ignore[union-attr]
+    assert second.content[1].input == {"command": TEST_COMMAND}  # type: ignore[union-attr]

@@ -44,8 +44,9 @@ def scripted_api() -> Iterator[StartServer]:
     """Return `start(script)`: start a scripted server for this test; stopped at teardown."""
     servers: list[FixtureServer] = []
 
-    def start(value: Script | Sequence[Step] | Mapping[str, Any]) -> FixtureServer:
-        server = FixtureServer(as_script(value))
+    def start(value: Script | Sequence[Step] | Mapping[str, Any], **hooks: Any) -> FixtureServer:
+        """`hooks`: ScriptedServer's keyword arguments (`choose_step`, `on_event_sent`)."""
+        server = FixtureServer(as_script(value), **hooks)
         server.start()
         servers.append(server)
         return server
