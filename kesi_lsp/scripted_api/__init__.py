@@ -30,9 +30,9 @@ Two optional hooks, keyword arguments of ``ScriptedServer``:
 
 - ``choose_step=f``: ``f(request: RecordedRequest) -> Step | None`` picks the step for each
   valid request, instead of the script's order (the script then only gives
-  ``min_cache_tokens`` and ``model``). Called once per valid request, one at a time, under the
-  server's lock; None answers like an exhausted script. The demo's recorded model uses it to
-  react to the conversation so far (``kesi_lsp/demo/recording.py``).
+  ``min_cache_tokens`` and ``model``). Called once per valid request, one at a time; None
+  answers like an exhausted script. The demo's recorded model uses it to react to the
+  conversation so far (``kesi_lsp/demo/recording.py``).
 - ``on_event_sent=f``: ``f(event: SentEvent)`` for every SSE event right after it was flushed:
   ``event.request`` (the RecordedRequest), ``event.name`` (as ``RecordedRequest.events`` lists
   it), ``event.data`` (the JSON payload), ``event.sent_at`` (``time.monotonic()``). Called on
@@ -40,8 +40,8 @@ Two optional hooks, keyword arguments of ``ScriptedServer``:
   (``bench/api_server.py``).
 
 In tests, the fixture ``scripted_api`` (``tests/plugins/scripted_api.py``):
-``server = scripted_api(script(...))``; the test fails if the server saw a problem, unless it
-called ``server.allow_problems()``.
+``server = scripted_api(script(...))`` (hooks as keyword arguments); the test fails if the
+server saw a problem, unless it called ``server.allow_problems()``.
 As a process: ``python -m kesi_lsp.scripted_api --script FILE [--port 0]`` prints its base
 URL on one line (``http://127.0.0.1:PORT``) and serves until killed; problems go to stderr.
 
@@ -108,14 +108,7 @@ stall_after(3, "Hi"), error_event_after(4, "Hi"))``; ``Script.dumps()`` writes t
 
 from __future__ import annotations
 
-from kesi_lsp.scripted_api.script import (
-    Fault,
-    Script,
-    ScriptError,
-    Step,
-    TextBlock,
-    Timing,
-    ToolUseBlock,
+from kesi_lsp.scripted_api.builders import (
     as_script,
     error_event_after,
     http_error,
@@ -126,14 +119,23 @@ from kesi_lsp.scripted_api.script import (
     text,
     tool_use,
 )
-from kesi_lsp.scripted_api.server import (
+from kesi_lsp.scripted_api.records import (
     EventHook,
     RecordedRequest,
-    ScriptedServer,
     SentEvent,
     StepChooser,
     UsageRecord,
 )
+from kesi_lsp.scripted_api.script import (
+    Fault,
+    Script,
+    ScriptError,
+    Step,
+    TextBlock,
+    Timing,
+    ToolUseBlock,
+)
+from kesi_lsp.scripted_api.server import ScriptedServer
 from kesi_lsp.scripted_api.tokens import REQUEST_OVERHEAD, count_tokens
 from kesi_lsp.scripted_api.validate import validate_request
 from kesi_lsp.scripted_api.wire import Usage, event_names, plan_events

@@ -8,7 +8,20 @@ failure can show.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
+
+# What `check_expectations` understands; a script naming anything else is refused when parsed.
+EXPECTATION_KEYS: Final = frozenset(
+    {
+        "last_user_text_contains",
+        "last_tool_result_contains",
+        "last_tool_result_is_error",
+        "system_contains",
+        "message_count",
+        "tools_include",
+        "stream",
+    }
+)
 
 
 def _text_of(content: object) -> str:

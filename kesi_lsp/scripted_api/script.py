@@ -1,15 +1,14 @@
 """What the scripted server answers: a script is a list of steps, one per incoming request.
 
 A script is plain data (the JSON format is documented in the package docstring) so the demo,
-the benchmarks and other processes can write it to a file; the Python helpers at the bottom
-build the same data for tests. Parsing checks the script itself and says exactly what is wrong
-with it, because a typo in a script must fail loudly rather than produce a confusing reply.
+the benchmarks and other processes can write it to a file; `builders.py` builds the same data
+for tests, and `parse.py` reads it back, saying exactly what is wrong with a broken script.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal
@@ -55,18 +54,6 @@ STATUS_FOR_ERROR_TYPE: Final[Mapping[str, int]] = {
     "timeout_error": 504,
     "overloaded_error": 529,
 }
-
-EXPECTATION_KEYS: Final = frozenset(
-    {
-        "last_user_text_contains",
-        "last_tool_result_contains",
-        "last_tool_result_is_error",
-        "system_contains",
-        "message_count",
-        "tools_include",
-        "stream",
-    }
-)
 
 
 class ScriptError(ValueError):
@@ -253,7 +240,9 @@ class Script:
     @classmethod
     def from_json(cls, data: object) -> Script:
         """Parse the JSON form; raise ScriptError naming the first thing that is wrong."""
-        return _parse_script(data)
+        from kesi_lsp.scripted_api.parse import parse_script  # parse.py builds on this module
+
+        return parse_script(data)
 
     @classmethod
     def load(cls, path: Path) -> Script:
@@ -262,257 +251,3 @@ class Script:
         except (OSError, json.JSONDecodeError) as exc:
             raise ScriptError(f"cannot read script {path}: {exc}") from exc
         return cls.from_json(data)
-
-
-# --- parsing -------------------------------------------------------------------------------
-
-
-def _fail(where: str, problem: str) -> ScriptError:
-    return ScriptError(f"script {where}: {problem}")
-
-
-def _obj(value: object, where: str) -> Mapping[str, Any]:
-    if not isinstance(value, Mapping):
-        raise _fail(where, f"must be an object, got {type(value).__name__}")
-    return value
-
-
-def _known(data: Mapping[str, Any], allowed: set[str] | frozenset[str], where: str) -> None:
-    unknown = sorted(set(data) - set(allowed))
-    if unknown:
-        raise _fail(where, f"unknown field(s) {unknown}; allowed: {sorted(allowed)}")
-
-
-def _num(value: object, where: str, *, minimum: float = 0.0) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or value < minimum:
-        raise _fail(where, f"must be a number >= {minimum}")
-    return float(value)
-
-
-def _int(value: object, where: str, *, minimum: int = 0) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise _fail(where, f"must be an integer >= {minimum}")
-    return value
-
-
-def _str(value: object, where: str) -> str:
-    if not isinstance(value, str):
-        raise _fail(where, "must be a string")
-    return value
-
-
-def _parse_script(data: object) -> Script:
-    if isinstance(data, list):
-        data = {"steps": data}
-    root = _obj(data, "root")
-    _known(root, {"steps", "min_cache_tokens", "model"}, "root")
-    steps_raw = root.get("steps", [])
-    if not isinstance(steps_raw, list):
-        raise _fail("steps", "must be a list")
-    steps = tuple(_parse_step(raw, f"steps[{i}]") for i, raw in enumerate(steps_raw))
-    for i, step in enumerate(steps[:-1]):
-        if step.forever:
-            raise _fail(f"steps[{i}]", "only the last step may be `forever`")
-    model = root.get("model")
-    return Script(
-        steps=steps,
-        min_cache_tokens=_int(root.get("min_cache_tokens", 0), "min_cache_tokens"),
-        model=None if model is None else _str(model, "model"),
-    )
-
-
-_STEP_KEYS: Final = frozenset(
-    {"content", "stop_reason", "usage", "timing", "fault", "expect", "times", "forever", "label"}
-)
-_USAGE_KEYS: Final = frozenset(
-    {"input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"}
-)
-
-
-def _parse_step(raw: object, where: str) -> Step:
-    data = _obj(raw, where)
-    _known(data, _STEP_KEYS, where)
-    content_raw = data.get("content", [])
-    if not isinstance(content_raw, list):
-        raise _fail(f"{where}.content", "must be a list of blocks")
-    content = tuple(_parse_block(b, f"{where}.content[{i}]") for i, b in enumerate(content_raw))
-    stop_reason = data.get("stop_reason")
-    if stop_reason is not None and stop_reason not in STOP_REASONS:
-        raise _fail(f"{where}.stop_reason", f"must be one of {sorted(STOP_REASONS)}")
-    usage = _obj(data.get("usage", {}), f"{where}.usage")
-    _known(usage, _USAGE_KEYS, f"{where}.usage")
-    usage_ints = {k: _int(v, f"{where}.usage.{k}") for k, v in usage.items()}
-    expect = _obj(data.get("expect", {}), f"{where}.expect")
-    _known(expect, EXPECTATION_KEYS, f"{where}.expect")
-    fault_raw = data.get("fault")
-    fault = None if fault_raw is None else _parse_fault(fault_raw, f"{where}.fault")
-    if not content and fault is None:
-        raise _fail(where, "needs `content` (what the model says) or a `fault`")
-    label = data.get("label")
-    return Step(
-        content=content,
-        stop_reason=stop_reason,
-        usage=usage_ints,
-        timing=_parse_timing(data.get("timing", {}), f"{where}.timing"),
-        fault=fault,
-        expect=dict(expect),
-        times=_int(data.get("times", 1), f"{where}.times", minimum=1),
-        forever=bool(data.get("forever", False)),
-        label=None if label is None else _str(label, f"{where}.label"),
-    )
-
-
-def _parse_block(raw: object, where: str) -> Block:
-    data = _obj(raw, where)
-    kind = data.get("type")
-    if kind == "text":
-        _known(data, {"type", "text"}, where)
-        return TextBlock(text=_str(data.get("text"), f"{where}.text"))
-    if kind == "tool_use":
-        _known(data, {"type", "name", "input", "id", "raw_json"}, where)
-        block_id = data.get("id")
-        raw_json = data.get("raw_json")
-        return ToolUseBlock(
-            name=_str(data.get("name"), f"{where}.name"),
-            input=dict(_obj(data.get("input", {}), f"{where}.input")),
-            id=None if block_id is None else _str(block_id, f"{where}.id"),
-            raw_json=None if raw_json is None else _str(raw_json, f"{where}.raw_json"),
-        )
-    raise _fail(f"{where}.type", "must be 'text' or 'tool_use'")
-
-
-def _parse_timing(raw: object, where: str) -> Timing:
-    data = _obj(raw, where)
-    _known(data, {"headers_delay", "event_delay", "text_chunk", "json_chunk"}, where)
-    base = Timing()
-    return Timing(
-        headers_delay=_num(data.get("headers_delay", base.headers_delay), f"{where}.headers_delay"),
-        event_delay=_num(data.get("event_delay", base.event_delay), f"{where}.event_delay"),
-        text_chunk=_int(data.get("text_chunk", base.text_chunk), f"{where}.text_chunk", minimum=1),
-        json_chunk=_int(data.get("json_chunk", base.json_chunk), f"{where}.json_chunk", minimum=1),
-    )
-
-
-def _parse_fault(raw: object, where: str) -> Fault:
-    data = _obj(raw, where)
-    kind = data.get("kind")
-    if kind not in FAULT_KINDS:
-        raise _fail(f"{where}.kind", f"must be one of {list(FAULT_KINDS)}")
-    allowed = {
-        "http_error": {"kind", "status", "error_type", "message", "retry_after", "headers"},
-        "reset": {"kind", "after_events"},
-        "stall": {"kind", "after_events", "seconds", "before_headers"},
-        "error_event": {"kind", "after_events", "error_type", "message"},
-    }[kind]
-    _known(data, allowed, where)
-    headers = _obj(data.get("headers", {}), f"{where}.headers")
-    retry_after = data.get("retry_after")
-    error_type = data.get("error_type")
-    message = data.get("message")
-    status = _int(data.get("status", 500), f"{where}.status", minimum=400)
-    if status > 599:
-        raise _fail(f"{where}.status", "must be an HTTP error status (400-599)")
-    return Fault(
-        kind=kind,
-        status=status,
-        error_type=None if error_type is None else _str(error_type, f"{where}.error_type"),
-        message=None if message is None else _str(message, f"{where}.message"),
-        retry_after=None if retry_after is None else _num(retry_after, f"{where}.retry_after"),
-        headers={str(k): _str(v, f"{where}.headers.{k}") for k, v in headers.items()},
-        after_events=_int(data.get("after_events", 0), f"{where}.after_events"),
-        seconds=_num(data.get("seconds", 30.0), f"{where}.seconds"),
-        before_headers=bool(data.get("before_headers", False)),
-    )
-
-
-# --- helpers for Python callers ------------------------------------------------------------
-
-
-def text(value: str) -> TextBlock:
-    """A text block."""
-    return TextBlock(value)
-
-
-def tool_use(name: str, tool_input: Mapping[str, Any] | None = None, **kw: Any) -> ToolUseBlock:
-    """A tool_use block: `tool_use("read_file", {"file_path": "a.py"})`."""
-    return ToolUseBlock(name=name, input=dict(tool_input or {}), **kw)
-
-
-def reply(*content: Block | str, **kw: Any) -> Step:
-    """A model reply; plain strings become text blocks: `reply("Let me look.", tool_use(...))`.
-
-    Keyword arguments are Step fields; `timing` may be a Timing or its JSON dict.
-    """
-    blocks = tuple(TextBlock(c) if isinstance(c, str) else c for c in content)
-    return Step(content=blocks, **_normalized(kw))
-
-
-def _normalized(kw: dict[str, Any]) -> dict[str, Any]:
-    timing = kw.get("timing")
-    if isinstance(timing, Mapping):
-        kw = {**kw, "timing": _parse_timing(timing, "timing")}
-    return kw
-
-
-def http_error(
-    status: int,
-    *,
-    retry_after: float | None = None,
-    headers: Mapping[str, str] | None = None,
-    message: str | None = None,
-    error_type: str | None = None,
-    **kw: Any,
-) -> Step:
-    """A step that answers with an HTTP error (429 with `retry_after`, 529, 500, 400, ...)."""
-    fault = Fault(
-        kind="http_error",
-        status=status,
-        retry_after=retry_after,
-        headers=dict(headers or {}),
-        message=message,
-        error_type=error_type,
-    )
-    return Step(fault=fault, **_normalized(kw))
-
-
-def reset_after(events: int, *content: Block | str, **kw: Any) -> Step:
-    """Stream `content`, but reset the TCP connection after `events` SSE events."""
-    return reply(*content, fault=Fault(kind="reset", after_events=events), **kw)
-
-
-def stall_after(
-    events: int,
-    *content: Block | str,
-    seconds: float = 30.0,
-    before_headers: bool = False,
-    **kw: Any,
-) -> Step:
-    """Stream `content`, but go silent for `seconds` after `events` SSE events."""
-    fault = Fault(kind="stall", after_events=events, seconds=seconds, before_headers=before_headers)
-    return reply(*content, fault=fault, **kw)
-
-
-def error_event_after(
-    events: int,
-    *content: Block | str,
-    error_type: str = "overloaded_error",
-    message: str | None = None,
-    **kw: Any,
-) -> Step:
-    """Stream `content`, but send an `error` event after `events` SSE events and end there."""
-    fault = Fault(kind="error_event", after_events=events, error_type=error_type, message=message)
-    return reply(*content, fault=fault, **kw)
-
-
-def script(*steps: Step, min_cache_tokens: int = 0, model: str | None = None) -> Script:
-    """A Script from steps, in order."""
-    return Script(steps=tuple(steps), min_cache_tokens=min_cache_tokens, model=model)
-
-
-def as_script(value: Script | Sequence[Step] | Mapping[str, Any]) -> Script:
-    """Accept a Script, a list of Steps, or the JSON form."""
-    if isinstance(value, Script):
-        return value
-    if isinstance(value, Mapping):
-        return Script.from_json(value)
-    return Script(steps=tuple(value))

@@ -108,6 +108,7 @@ BAD: dict[str, tuple[dict[str, Any], str]] = {
         {k: v for k, v in GOOD.items() if k != "tools"},
         "must define tools",
     ),
+    "tools not a list": (body(user("a"), tools=True), "tools: Input should be a list"),
     "duplicate tool names": (body(user("a"), tools=[TOOL, TOOL]), "Tool names must be unique"),
     "bad tool name": (body(user("a"), tools=[{**TOOL, "name": "read file"}]), "should match"),
     "schema not an object": (
