@@ -1,0 +1,206 @@
+"""KeSi's part of the demo: start `kesi-lsp` as an editor does, ask it to fix the failing
+test the way a user would (a diagnostic, its code action, the command), and wait for the run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import sys
+import time
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+
+from kesi_lsp.catalog import Locale, text
+from kesi_lsp.demo.answers import Answers
+from kesi_lsp.demo.buffers import whole_line
+from kesi_lsp.demo.checks import Failure
+from kesi_lsp.demo.editor import DemoEditor, Round, capabilities
+from kesi_lsp.demo.errors import DemoError
+from kesi_lsp.demo.model import Model
+from kesi_lsp.demo.screen import Screen
+
+FIX_THIS = "kesi.fixThis"
+LSP_SECONDS = 30.0
+CANCEL_SECONDS = 20.0
+EXIT_SECONDS = 10.0
+
+
+@dataclass(frozen=True)
+class Fixed:
+    """What the run cost and took: the server's usage totals, its rounds, the wall clock."""
+
+    usage: Mapping[str, Any]
+    rounds: list[Round]
+    seconds: float
+
+
+@dataclass
+class FixRun:
+    """One "fix this" in the demo editor; `model_option` is `--model`, `timeout` `--timeout`."""
+
+    screen: Screen
+    answers: Answers
+    locale: Locale
+    project: Path
+    workdir: Path
+    server_log: Path
+    bin_dir: Path
+    model_option: str | None
+    timeout: float
+
+    def t(self, key: str, **fields: object) -> str:
+        return text(key, self.locale, **fields)
+
+    async def fix(self, model: Model, failure: Failure) -> Fixed:
+        self.screen.section(self.t("demo.section.editor"))
+        async with self._editor(model) as editor:
+            run_id = await self._ask_for_fix(editor, failure)
+            self.screen.section(self.t("demo.section.run"))
+            started = time.monotonic()
+            finished = await self._wait(editor, run_id)
+            seconds = time.monotonic() - started
+            self.screen.info(self.t("demo.run.finished", status=finished.get("status")))
+            usage = finished.get("usage")
+            return Fixed(usage if isinstance(usage, Mapping) else {}, editor.log.rounds, seconds)
+
+    @contextlib.asynccontextmanager
+    async def _editor(self, model: Model) -> AsyncIterator[DemoEditor]:
+        """Start kesi-lsp over stdio as an editor does; shut it down politely afterwards."""
+        editor = DemoEditor(self.screen, self.answers, self.locale)
+        command = [sys.executable, "-m", "kesi_lsp"]
+        # Its own session, as editors start language servers: Ctrl-C at the terminal reaches
+        # the demo, which cancels the run properly, instead of killing the server mid-edit.
+        await editor.start_io(
+            *command,
+            env=model.environment(os.environ, self.bin_dir),
+            cwd=str(self.workdir),
+            start_new_session=True,
+        )
+        drain = asyncio.ensure_future(_drain(editor, self.server_log))
+        self.screen.note(self.t("demo.editor.server", log=self.server_log))
+        polite = False
+        try:
+            await self._initialize(editor)
+            yield editor
+            await asyncio.wait_for(editor.shutdown_async(None), LSP_SECONDS)
+            editor.exit(None)
+            polite = True
+        except (RuntimeError, TimeoutError, ConnectionError) as exc:
+            raise DemoError(self.t("demo.error.server", error=exc, log=self.server_log)) from exc
+        finally:
+            await _stop_server(editor, EXIT_SECONDS if polite else 0.0)
+            await drain
+
+    async def _initialize(self, editor: DemoEditor) -> None:
+        options: dict[str, Any] = {"locale": self.locale}
+        if self.model_option:
+            options["model"] = self.model_option
+        params = types.InitializeParams(
+            capabilities=capabilities(),
+            process_id=os.getpid(),
+            client_info=types.ClientInfo(name="kesi-lsp demo"),
+            root_uri=self.project.as_uri(),
+            workspace_folders=[
+                types.WorkspaceFolder(uri=self.project.as_uri(), name=self.project.name)
+            ],
+            initialization_options={"kesi": options},
+        )
+        await asyncio.wait_for(editor.initialize_async(params), LSP_SECONDS)
+        editor.initialized(types.InitializedParams())
+
+    async def _ask_for_fix(self, editor: DemoEditor, failure: Failure) -> str:
+        """Open the failing test, show pytest's failure as a diagnostic, pick "fix this"."""
+        title, command = await self._fix_command(editor, failure)
+        started = await asyncio.wait_for(
+            editor.workspace_execute_command_async(
+                types.ExecuteCommandParams(command=command.command, arguments=command.arguments)
+            ),
+            LSP_SECONDS,
+        )
+        run_id = started.get("runId") if isinstance(started, Mapping) else None
+        if not isinstance(run_id, str):
+            raise DemoError(self.t("demo.error.server", error=started, log=self.server_log))
+        self.screen.info(self.t("demo.editor.execute", title=title, command=FIX_THIS, run=run_id))
+        return run_id
+
+    async def _fix_command(self, editor: DemoEditor, failure: Failure) -> tuple[str, types.Command]:
+        """The title and command of the "fix this" code action on the failing test's line."""
+        buffer = editor.open(self.project / failure.file)
+        diagnostic = types.Diagnostic(
+            range=whole_line(buffer.text, failure.line - 1),
+            message=f"{failure.test}: {failure.message}",
+            severity=types.DiagnosticSeverity.Error,
+            source="pytest",
+        )
+        self.screen.info(
+            self.t(
+                "demo.editor.open", path=failure.file, line=failure.line, message=failure.message
+            )
+        )
+        actions = await asyncio.wait_for(
+            editor.text_document_code_action_async(
+                types.CodeActionParams(
+                    text_document=types.TextDocumentIdentifier(uri=buffer.uri),
+                    range=diagnostic.range,
+                    context=types.CodeActionContext(diagnostics=[diagnostic]),
+                )
+            ),
+            LSP_SECONDS,
+        )
+        offered = [a for a in actions or [] if isinstance(a, types.CodeAction)]
+        titles = ", ".join(f'"{a.title}"' for a in offered) or "-"
+        self.screen.info(self.t("demo.editor.actions", line=failure.line, titles=titles))
+        fix = next((a for a in offered if a.command and a.command.command == FIX_THIS), None)
+        if fix is None or fix.command is None:
+            raise DemoError(self.t("demo.error.no_action", path=failure.file, line=failure.line))
+        return fix.title, fix.command
+
+    async def _wait(self, editor: DemoEditor, run_id: str) -> dict[str, Any]:
+        """Wait for the run's end. Past the timeout, or on Ctrl-C, cancel it the way the
+        editor's Cancel button does (`kesi.cancel`) and wait for KeSi to wind down; a second
+        Ctrl-C stops the demo at once."""
+        try:
+            return await editor.wait_finished(self.timeout)
+        except TimeoutError:
+            self.screen.bad(self.t("demo.run.timeout", seconds=f"{self.timeout:g}"))
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if task is None or task.uncancel() != 0:
+                raise
+            self.screen.bad(self.t("demo.run.interrupted"))
+        await asyncio.wait_for(
+            editor.workspace_execute_command_async(
+                types.ExecuteCommandParams(command="kesi.cancel", arguments=[{"runId": run_id}])
+            ),
+            LSP_SECONDS,
+        )
+        return await editor.wait_finished(CANCEL_SECONDS)
+
+
+async def _stop_server(editor: DemoEditor, grace: float) -> None:
+    """Let the server exit by itself within `grace` seconds, else kill it; close the client."""
+    server = editor._server
+    if server is not None and server.returncode is None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(server.wait(), grace)
+        if server.returncode is None:
+            server.kill()
+            await server.wait()
+    await editor.stop()  # type: ignore[no-untyped-call]
+
+
+async def _drain(editor: DemoEditor, log: Path) -> None:
+    """Copy the server's stderr (its log) to a file, so the pipe never fills up."""
+    server = editor._server
+    if server is None or server.stderr is None:
+        return
+    with log.open("wb") as sink:
+        while chunk := await server.stderr.read(65536):
+            sink.write(chunk)
+            sink.flush()
