@@ -21,6 +21,7 @@ from tests.lsp.clients import ALLOW_ONCE, KesiClient, kesi_client
 from tests.lsp.conftest import BUGGY
 from tests.lsp.test_e2e import api_env, wait_for
 from tests.plugins.scripted_api import StartServer
+from tests.processes import processes_with
 
 pytestmark = pytest.mark.e2e
 
@@ -29,21 +30,6 @@ NEXT = reply(
     expect={"last_user_text_contains": "next task"},
     label="the next run",
 )
-
-
-def processes_running(marker: str) -> list[int]:
-    """Host processes whose command line contains `marker`."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except OSError:
-            continue
-        if marker in cmdline and "pytest" not in cmdline:
-            found.append(int(entry.name))
-    return found
 
 
 async def never_answer(params: Any) -> str:
@@ -153,12 +139,12 @@ async def test_cancel_kills_a_running_command(
     async with kesi_client("neovim+kesi", [project], env=api_env(api)) as client:
         client.answer_prompt = lambda params: ALLOW_ONCE
         run = await client.command("kesi.ask", {"prompt": "wait"})
-        await wait_for(lambda: processes_running(marker))
+        await wait_for(lambda: processes_with(marker, zombies=True))
         started = time.monotonic()
         await ROUTES[route](client, run["runId"])()
         await finish_then_next(client, run["runId"])
         assert time.monotonic() - started < 10
-        assert processes_running(marker) == []
+        assert processes_with(marker, zombies=True) == []
 
 
 async def test_cancel_without_a_run_says_so(project: Path, scripted_api: StartServer) -> None:
@@ -177,7 +163,7 @@ async def test_client_going_away_stops_the_run_and_its_command(
     async with kesi_client("neovim", [project], env=api_env(api), check=False) as client:
         client.answer_prompt = lambda params: ALLOW_ONCE
         await client.command("kesi.ask", {"prompt": "wait"})
-        await wait_for(lambda: processes_running(marker))
+        await wait_for(lambda: processes_with(marker, zombies=True))
         server = client._server
         assert server is not None
         started = time.monotonic()
@@ -188,4 +174,4 @@ async def test_client_going_away_stops_the_run_and_its_command(
             server.stdin.close()
         assert await asyncio.wait_for(server.wait(), 20) == 0
         assert time.monotonic() - started < 15
-        assert processes_running(marker) == []
+        assert processes_with(marker, zombies=True) == []

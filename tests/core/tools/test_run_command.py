@@ -20,24 +20,9 @@ from kesi_lsp.core.sandbox import NoSandbox, SandboxKind
 from kesi_lsp.core.tools import ToolResult, run_tool
 from tests.core.approvers import AlwaysDeny, Scripted
 from tests.core.workspace import Workspace, make_workspace
+from tests.processes import processes_with
 
 FAKE_KEY = "sk-ant-這是假的測試金鑰"
-
-
-def live_processes(marker: str) -> list[int]:
-    """PIDs of live (non-zombie) processes whose command line contains `marker`."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-            state = (entry / "stat").read_text().rpartition(")")[2].split()[0]
-        except OSError:
-            continue
-        if marker in cmdline and state not in ("Z", "X"):
-            found.append(int(entry.name))
-    return found
 
 
 async def run(ws: Workspace, command: str) -> ToolResult:
@@ -120,8 +105,8 @@ async def test_timeout_kills_the_whole_group(zh: Workspace) -> None:
         "背景丟出去了\n（指令超過 2 秒未結束，已終止）（被訊號 15 終止）（結束碼 -15）", True
     )
     assert elapsed < 12
-    assert live_processes("3.4242") == []  # sh's background child was stopped too
-    assert live_processes("30.4242") == []
+    assert processes_with("3.4242") == []  # sh's background child was stopped too
+    assert processes_with("30.4242") == []
     await asyncio.sleep(2)  # past the moment the orphan would have written its file
     assert not (zh.root / "orphan.txt").exists()
 
@@ -134,7 +119,7 @@ async def test_timeout_is_read_at_run_time_and_printed_plainly(ws: Workspace) ->
         "(killed by signal 15) (exit code -15)",
         True,
     )
-    assert live_processes("5.5151") == []
+    assert processes_with("5.5151") == []
 
 
 async def test_normal_exit_leaves_no_background_process(zh: Workspace) -> None:
@@ -142,7 +127,7 @@ async def test_normal_exit_leaves_no_background_process(zh: Workspace) -> None:
     result = await run(zh, "sleep 25.4242 & echo 背景啟動")
     assert result == ToolResult("背景啟動\n（結束碼 0）")
     assert time.monotonic() - started < 3
-    assert live_processes("25.4242") == []
+    assert processes_with("25.4242") == []
 
 
 @pytest.mark.slow
@@ -155,8 +140,8 @@ async def test_sigterm_grace_waits_for_the_whole_group(ws: Workspace) -> None:
     assert result.is_error
     assert "(killed by signal 15)" in result.text
     assert 3.5 < elapsed < 9
-    assert live_processes("31.4242") == []
-    assert live_processes("32.4242") == []
+    assert processes_with("31.4242") == []
+    assert processes_with("32.4242") == []
 
 
 async def test_output_flood_is_capped_and_stopped(zh: Workspace) -> None:
@@ -215,14 +200,14 @@ async def test_cancelling_the_task_kills_the_group_and_re_raises(ws: Workspace) 
         run_tool("run_command", {"command": "sleep 33.4242 & sleep 34.4242"}, ws.ctx)
     )
     await asyncio.sleep(0.5)
-    assert live_processes("33.4242") and live_processes("34.4242")
+    assert processes_with("33.4242") and processes_with("34.4242")
     started = time.monotonic()
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
     assert time.monotonic() - started < 4
-    assert live_processes("33.4242") == []
-    assert live_processes("34.4242") == []
+    assert processes_with("33.4242") == []
+    assert processes_with("34.4242") == []
 
 
 @pytest.mark.parametrize("delay", [0.0, 0.001, 0.005, 0.02])
@@ -244,7 +229,7 @@ async def test_cancelling_while_the_shell_starts_leaves_nothing_behind(
         with pytest.raises(asyncio.CancelledError):
             await task
         await asyncio.sleep(0.3)  # a surviving child would have been forked by now
-        assert live_processes(marker) == []
+        assert processes_with(marker) == []
 
 
 async def test_a_refused_command_does_not_run(tmp_path: Path) -> None:

@@ -7,12 +7,14 @@ from pathlib import Path
 
 import pytest
 
+from kesi_lsp.catalog import Locale
 from kesi_lsp.core.history import check_history
 from kesi_lsp.core.session import Session
 from kesi_lsp.core.settings import AgentSettings
 from kesi_lsp.core.trim import (
     PLACEHOLDER_MARK,
     TrimPolicy,
+    TrimReport,
     apply,
     estimate_tokens,
     history_tokens,
@@ -29,6 +31,20 @@ NO_CACHE = TrimPolicy(
 CACHED = TrimPolicy(
     budget_tokens=1_000_000, target_tokens=500_000, keep_recent=1, superseded_now=False
 )
+
+
+def clear_all_but(
+    conv: Conversation,
+    keep_recent: int,
+    *,
+    reads: dict[Path, str] | None = None,
+    root: Path = Path("/nowhere"),
+    locale: Locale = "en",
+) -> TrimReport:
+    """Apply the plan for a budget nothing fits in: all but the newest `keep_recent` go."""
+    policy = TrimPolicy(budget_tokens=1, target_tokens=0, keep_recent=keep_recent)
+    cuts = plan(conv.history, policy)
+    return apply(conv.history, {} if reads is None else reads, root, cuts, locale)
 
 
 def test_estimate_counts_ascii_by_four_and_cjk_by_one() -> None:
@@ -163,13 +179,7 @@ def test_pairing_stays_valid_for_a_strict_api() -> None:
     conv.call("grep", source("hits", 300), pattern="TODO")
     conv.answer("done", "next")
     before = [(m["role"], len(m["content"])) for m in conv.history]
-    report = apply(
-        conv.history,
-        {},
-        Path("/nowhere"),
-        plan(conv.history, TrimPolicy(budget_tokens=1, target_tokens=0, keep_recent=1)),
-        "en",
-    )
+    report = clear_all_but(conv, 1)
     assert len(report.cleared) == 9
     assert [(m["role"], len(m["content"])) for m in conv.history] == before
     assert check_history(conv.history) == []
@@ -187,13 +197,7 @@ def test_placeholders_say_what_was_there_and_how_to_get_it_again() -> None:
     )
     search = conv.call("grep", source("hits", 300), pattern="discount", path=".")
     conv.answer("One test fails.", "Why?")
-    apply(
-        conv.history,
-        {},
-        Path("/nowhere"),
-        plan(conv.history, TrimPolicy(budget_tokens=1, target_tokens=0, keep_recent=0)),
-        "en",
-    )
+    clear_all_but(conv, 0)
     read_text = result_of(conv.history, read)["content"]
     assert "rules.py" in read_text and "300 lines" in read_text
     assert "call read_file again" in read_text and "no longer counts as read" in read_text
@@ -209,13 +213,7 @@ def test_placeholders_follow_the_locale() -> None:
     conv = Conversation()
     read = conv.call("read_file", source("rules", 300), file_path="rules.py")
     conv.answer("好", "下一題")
-    apply(
-        conv.history,
-        {},
-        Path("/nowhere"),
-        plan(conv.history, TrimPolicy(budget_tokens=1, target_tokens=0, keep_recent=0)),
-        "zh-TW",
-    )
+    clear_all_but(conv, 0, locale="zh-TW")
     assert "重新用 read_file 讀取" in result_of(conv.history, read)["content"]
 
 
@@ -226,13 +224,7 @@ def test_is_error_is_kept_and_list_content_is_understood() -> None:
     block["content"] = [{"type": "text", "text": source("make", 300) + "(exit code 2)"}]
     block["is_error"] = True
     conv.answer("make failed", "why?")
-    apply(
-        conv.history,
-        {},
-        Path("/nowhere"),
-        plan(conv.history, TrimPolicy(budget_tokens=1, target_tokens=0, keep_recent=0)),
-        "en",
-    )
+    clear_all_but(conv, 0)
     cleared = result_of(conv.history, use_id)
     assert cleared["is_error"] is True
     assert "(exit code 2)" in cleared["content"]
@@ -272,13 +264,7 @@ def test_clearing_the_latest_read_forgets_the_read_record(tmp_path: Path) -> Non
     assert report.forgotten == ()
     assert set(reads) == {tmp_path / "a.py", tmp_path / "b.py"}
     # Now the budget clears everything but the newest: b.py's only read goes, and its record.
-    report = apply(
-        conv.history,
-        reads,
-        tmp_path,
-        plan(conv.history, TrimPolicy(budget_tokens=1, target_tokens=0, keep_recent=1)),
-        "en",
-    )
+    report = clear_all_but(conv, 1, reads=reads, root=tmp_path)
     assert report.forgotten == (tmp_path / "b.py",)
     assert set(reads) == {tmp_path / "a.py"}
 

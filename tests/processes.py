@@ -1,0 +1,26 @@
+"""Finding processes on the host by their command line, to prove a test's commands are gone."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def processes_with(marker: str, *, zombies: bool = False) -> list[int]:
+    """PIDs of the processes whose command line contains `marker` (never this test's own).
+
+    A zombie has exited but was not reaped by its parent yet. It counts only with
+    `zombies=True`: for a test that whoever started the command also collected it.
+    """
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            state = (entry / "stat").read_text().rpartition(")")[2].split()[0]
+        except (OSError, IndexError):
+            continue
+        if marker in cmdline and (zombies or state not in ("Z", "X")):
+            found.append(int(entry.name))
+    return found
