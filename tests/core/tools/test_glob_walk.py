@@ -77,14 +77,27 @@ def nest(root: Path, depth: int) -> None:
         Path(folder).mkdir()
 
 
+def unnest(root: Path, depth: int) -> None:
+    """Remove what `nest` made, bottom up (shutil.rmtree, which pytest uses, would recurse)."""
+    folder = Path(str(root) + "/d" * depth)
+    for child in folder.iterdir():
+        child.unlink()
+    for _ in range(depth):
+        folder.rmdir()
+        folder = folder.parent
+
+
 async def test_a_very_deep_tree_is_walked_to_the_bottom(ws: Workspace) -> None:
     """The walk keeps its own stack, so depth is limited by the file system, not by Python."""
     depth = 1100  # deeper than Python's default recursion limit
     deep = Path(*(["d"] * depth))
     nest(ws.root, depth)
-    ws.write((deep / "leaf.txt").as_posix(), "")
-    result = await ws.call("glob", pattern="**/leaf.txt")
-    assert result == ToolResult(f"{deep.as_posix()}/leaf.txt")
+    try:
+        ws.write((deep / "leaf.txt").as_posix(), "")
+        result = await ws.call("glob", pattern="**/leaf.txt")
+        assert result == ToolResult(f"{deep.as_posix()}/leaf.txt")
+    finally:
+        unnest(ws.root, depth)
 
 
 async def test_a_symlinked_folder_named_in_the_pattern_is_entered_but_not_by_double_star(
