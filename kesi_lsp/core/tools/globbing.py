@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fnmatch import translate
@@ -104,16 +105,24 @@ def _scan(folder: Folder) -> list[os.DirEntry[str]]:
         return []
 
 
-def _is_link(entry: os.DirEntry[str]) -> bool:
+def leads_elsewhere(entry: os.DirEntry[str]) -> bool:
+    """A symlink, or on Windows any reparse point (Python 3.11 does not call a junction a
+    symlink, but resolving follows it); an entry of unknown kind is treated the same way."""
     try:
-        return entry.is_symlink()
+        if entry.is_symlink():
+            return True
+        if os.name != "nt":
+            return False
+        attributes = getattr(entry.stat(follow_symlinks=False), "st_file_attributes", 0)
+        return bool(attributes & stat.FILE_ATTRIBUTE_REPARSE_POINT)
     except OSError:
-        return True  # unknown kind: take the careful road and resolve it
+        return True
 
 
 def _is_real_dir(entry: os.DirEntry[str]) -> bool:
+    """A folder that is one in its own right: the only kind `**` walks into."""
     try:
-        return entry.is_dir(follow_symlinks=False)
+        return not leads_elsewhere(entry) and entry.is_dir(follow_symlinks=False)
     except OSError:
         return False
 
@@ -171,7 +180,7 @@ class Walk:
     def _offer(self, folder: Folder, entry: os.DirEntry[str]) -> None:
         """A name that matched the last segment: a match unless it is a symlink leading astray."""
         rel = folder.child(entry.name).rel
-        if not _is_link(entry):
+        if not leads_elsewhere(entry):
             self.found.add(rel, _is_real_dir(entry))
             return
         target = _resolve_link(self.root, folder, entry.name)
@@ -180,7 +189,7 @@ class Walk:
 
     def _enter(self, folder: Folder, entry: os.DirEntry[str]) -> Folder | None:
         """The folder a named segment leads into: a real folder, or a symlink to one inside."""
-        if not _is_link(entry):
+        if not leads_elsewhere(entry):
             return folder.child(entry.name) if _is_real_dir(entry) else None
         target = _resolve_link(self.root, folder, entry.name)
         if target is None or not target.is_dir():

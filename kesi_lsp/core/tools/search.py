@@ -11,6 +11,7 @@ one says how many were left out (200 shown at most).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Final
@@ -18,7 +19,7 @@ from typing import Final
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.paths import is_escaping, is_ignored, is_ignored_name, names_ignored, safe_path
 from kesi_lsp.core.tools.context import ToolContext
-from kesi_lsp.core.tools.globbing import run_glob
+from kesi_lsp.core.tools.globbing import leads_elsewhere, run_glob
 from kesi_lsp.core.tools.result import ToolResult
 
 MAX_LIST_FILES: Final = 200
@@ -41,11 +42,9 @@ def _listed(root: Path, entry: os.DirEntry[str]) -> tuple[str, bool] | None:
     """An entry of a fenced folder as (name, is a folder), or None when it must not be shown."""
     if is_ignored_name(entry.name):
         return None
-    try:
-        if not entry.is_symlink():
+    if not leads_elsewhere(entry):
+        with contextlib.suppress(OSError):
             return entry.name, entry.is_dir(follow_symlinks=False)
-    except OSError:
-        pass  # unknown kind: resolve it like a symlink
     resolved = safe_path(root, entry.path)
     if resolved is None or is_ignored(root, resolved):
         return None

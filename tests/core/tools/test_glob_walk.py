@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
-from kesi_lsp.core.tools import ToolResult
+from kesi_lsp.core.tools import ToolResult, globbing
 from kesi_lsp.core.tools.globbing import BATCH, Matches
 from tests.core.workspace import Workspace
 
@@ -119,3 +120,27 @@ async def test_symlinks_inside_a_symlinked_folder_are_still_fenced(ws: Workspace
     (ws.root / "alias").symlink_to(ws.root / "src")
     assert await ws.call("glob", pattern="alias/*") == ToolResult("alias/ok.py")
     assert await ws.call("list_files", path="alias") == ToolResult("ok.py")
+
+
+class FakeEntry:
+    """What `leads_elsewhere` reads of an os.DirEntry: a Windows junction is not a symlink."""
+
+    def __init__(self, attributes: int) -> None:
+        self.attributes = attributes
+
+    def is_symlink(self) -> bool:
+        return False
+
+    def stat(self, *, follow_symlinks: bool = True) -> object:
+        assert not follow_symlinks
+        return SimpleNamespace(st_file_attributes=self.attributes)
+
+
+@pytest.mark.parametrize(("attributes", "elsewhere"), [(0x10, False), (0x10 | 0x400, True)])
+def test_a_windows_junction_counts_as_leading_elsewhere(
+    monkeypatch: pytest.MonkeyPatch, attributes: int, elsewhere: bool
+) -> None:
+    """Junctions are resolved like symlinks (and `**` never walks into them), as the strict
+    walk did by resolving everything."""
+    monkeypatch.setattr(globbing.os, "name", "nt")
+    assert globbing.leads_elsewhere(FakeEntry(attributes)) is elsewhere  # type: ignore[arg-type]
