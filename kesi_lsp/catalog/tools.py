@@ -137,9 +137,9 @@ _GREP: Final[dict[str, tuple[str, str]]] = {
     ),
     "tools.grep.failed": ("Search failed: {detail}", "搜尋失敗：{detail}"),
     "tools.grep.no_detail": ("rg gave no error message", "rg 沒有提供錯誤訊息"),
-    "tools.grep.truncated": (
-        "({total} lines in all; only the first {shown} are shown)",
-        "（共有 {total} 行，只顯示前 {shown} 行）",
+    "tools.grep.more": (
+        "(more than {shown} lines; only the first {shown} are shown)",
+        "（超過 {shown} 行，只顯示前 {shown} 行）",
     ),
 }
 

@@ -3,9 +3,11 @@
 The search starts from a fenced, non-ignored path, and rg is told the ignore list again so it
 skips those places while it walks; `--no-follow` keeps it from following symlinks out, and
 `--no-config` keeps a user's rg config out of the result. rg runs as an async subprocess with no
-stdin, killed after 10 seconds; its output is read as it comes, keeping the first 100 lines and
-counting the rest, so a huge result costs neither memory nor context. Exit code 1 means "no
-match", which is an answer, not an error.
+stdin, killed after 10 seconds. Its output is read as it comes, and as soon as a line beyond the
+first 100 appears rg is stopped (seed Day 08: "數到 100 行就把子行程收掉"): the result says there
+were more than 100, not how many, since counting them all means reading rg to the end, which on
+a big tree is most of the search's time. A huge result so costs neither memory, nor context, nor
+time. Exit code 1 means "no match", which is an answer, not an error.
 """
 
 from __future__ import annotations
@@ -84,18 +86,20 @@ def _locate(root: Path, raw: str) -> Path | str:
 
 
 class _Lines:
-    """Keep the first `keep` lines of a byte stream and count all of them."""
+    """Keep the first `keep` lines of a byte stream, and notice whether any more follow."""
 
     def __init__(self, keep: int) -> None:
         self.keep = keep
         self.head: list[bytes] = []
-        self.total = 0
+        self.more = False
         self._partial = b""
 
     def feed(self, chunk: bytes) -> None:
         *complete, self._partial = (self._partial + chunk).split(b"\n")
         for line in complete:
             self._add(line)
+        if self._partial and len(self.head) >= self.keep:
+            self.more = True  # a line beyond the cap has begun
 
     def close(self) -> None:
         if self._partial:
@@ -103,15 +107,29 @@ class _Lines:
             self._partial = b""
 
     def _add(self, line: bytes) -> None:
-        self.total += 1
         if len(self.head) < self.keep:
             self.head.append(line)
+        else:
+            self.more = True
 
 
-async def _read_lines(stream: asyncio.StreamReader, lines: _Lines) -> None:
-    while chunk := await stream.read(65536):
+def _stop(proc: asyncio.subprocess.Process) -> None:
+    """Kill rg's process group (it is not reaped yet, so the id cannot have been reused)."""
+    if proc.returncode is None:
+        with contextlib.suppress(OSError):
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+async def _read_lines(proc: asyncio.subprocess.Process, lines: _Lines) -> None:
+    """Read rg's output until it ends, or until a line beyond the cap shows up: then stop rg,
+    since the rest would only be counted (on a big tree that is most of rg's time)."""
+    assert proc.stdout is not None
+    while not lines.more and (chunk := await proc.stdout.read(65536)):
         lines.feed(chunk)
-    lines.close()
+    if lines.more:
+        _stop(proc)
+    else:
+        lines.close()
 
 
 async def _read_capped(stream: asyncio.StreamReader, limit: int) -> bytes:
@@ -130,10 +148,59 @@ def _format(lines: _Lines, locale: Locale) -> str:
             line = line[2:]
         shown.append(line)
     result = "\n".join(shown)
-    if lines.total > len(lines.head):
-        note = text("tools.grep.truncated", locale, total=lines.total, shown=len(lines.head))
-        result += "\n" + note
+    if lines.more:
+        result += "\n" + text("tools.grep.more", locale, shown=len(lines.head))
     return result
+
+
+async def _spawn(argv: list[str], ctx: ToolContext) -> asyncio.subprocess.Process | ToolResult:
+    """Start rg in its own process group (so it can be killed whole), or say why it cannot."""
+    locale = ctx.locale
+    try:
+        return await asyncio.create_subprocess_exec(
+            *argv,
+            cwd=ctx.session.root,
+            env=scrub_environment(ctx.environ),
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            start_new_session=True,
+        )
+    except FileNotFoundError:
+        return ToolResult(text("tools.grep.no_rg", locale), True)
+    except OSError as exc:
+        return ToolResult(text("tools.grep.os_error", locale, error=exc.strerror or exc), True)
+
+
+async def _collect(proc: asyncio.subprocess.Process, lines: _Lines) -> tuple[bytes, int]:
+    """rg's first lines (into `lines`), its error text and exit code; on timeout or
+    cancellation rg is killed all the same, and in every case reaped with its pipes closed."""
+    assert proc.stderr is not None
+    try:
+        _, errors, code = await asyncio.wait_for(
+            asyncio.gather(
+                _read_lines(proc, lines),
+                _read_capped(proc.stderr, MAX_ERROR_CHARS * 4),
+                proc.wait(),
+            ),
+            timeout=GREP_TIMEOUT,
+        )
+        return errors, code
+    finally:
+        _stop(proc)
+        await settle(proc)
+        await proc.wait()
+
+
+def _verdict(lines: _Lines, errors: bytes, code: int, pattern: str, locale: Locale) -> ToolResult:
+    if lines.more:  # stopped on purpose once the cap was passed: its exit code says nothing
+        return ToolResult(_format(lines, locale))
+    if code == 1:
+        return ToolResult(text("tools.grep.no_match", locale, pattern=pattern))
+    if code != 0:
+        detail = errors.decode("utf-8", "replace").strip() or text("tools.grep.no_detail", locale)
+        return ToolResult(text("tools.grep.failed", locale, detail=detail[:MAX_ERROR_CHARS]), True)
+    return ToolResult(_format(lines, locale))
 
 
 async def grep(args: dict[str, str], ctx: ToolContext) -> ToolResult:
@@ -148,43 +215,12 @@ async def grep(args: dict[str, str], ctx: ToolContext) -> ToolResult:
     rg = find_rg()
     if rg is None:
         return ToolResult(text("tools.grep.no_rg", locale), True)
-    argv = rg_argv(rg, pattern, relative(root, target))
-    try:
-        proc = await asyncio.create_subprocess_exec(
-            *argv,
-            cwd=root,
-            env=scrub_environment(ctx.environ),
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-            start_new_session=True,
-        )
-    except FileNotFoundError:
-        return ToolResult(text("tools.grep.no_rg", locale), True)
-    except OSError as exc:
-        return ToolResult(text("tools.grep.os_error", locale, error=exc.strerror or exc), True)
-    assert proc.stdout is not None and proc.stderr is not None
+    proc = await _spawn(rg_argv(rg, pattern, relative(root, target)), ctx)
+    if isinstance(proc, ToolResult):
+        return proc
     lines = _Lines(MAX_SEARCH_LINES)
     try:
-        _, errors, code = await asyncio.wait_for(
-            asyncio.gather(
-                _read_lines(proc.stdout, lines),
-                _read_capped(proc.stderr, MAX_ERROR_CHARS * 4),
-                proc.wait(),
-            ),
-            timeout=GREP_TIMEOUT,
-        )
+        errors, code = await _collect(proc, lines)
     except TimeoutError:
         return ToolResult(text("tools.grep.timeout", locale, seconds=f"{GREP_TIMEOUT:g}"), True)
-    finally:
-        if proc.returncode is None:
-            with contextlib.suppress(OSError):
-                os.killpg(proc.pid, signal.SIGKILL)
-        await settle(proc)
-        await proc.wait()
-    if code == 1:
-        return ToolResult(text("tools.grep.no_match", locale, pattern=pattern))
-    if code != 0:
-        detail = errors.decode("utf-8", "replace").strip() or text("tools.grep.no_detail", locale)
-        return ToolResult(text("tools.grep.failed", locale, detail=detail[:MAX_ERROR_CHARS]), True)
-    return ToolResult(_format(lines, locale))
+    return _verdict(lines, errors, code, pattern, locale)

@@ -1,24 +1,25 @@
 """list_files and glob (seed Day 07): what is here, and where are the files of a kind.
 
-Both re-resolve every entry they are about to show, so a symlink that leads out of the workspace
-or into the ignore list is left out, and both skip ignored names while they walk, so
-`node_modules` is never even scanned. Output is sorted (stable for the model and the prompt
-cache), directories end with `/`, an empty result says so in words, and a long one says how many
-were left out (200 shown at most).
+Both resolve every symlink they are about to show, so one that leads out of the workspace, into
+the ignore list or nowhere is left out; an entry that is not a symlink, in a folder that is
+itself inside and not ignored, needs no resolving (see `globbing`). Both skip ignored names
+while they walk, so `node_modules` is never even scanned. Output is sorted (stable for the model
+and the prompt cache), directories end with `/`, an empty result says so in words, and a long
+one says how many were left out (200 shown at most).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
-from collections.abc import Iterator
-from fnmatch import fnmatchcase
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Final
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.paths import is_escaping, is_ignored, is_ignored_name, names_ignored, safe_path
 from kesi_lsp.core.tools.context import ToolContext
+from kesi_lsp.core.tools.globbing import leads_elsewhere, run_glob
 from kesi_lsp.core.tools.result import ToolResult
 
 MAX_LIST_FILES: Final = 200
@@ -26,10 +27,28 @@ MAX_LIST_FILES: Final = 200
 
 def capped(lines: list[str], locale: Locale, *, limit: int = MAX_LIST_FILES) -> str:
     """Join at most `limit` lines, and say how many there were when some are left out."""
-    if len(lines) <= limit:
-        return "\n".join(lines)
-    note = text("tools.list.truncated", locale, total=len(lines), shown=limit)
-    return "\n".join(lines[:limit]) + "\n" + note
+    return capped_note(lines[:limit], len(lines), locale)
+
+
+def capped_note(shown: list[str], total: int, locale: Locale) -> str:
+    """Join the lines shown, and say how many there were in all when some are left out."""
+    if total <= len(shown):
+        return "\n".join(shown)
+    note = text("tools.list.truncated", locale, total=total, shown=len(shown))
+    return "\n".join(shown) + "\n" + note
+
+
+def _listed(root: Path, entry: os.DirEntry[str]) -> tuple[str, bool] | None:
+    """An entry of a fenced folder as (name, is a folder), or None when it must not be shown."""
+    if is_ignored_name(entry.name):
+        return None
+    if not leads_elsewhere(entry):
+        with contextlib.suppress(OSError):
+            return entry.name, entry.is_dir(follow_symlinks=False)
+    resolved = safe_path(root, entry.path)
+    if resolved is None or is_ignored(root, resolved):
+        return None
+    return entry.name, resolved.is_dir()
 
 
 def _list(root: Path, raw: str, locale: Locale) -> ToolResult:
@@ -40,16 +59,9 @@ def _list(root: Path, raw: str, locale: Locale) -> ToolResult:
         return ToolResult(text("tools.list.ignored", locale), True)
     if not target.is_dir():
         return ToolResult(text("tools.list.not_dir", locale, path=raw), True)
-    entries: list[tuple[str, bool]] = []
     try:
         with os.scandir(target) as listing:
-            for entry in listing:
-                if is_ignored_name(entry.name):
-                    continue
-                resolved = safe_path(root, target / entry.name)
-                if resolved is None or is_ignored(root, resolved):
-                    continue
-                entries.append((entry.name, resolved.is_dir()))
+            entries = [shown for entry in listing if (shown := _listed(root, entry)) is not None]
     except OSError as exc:
         error = exc.strerror or exc
         return ToolResult(text("tools.list.os_error", locale, path=raw, error=error), True)
@@ -90,80 +102,18 @@ def compile_pattern(pattern: str, locale: Locale) -> tuple[list[str], bool]:
     return segments, pattern.endswith("/")
 
 
-def _subdirs(directory: Path) -> Iterator[Path]:
-    """`directory` and every folder below it, never through a symlink, never into ignored ones."""
-    yield directory
-    try:
-        with os.scandir(directory) as listing:
-            children = [
-                directory / entry.name
-                for entry in listing
-                if not is_ignored_name(entry.name) and entry.is_dir(follow_symlinks=False)
-            ]
-    except OSError:
-        return
-    for child in sorted(children):
-        yield from _subdirs(child)
-
-
-def _may_enter(root: Path, folder: Path) -> bool:
-    """A named (non-`**`) folder may be entered if it really is a folder inside, not ignored."""
-    resolved = safe_path(root, folder)
-    return resolved is not None and resolved.is_dir() and not is_ignored(root, resolved)
-
-
-def _select(root: Path, directory: Path, segments: list[str], found: set[Path]) -> None:
-    if not segments:
-        found.add(directory)
-        return
-    head, rest = segments[0], segments[1:]
-    if head == "**":
-        for folder in _subdirs(directory):
-            _select(root, folder, rest, found)
-        return
-    try:
-        with os.scandir(directory) as listing:
-            names = [entry.name for entry in listing]
-    except OSError:
-        return
-    for name in names:
-        if is_ignored_name(name) or not fnmatchcase(name, head):
-            continue
-        child = directory / name
-        if not rest:
-            found.add(child)
-        elif _may_enter(root, child):
-            _select(root, child, rest, found)
-
-
 def _glob(root: Path, pattern: str, locale: Locale) -> ToolResult:
     refusal = _pattern_refusal(pattern)
     if refusal is not None:
         return ToolResult(text(refusal, locale), True)
     try:
         segments, dirs_only = compile_pattern(pattern, locale)
-        found: set[Path] = set()
-        _select(root, root, segments, found)
+        found = run_glob(root, segments, dirs_only=dirs_only, keep=MAX_LIST_FILES)
     except (OSError, ValueError, RecursionError) as exc:
         return ToolResult(text("tools.glob.invalid", locale, error=exc), True)
-    matches: list[tuple[str, bool]] = []
-    for candidate in found:
-        if candidate == root:
-            continue
-        target = safe_path(root, candidate)
-        if target is None or is_ignored(root, target):
-            continue
-        rel = candidate.relative_to(root)
-        if any(is_ignored_name(part) for part in rel.parts):
-            continue
-        is_dir = target.is_dir()
-        if dirs_only and not is_dir:
-            continue
-        matches.append((rel.as_posix(), is_dir))
-    if not matches:
+    if not found.total:
         return ToolResult(text("tools.glob.no_match", locale, pattern=pattern))
-    lines = [name + "/" if is_dir else name for name, is_dir in sorted(matches)]
-    return ToolResult(capped(lines, locale))
+    return ToolResult(capped_note(found.first(), found.total, locale))
 
 
 async def glob_files(args: dict[str, str], ctx: ToolContext) -> ToolResult:

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+import os
+import signal
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -120,14 +124,14 @@ async def test_long_lines_are_clipped_at_200_columns(ws: Workspace) -> None:
     assert "omitted" in result.text
 
 
-async def test_caps_at_100_lines_and_says_how_many(zh: Workspace) -> None:
+async def test_caps_at_100_lines_and_says_there_are_more(zh: Workspace) -> None:
     zh.write("many.txt", "hit\n" * 250)
     result = await zh.call("grep", pattern="hit")
     lines = result.text.split("\n")
     assert len(lines) == 101
     assert lines[0] == "many.txt:1:hit"
     assert lines[99] == "many.txt:100:hit"
-    assert lines[100] == "（共有 250 行，只顯示前 100 行）"
+    assert lines[100] == "（超過 100 行，只顯示前 100 行）"
 
 
 async def test_crlf_lines_come_back_without_cr(ws: Workspace) -> None:
@@ -167,3 +171,93 @@ def test_rg_is_found_next_to_this_python() -> None:
     found = grep_module.find_rg()
     assert found is not None
     assert Path(found).name in ("rg", "rg.exe")
+
+
+async def test_exactly_100_lines_are_all_shown_without_a_note(ws: Workspace) -> None:
+    ws.write("hundred.txt", "hit\n" * 100)
+    result = await ws.call("grep", pattern="hit")
+    assert result == ToolResult("\n".join(f"hundred.txt:{n}:hit" for n in range(1, 101)))
+
+
+async def test_101_lines_say_more_than_100(ws: Workspace) -> None:
+    ws.write("many.txt", "hit\n" * 101)
+    result = await ws.call("grep", pattern="hit")
+    lines = result.text.split("\n")
+    assert lines[:100] == [f"many.txt:{n}:hit" for n in range(1, 101)]
+    assert lines[100:] == ["(more than 100 lines; only the first 100 are shown)"]
+    assert not result.is_error
+
+
+def fake_rg(folder: Path, body: str) -> str:
+    """A stand-in for rg: a shell script that writes its pid(s) to files in `folder`."""
+    script = folder / "fake-rg"
+    script.write_text("#!/bin/sh\n" + body, encoding="utf-8")
+    script.chmod(0o755)
+    return str(script)
+
+
+def gone(pid: int) -> bool:
+    """The process no longer runs: it does not exist, or it is a zombie nobody of ours owns."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return True
+    return stat.rsplit(")", 1)[1].split()[0] == "Z"
+
+
+async def test_rg_is_stopped_once_past_the_cap_and_reaped(
+    ws: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """rg (and anything it started) is killed as soon as line 101 arrives, not at the timeout,
+    and it is reaped and its pipes are closed: no zombie, no open transport."""
+    pids = ws.root.parent
+    rg = fake_rg(
+        pids,
+        f'echo $$ > "{pids}/rg.pid"\n'
+        f'sleep 60 & echo $! > "{pids}/child.pid"\n'
+        'i=1; while [ $i -le 150 ]; do echo "a.txt:$i:hit"; i=$((i+1)); done\n'
+        "wait\n",
+    )
+    monkeypatch.setattr(grep_module, "find_rg", lambda: rg)
+    monkeypatch.setattr(grep_module, "GREP_TIMEOUT", 8.0)
+    spawned: list[asyncio.subprocess.Process] = []
+    real_spawn = asyncio.create_subprocess_exec
+
+    async def spawn(*argv: Any, **kwargs: Any) -> asyncio.subprocess.Process:
+        spawned.append(await real_spawn(*argv, **kwargs))
+        return spawned[-1]
+
+    monkeypatch.setattr(grep_module.asyncio, "create_subprocess_exec", spawn)
+    ws.write("a.txt", "hit\n")
+    started = time.monotonic()
+    result = await ws.call("grep", pattern="hit")
+    assert time.monotonic() - started < 4
+    lines = result.text.split("\n")
+    assert lines[:2] == ["a.txt:1:hit", "a.txt:2:hit"]
+    assert lines[99:] == ["a.txt:100:hit", "(more than 100 lines; only the first 100 are shown)"]
+    assert not result.is_error
+    (proc,) = spawned
+    assert proc.returncode == -signal.SIGKILL
+    with pytest.raises(ProcessLookupError):  # reaped, not a zombie
+        os.kill(proc.pid, 0)
+    assert proc.stdout is not None and proc.stdout.at_eof()
+    assert proc.stderr is not None and proc.stderr.at_eof()
+    transport = proc._transport  # type: ignore[attr-defined]
+    assert transport.is_closing()
+    child = int((pids / "child.pid").read_text(encoding="utf-8"))
+    for _ in range(50):
+        if gone(child):
+            break
+        await asyncio.sleep(0.05)
+    assert gone(child), "what rg started was killed with it"
+
+
+async def test_an_early_stop_is_not_mistaken_for_a_failure(
+    zh: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """rg killed on purpose has no exit code worth reading; what it printed is the answer."""
+    rg = fake_rg(zh.root.parent, "yes 'a.txt:1:hit' | head -n 5000\necho boom >&2\nexit 2\n")
+    monkeypatch.setattr(grep_module, "find_rg", lambda: rg)
+    zh.write("a.txt", "hit\n")
+    result = await zh.call("grep", pattern="hit")
+    assert result == ToolResult("a.txt:1:hit\n" * 100 + "（超過 100 行，只顯示前 100 行）")
