@@ -262,12 +262,13 @@ async def test_partial_acceptance_in_the_preview_is_reported(
 
 @pytest.mark.parametrize("preset", ["vscode", "neovim", "emacs", "neovim+kesi"])
 async def test_new_file(preset: str, project: Path, scripted_agent: AgentCommand) -> None:
-    steps = [{"do": "write", "path": "pkg/new.py", "content": "X = 1\n"}]
+    """A new file holds exactly what was written (Neovim opens it as one empty line)."""
+    steps = [{"do": "write", "path": "pkg/new.py", "content": "X = 1\n\nY = 2\n"}]
     async with kesi_client(preset, [project], command=scripted_agent(steps)) as client:
         answer(client, accept=True)
         done = await client.run("kesi.ask", {"prompt": "create"})
         assert outcomes(client, done["runId"])[-1] == "applied once"
-        assert (project / "pkg" / "new.py").read_text() == "X = 1\n"
+        assert (project / "pkg" / "new.py").read_text() == "X = 1\n\nY = 2\n"
         creates = [
             c
             for p in client.applied
@@ -278,7 +279,38 @@ async def test_new_file(preset: str, project: Path, scripted_agent: AgentCommand
             assert not client.applied
         else:
             assert len(creates) == 1 and creates[0].uri.endswith("/pkg/new.py")
-            assert client.buffer(project / "pkg" / "new.py").text == "X = 1\n"
+            assert client.buffer(project / "pkg" / "new.py").text == "X = 1\n\nY = 2\n"
+
+
+APPEND = [
+    {"do": "read", "path": "calc.py"},
+    {"do": "edit", "path": "calc.py", "old": "a - b\n", "new": "a - b\n\n\ndef sub(a, b):\n"},
+    {
+        "do": "edit",
+        "path": "calc.py",
+        "old": "sub(a, b):\n",
+        "new": "sub(a, b):\n    return a - b\n",
+    },
+]
+APPENDED = BUGGY + "\n\ndef sub(a, b):\n    return a - b\n"
+
+
+@pytest.mark.parametrize("preset", [p for p, path in REVIEW_PATHS.items() if path != "none"])
+@pytest.mark.parametrize("opened", [False, True], ids=["closed", "open"])
+async def test_appending_to_the_end_of_a_file(
+    preset: str, opened: bool, project: Path, scripted_agent: AgentCommand
+) -> None:
+    """Lines added after the last line land once, without a stray empty line (I1), in every
+    editor's way of applying edits (Neovim's included: see neovim_model.py)."""
+    calc = project / "calc.py"
+    async with kesi_client(preset, [project], command=scripted_agent(APPEND)) as client:
+        answer(client, accept=True)
+        if opened:
+            client.open(calc)
+        done = await client.run("kesi.ask", {"prompt": "add sub"})
+        assert outcomes(client, done["runId"])[1:] == ["applied once", "applied once"]
+        assert calc.read_text() == APPENDED == client.buffer(calc).text
+        assert [undo[0] for undo in client.buffer(calc).undo] == [LABEL, LABEL]
 
 
 async def test_session_grant_skips_the_next_review(
