@@ -38,7 +38,7 @@ from pytest_lsp import LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES
 
 from kesi_lsp.lsp.wire import plain_json_converter
-from tests.lsp.neovim_model import VimBuffer, neovim_apply
+from tests.lsp.neovim_model import VimBuffer, code_units, column, neovim_apply
 
 _converter = get_converter()
 
@@ -143,14 +143,6 @@ EDITOR_PRESETS = ("vscode", "neovim", "emacs", "helix")
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 
-def _units(text: str, encoding: str) -> int:
-    if encoding == "utf-8":
-        return len(text.encode("utf-8"))
-    if encoding == "utf-32":
-        return len(text)
-    return len(text.encode("utf-16-le")) // 2
-
-
 def offset_at(text: str, position: types.Position, encoding: str) -> int:
     """The string index of an LSP position (clamped like editors clamp)."""
     lines = _LINE.findall(text)
@@ -158,10 +150,7 @@ def offset_at(text: str, position: types.Position, encoding: str) -> int:
         return len(text)
     start = sum(len(line) for line in lines[: position.line])
     line = lines[position.line].rstrip("\r\n")
-    column = 0
-    while column < len(line) and _units(line[: column + 1], encoding) <= position.character:
-        column += 1
-    return start + column
+    return start + column(line, position.character, encoding)
 
 
 def position_at(text: str, offset: int, encoding: str) -> types.Position:
@@ -169,7 +158,7 @@ def position_at(text: str, offset: int, encoding: str) -> types.Position:
     lines = _LINE.findall(before)
     if not lines or lines[-1].endswith(("\n", "\r")):
         return types.Position(line=len(lines), character=0)
-    return types.Position(line=len(lines) - 1, character=_units(lines[-1], encoding))
+    return types.Position(line=len(lines) - 1, character=code_units(lines[-1], encoding))
 
 
 def apply_text_edits(text: str, edits: Sequence[Any], encoding: str) -> str:

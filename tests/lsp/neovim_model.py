@@ -22,12 +22,21 @@ from dataclasses import dataclass
 from typing import Any
 
 
-def _units(text: str, encoding: str) -> int:
+def code_units(text: str, encoding: str) -> int:
+    """The length of `text` in the code units of an LSP position encoding."""
     if encoding == "utf-8":
         return len(text.encode("utf-8"))
     if encoding == "utf-32":
         return len(text)
     return len(text.encode("utf-16-le")) // 2
+
+
+def column(line: str, character: int, encoding: str) -> int:
+    """The string index `character` code units into `line`, clamped to its length."""
+    index = 0
+    while index < len(line) and code_units(line[: index + 1], encoding) <= character:
+        index += 1
+    return index
 
 
 def _byte_col(line: str, character: int, encoding: str) -> int:
@@ -36,10 +45,7 @@ def _byte_col(line: str, character: int, encoding: str) -> int:
         return 0
     if encoding == "utf-8":
         return min(character, len(line.encode("utf-8")))
-    column = 0
-    while column < len(line) and _units(line[: column + 1], encoding) <= character:
-        column += 1
-    return len(line[:column].encode("utf-8"))
+    return len(line[: column(line, character, encoding)].encode("utf-8"))
 
 
 @dataclass
