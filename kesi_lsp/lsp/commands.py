@@ -77,12 +77,12 @@ def rel_path(folder: Folder, path: Path) -> str:
     return path.relative_to(folder.path).as_posix() if path != folder.path else "."
 
 
-def excerpt(
+async def excerpt(
     ls: KesiServer, folder: Folder, path: Path, rng: types.Range
 ) -> tuple[str, tuple[int, int]]:
     """The numbered lines `rng` covers, from the editor's buffer (else the disk)."""
     try:
-        source = ls.documents.file_text(path).text
+        source = (await ls.documents.file_text(path)).text
     except (OSError, UnicodeDecodeError) as exc:
         message = text(
             "lsp.unreadable", ls.locale_for(folder), path=rel_path(folder, path), error=str(exc)
@@ -122,7 +122,7 @@ async def fix_this(ls: KesiServer, *args: Any) -> dict[str, str]:
     folder, path = target(ls, uri)
     if path is None or path == folder.path:
         raise invalid(f"{FIX_THIS}: 'uri' must name a file")
-    lines_text, lines = excerpt(ls, folder, path, rng)
+    lines_text, lines = await excerpt(ls, folder, path, rng)
     locale = ls.locale_for(folder)
     rel = rel_path(folder, path)
     return await _start(
@@ -141,7 +141,7 @@ async def ask(ls: KesiServer, *args: Any) -> dict[str, str]:
     lines_text: str | None = None
     lines: tuple[int, int] | None = None
     if rel is not None and path is not None and rng is not None:
-        lines_text, lines = excerpt(ls, folder, path, rng)
+        lines_text, lines = await excerpt(ls, folder, path, rng)
     task = ask_task(prompt, rel, lines_text, lines, ls.locale_for(folder))
     return await _start(ls, folder, task)
 
