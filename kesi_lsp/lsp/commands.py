@@ -17,6 +17,13 @@ from kesi_lsp.catalog import text
 from kesi_lsp.core.diff import split_lines
 from kesi_lsp.core.meter import Usage
 from kesi_lsp.core.paths import is_ignored
+from kesi_lsp.core.permissions.grants import (
+    GrantsView,
+    describe_grants,
+    grants_lines,
+    revoked_line,
+)
+from kesi_lsp.core.permissions.grants import revoke as revoke_grants
 from kesi_lsp.lsp.args import (
     CommandError,
     invalid,
@@ -70,12 +77,12 @@ def rel_path(folder: Folder, path: Path) -> str:
     return path.relative_to(folder.path).as_posix() if path != folder.path else "."
 
 
-def excerpt(
+async def excerpt(
     ls: KesiServer, folder: Folder, path: Path, rng: types.Range
 ) -> tuple[str, tuple[int, int]]:
     """The numbered lines `rng` covers, from the editor's buffer (else the disk)."""
     try:
-        source = ls.documents.file_text(path).text
+        source = (await ls.documents.file_text(path)).text
     except (OSError, UnicodeDecodeError) as exc:
         message = text(
             "lsp.unreadable", ls.locale_for(folder), path=rel_path(folder, path), error=str(exc)
@@ -115,7 +122,7 @@ async def fix_this(ls: KesiServer, *args: Any) -> dict[str, str]:
     folder, path = target(ls, uri)
     if path is None or path == folder.path:
         raise invalid(f"{FIX_THIS}: 'uri' must name a file")
-    lines_text, lines = excerpt(ls, folder, path, rng)
+    lines_text, lines = await excerpt(ls, folder, path, rng)
     locale = ls.locale_for(folder)
     rel = rel_path(folder, path)
     return await _start(
@@ -134,7 +141,7 @@ async def ask(ls: KesiServer, *args: Any) -> dict[str, str]:
     lines_text: str | None = None
     lines: tuple[int, int] | None = None
     if rel is not None and path is not None and rng is not None:
-        lines_text, lines = excerpt(ls, folder, path, rng)
+        lines_text, lines = await excerpt(ls, folder, path, rng)
     task = ask_task(prompt, rel, lines_text, lines, ls.locale_for(folder))
     return await _start(ls, folder, task)
 
@@ -170,21 +177,35 @@ def cost(ls: KesiServer, *args: Any) -> dict[str, object]:
     return usage_json(session.usage if session is not None else Usage())
 
 
+def _say(ls: KesiServer, lines: list[str]) -> None:
+    """Show the seed's `/permissions` and `/revoke` wording in editors without a KeSi client.
+
+    Our own clients (they announce `experimental.kesi.stream`) render the result themselves;
+    any other editor (Helix's `:lsp-workspace-command`, Emacs) would show nothing at all.
+    """
+    if not ls.features.stream:
+        ls.show("\n".join(lines))
+
+
 def permissions(ls: KesiServer, *args: Any) -> dict[str, object]:
+    """The session's grants (seed `/permissions`); `lines` is the seed's two-line listing."""
     folder, _ = target(ls, opt_str(PERMISSIONS, one_object(PERMISSIONS, args), "uri"))
     session = ls.sessions.peek(folder)
-    if session is None:
-        return {"commands": [], "files": []}
-    files = sorted(rel_path(folder, p) for p in session.grants.files)
-    return {"commands": sorted(session.grants.commands), "files": files}
+    view = describe_grants(session) if session is not None else GrantsView([], [])
+    lines = grants_lines(view, ls.locale_for(folder))
+    _say(ls, lines)
+    return {"commands": view.commands, "files": view.files, "lines": lines}
 
 
 def revoke(ls: KesiServer, *args: Any) -> dict[str, object]:
+    """Clear the session's grants (seed `/revoke`); `message` says so in the seed's words."""
     folder, _ = target(ls, opt_str(REVOKE, one_object(REVOKE, args), "uri"))
     session = ls.sessions.peek(folder)
     if session is not None:
-        session.grants.clear()
-    return {}
+        revoke_grants(session)
+    message = revoked_line(ls.locale_for(folder))
+    _say(ls, [message])
+    return {"message": message}
 
 
 def register(server: KesiServer) -> None:

@@ -6,6 +6,10 @@ is shown to the user (through whichever review the client supports), applied thr
 then verified: disk, buffer and intent must agree before `APPLIED` is returned (I1). Whatever
 the editor says, the text is what counts: Neovim answers `applied: true` for an edit it
 skipped as stale, so every step re-reads instead of trusting a flag.
+
+The disk is read and written in a worker thread (`asyncio.to_thread`), never on the event
+loop. An await can now separate a check from the step it guards, so the step that pins the
+edit to a buffer version re-checks that buffer in memory first (`_apply`).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from pygls.workspace import PositionCodec
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.approval import Choice, EditRequest
 from kesi_lsp.core.diff import unified_diff
+from kesi_lsp.core.events import Event, ToolFinished
 from kesi_lsp.core.workspace import Delivery, DeliveryStatus, FileChange, FileText
 from kesi_lsp.lsp.approver import Prompter, edit_message
 from kesi_lsp.lsp.capabilities import ClientFeatures
@@ -79,23 +84,43 @@ class LspWorkspaceView:
         self._run_id = run_id
         self._prompter = prompter
         self._on_applied = on_applied
+        self._refreshing: set[asyncio.Task[None]] = set()
 
     @property
     def _locale(self) -> Locale:
         return self._prompter.locale
 
     async def read_text(self, path: Path) -> FileText:
-        return self._link.documents.file_text(path)
+        return await self._link.documents.file_text(path)
 
     def unsaved_files(self) -> tuple[Path, ...]:
         return self._link.documents.unsaved(self._root)
 
-    def _current(self, path: Path) -> str | None:
-        doc = self._link.documents.open_document(path)
-        return doc.source if doc is not None else read_disk_or_none(path)
+    async def begin(self) -> None:
+        """Learn what the disk holds for the open documents before the first turn."""
+        await self._link.documents.refresh_disk(self._root)
 
-    def _stale(self, change: FileChange, key: str) -> Delivery | None:
-        if self._current(change.path) == change.before:
+    def watch(self, event: Event) -> None:
+        """After each tool (a command may have changed files), re-read the disk of the open
+        documents in the background, so the next turns' list of unsaved files stays true."""
+        if isinstance(event, ToolFinished):
+            task = asyncio.ensure_future(self._link.documents.refresh_disk(self._root))
+            self._refreshing.add(task)
+            task.add_done_callback(self._refreshing.discard)
+
+    async def _current(self, path: Path) -> str | None:
+        doc = self._link.documents.open_document(path)
+        if doc is not None:
+            return doc.source
+        return await asyncio.to_thread(read_disk_or_none, path)
+
+    async def _disk(self, path: Path) -> str | None:
+        text = await asyncio.to_thread(read_disk_or_none, path)
+        self._link.documents.disk.note(path, text)
+        return text
+
+    async def _stale(self, change: FileChange, key: str) -> Delivery | None:
+        if await self._current(change.path) == change.before:
             return None
         if change.before is None:
             return _failed("lsp.edit.exists", self._locale, path=change.rel)
@@ -103,7 +128,7 @@ class LspWorkspaceView:
 
     async def deliver(self, change: FileChange, *, review: bool) -> Delivery:
         """Review (when asked), apply, save and verify `change`; see the module docstring."""
-        if (stale := self._stale(change, "lsp.edit.stale")) is not None:
+        if (stale := await self._stale(change, "lsp.edit.stale")) is not None:
             return stale
         path = self._link.features.review_path if review else None
         choice = Choice.ALLOW_ONCE
@@ -111,14 +136,14 @@ class LspWorkspaceView:
             choice = await self._review(change, path)
             if choice is Choice.DENY:
                 return Delivery(DeliveryStatus.REJECTED, choice=Choice.DENY)
-            if (stale := self._stale(change, "lsp.edit.stale_review")) is not None:
+            if (stale := await self._stale(change, "lsp.edit.stale_review")) is not None:
                 return stale
         outcome = await self._apply(change, annotate=path == "annotation")
         if outcome is None:
             outcome = await self._settle(change)
         if outcome is None:
             await self._save(change)
-            outcome = self._verify(change, choice)
+            outcome = await self._verify(change, choice)
         return outcome
 
     # -- 1. review ------------------------------------------------------------------------
@@ -152,11 +177,14 @@ class LspWorkspaceView:
         """Send the edit; None means "the editor took it", else the final outcome."""
         features = self._link.features
         doc = self._link.documents.open_document(change.path)
+        if doc is not None and doc.source != change.before:  # changed while we awaited
+            key = "lsp.edit.exists" if change.before is None else "lsp.edit.stale"
+            return _failed(key, self._locale, path=change.rel)
         creating = change.before is None
         if not features.apply_edit or (creating and not features.create_files):
             if doc is not None:
                 return _failed("lsp.edit.no_apply", self._locale, path=change.rel)
-            return self._write(change)
+            return await self._write(change)
         label = text("lsp.edit.label", self._locale, tool=change.tool, path=change.rel)
         plan = EditPlan(
             uri=path_to_uri(change.path),
@@ -172,21 +200,21 @@ class LspWorkspaceView:
         try:
             result = await self._link.wire.request(types.WORKSPACE_APPLY_EDIT, params)
         except (ClientGoneError, JsonRpcException) as exc:
-            if self._current(change.path) != change.before:  # e.g. Emacs: "require version"
+            if await self._current(change.path) != change.before:  # Emacs: "require version"
                 return _failed("lsp.edit.stale", self._locale, path=change.rel)
             return _failed("lsp.edit.apply_error", self._locale, path=change.rel, error=str(exc))
         if getattr(result, "applied", False):
             return None
-        if self._current(change.path) != change.before:
+        if await self._current(change.path) != change.before:
             return _failed("lsp.edit.stale", self._locale, path=change.rel)
         if annotate:  # the user left the change unticked in the preview
             return Delivery(DeliveryStatus.REJECTED, choice=Choice.DENY)
         reason = getattr(result, "failure_reason", None) or text("lsp.edit.no_reason", self._locale)
         return _failed("lsp.edit.refused", self._locale, path=change.rel, reason=reason)
 
-    def _write(self, change: FileChange) -> Delivery | None:
+    async def _write(self, change: FileChange) -> Delivery | None:
         try:
-            write_atomic(change.path, change.after)
+            await asyncio.to_thread(write_atomic, change.path, change.after)
         except OSError as exc:
             return _failed("lsp.edit.write_error", self._locale, path=change.rel, error=str(exc))
         return None
@@ -214,7 +242,7 @@ class LspWorkspaceView:
     # -- 3. save and 4. verify --------------------------------------------------------------
 
     async def _save(self, change: FileChange) -> None:
-        if read_disk_or_none(change.path) == change.after:
+        if await self._disk(change.path) == change.after:
             return
         if self._link.features.save_documents:
             params = {"uris": [path_to_uri(change.path)]}
@@ -224,14 +252,15 @@ class LspWorkspaceView:
                 )
             except (ClientGoneError, JsonRpcException, TimeoutError) as exc:
                 log.info("kesi/saveDocuments failed, saving ourselves: %s", exc)
-            if read_disk_or_none(change.path) == change.after:
+            if await self._disk(change.path) == change.after:
                 return
         doc = self._link.documents.open_document(change.path)
         if doc is None or doc.source == change.after:
-            self._write(change)
+            await self._write(change)
 
-    def _verify(self, change: FileChange, choice: Choice) -> Delivery:
-        if read_disk_or_none(change.path) != change.after:
+    async def _verify(self, change: FileChange, choice: Choice) -> Delivery:
+        """I1: the disk, then the buffer (in memory, after the read), must hold the intent."""
+        if await self._disk(change.path) != change.after:
             return _failed("lsp.edit.not_saved", self._locale, path=change.rel)
         doc = self._link.documents.open_document(change.path)
         if doc is not None and doc.source != change.after:

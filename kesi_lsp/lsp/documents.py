@@ -3,13 +3,22 @@
 pygls keeps every open document in sync (incremental `didChange`), so the agent can read
 exactly what the user sees, with its version. Files the editor has not opened are read from
 disk. `unsaved` compares the two, because commands such as `pytest` only ever see the disk.
+
+The disk is only ever touched in a worker thread (`asyncio.to_thread`): a slow or network
+filesystem must not freeze the server, whose event loop also answers the editor's requests.
+What the disk holds for each open document is remembered (`DiskTexts`), refreshed off the
+loop whenever it may have changed, so `unsaved` -- asked synchronously by the core each turn
+-- is a comparison in memory.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Final
 
 from pygls.workspace import TextDocument, Workspace
 
@@ -51,11 +60,52 @@ def write_atomic(path: Path, content: str) -> None:
         raise
 
 
+_UNKNOWN: Final = object()
+
+
+class DiskTexts:
+    """The disk's text of each open document, as last read off the event loop (None: no file
+    or unreadable). Shared by all runs of one server.
+
+    A refresh reads in a worker thread while the loop goes on; if the path was noted in the
+    meantime (an edit was just saved), the newer note wins over the older read.
+    """
+
+    def __init__(self) -> None:
+        self._texts: dict[Path, str | None] = {}
+        self._notes: dict[Path, int] = {}  # how often each path was noted, to spot a newer one
+
+    async def refresh(self, paths: Iterable[Path]) -> None:
+        """Re-read `paths` (resolved) in a worker thread."""
+        wanted = list(paths)
+        if not wanted:
+            return
+        stamps = [self._notes.get(p, 0) for p in wanted]
+        texts = await asyncio.to_thread(lambda: [read_disk_or_none(p) for p in wanted])
+        for path, stamp, text in zip(wanted, stamps, texts, strict=True):
+            if self._notes.get(path, 0) == stamp:
+                self._texts[path] = text
+
+    def note(self, path: Path, text: str | None) -> None:
+        """Remember what was just read from (or written to) the disk at `path` (resolved)."""
+        self._texts[path] = text
+        self._notes[path] = self._notes.get(path, 0) + 1
+
+    def forget(self, path: Path) -> None:
+        self._texts.pop(path, None)
+
+    def differs(self, path: Path, text: str) -> bool:
+        """Whether `text` differs from the disk's last known text (unknown: it does not)."""
+        known = self._texts.get(path, _UNKNOWN)
+        return known is not _UNKNOWN and known != text
+
+
 class Documents:
     """Look up open documents by filesystem path (the core speaks paths, LSP speaks URIs)."""
 
-    def __init__(self, workspace: Workspace) -> None:
+    def __init__(self, workspace: Workspace, disk: DiskTexts) -> None:
         self._workspace = workspace
+        self.disk = disk
 
     def open_document(self, path: Path) -> TextDocument | None:
         """The document the editor has open for `path` (resolved), or None."""
@@ -66,16 +116,34 @@ class Documents:
                 return found
         return None
 
-    def file_text(self, path: Path) -> FileText:
+    def open_paths(self, root: Path) -> list[Path]:
+        """The resolved paths of the open documents the agent can see under `root`."""
+        found = {
+            Path(doc.path).resolve()
+            for doc in self._workspace.text_documents.values()
+            if doc.version is not None and doc.path
+        }
+        return sorted(p for p in found if not is_ignored(root, p))
+
+    async def file_text(self, path: Path) -> FileText:
         """The text the user sees for `path`: the buffer when open, else the disk."""
         doc = self.open_document(path)
         if doc is None:
-            return FileText(read_disk(path))
-        text = doc.source
-        return FileText(text, doc.version, unsaved=text != read_disk_or_none(path))
+            return FileText(await asyncio.to_thread(read_disk, path))
+        text, version = doc.source, doc.version
+        resolved, disk = await asyncio.to_thread(lambda: (path.resolve(), read_disk_or_none(path)))
+        self.disk.note(resolved, disk)
+        return FileText(text, version, unsaved=text != disk)
+
+    async def refresh_disk(self, root: Path) -> None:
+        """Re-read the disk of every open document under `root` (off the event loop)."""
+        await self.disk.refresh(self.open_paths(root))
 
     def unsaved(self, root: Path) -> tuple[Path, ...]:
-        """Open documents under `root` whose buffer differs from the disk, sorted."""
+        """Open documents under `root` whose buffer differs from the disk, sorted.
+
+        Compares with the disk as last read (see `DiskTexts`); no I/O happens here.
+        """
         found: set[Path] = set()
         for doc in self._workspace.text_documents.values():
             if doc.version is None or not doc.path:
@@ -83,6 +151,6 @@ class Documents:
             path = Path(doc.path).resolve()
             if is_ignored(root, path):  # outside `root`, or invisible to the agent
                 continue
-            if doc.source != read_disk_or_none(path):
+            if self.disk.differs(path, doc.source):
                 found.add(path)
         return tuple(sorted(found))

@@ -18,7 +18,7 @@ from lsprotocol import types
 
 from kesi_lsp.catalog import text
 from kesi_lsp.core.errors import SandboxUnavailableError
-from kesi_lsp.core.events import Notice, RunFinished
+from kesi_lsp.core.events import Event, Notice, RunFinished
 from kesi_lsp.core.meter import Usage
 from kesi_lsp.core.permissions import PermissionGate, home_from
 from kesi_lsp.core.sandbox import Sandbox
@@ -95,15 +95,24 @@ async def drive(host: Host, run: Run) -> None:
     view = LspWorkspaceView(
         host.link, run.folder.path, run.id, prompter, on_applied=lambda c: run.edits.append(c.path)
     )
+
+    def emit(event: Event) -> None:
+        output.emit(event)
+        view.watch(event)
+
+    async def agent(ctx: ToolContext, prompt: str) -> RunFinished:
+        await view.begin()  # inside the agent's task, so a cancel here is a cancelled run
+        return await host.runner(ctx, prompt)
+
     ctx = ToolContext(
         session=run.session,
         view=view,
         gate=PermissionGate(run.session, LspApprover(prompter), home=home_from(host.environ)),
         sandbox=sandbox,
         environ=host.environ,
-        emit=output.emit,
+        emit=emit,
     )
-    finished = await _run_agent(host.runner, ctx, run)
+    finished = await _run_agent(agent, ctx, run)
     output.finish(finished, run.session.usage)
 
 

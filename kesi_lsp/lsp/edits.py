@@ -3,7 +3,9 @@
 The edit is expressed as line hunks against the text the editor holds, so the editor's undo
 restores exactly what changed, VS Code's Refactor Preview shows one checkbox per hunk, and a
 cursor elsewhere in the file stays put. Ranges are converted into the position encoding the
-client negotiated (UTF-16 unless it asked otherwise).
+client negotiated (UTF-16 unless it asked otherwise). A hunk that reaches the end of the file
+is phrased so that Neovim, whose buffer model differs from the specification's there, applies
+it exactly as VS Code does (see `_tail_edit`).
 """
 
 from __future__ import annotations
@@ -48,27 +50,93 @@ def _line_start(lines: Sequence[str], index: int, codec: PositionCodec) -> types
         return types.Position(line=index, character=0)
     if not lines:
         return types.Position(line=0, character=0)
-    last = lines[-1]
-    if last.endswith(("\n", "\r")):
+    if _ending(lines[-1]):
         return types.Position(line=len(lines), character=0)
     # The text does not end with a newline: "one past the end" is the end of the last line.
+    return _content_end(lines, len(lines) - 1, codec)
+
+
+def _ending(line: str) -> str:
+    """The line's terminator (CR LF, LF or a lone CR), or "" for a last line without one."""
+    return line[len(line.rstrip("\r\n")) :]
+
+
+def _content_end(lines: Sequence[str], index: int, codec: PositionCodec) -> types.Position:
+    """The client position just before line `index`'s terminator."""
+    content = len(lines[index]) - len(_ending(lines[index]))
     return codec.position_to_client_units(
-        list(lines), ServerTextPosition(line=len(lines) - 1, character=len(last))
+        list(lines), ServerTextPosition(line=index, character=content)
     )
 
 
-def text_edits(before: str, after: str, codec: PositionCodec) -> list[types.TextEdit]:
-    """Plain TextEdits turning `before` into `after`."""
-    lines = split_lines(before)
-    return [
-        types.TextEdit(
-            range=types.Range(
-                start=_line_start(lines, h.start, codec), end=_line_start(lines, h.end, codec)
-            ),
-            new_text=h.new_text,
+def _line_edit(lines: Sequence[str], hunk: Hunk, codec: PositionCodec) -> types.TextEdit:
+    start, end = _line_start(lines, hunk.start, codec), _line_start(lines, hunk.end, codec)
+    return types.TextEdit(range=types.Range(start=start, end=end), new_text=hunk.new_text)
+
+
+def _tail_edit(
+    lines: Sequence[str], hunk: Hunk, previous: Hunk | None, codec: PositionCodec
+) -> types.TextEdit | None:
+    """The last hunk, when it reaches the end of the text, as an edit every client applies alike.
+
+    A range that starts on the line after the final newline (appending to a file) is where
+    editors disagree: the specification's model has an empty last line there, Neovim's has
+    none, and Neovim 0.11's `apply_text_edits` then keeps the inserted text's trailing empty
+    piece as an extra line. So the edit is moved left by one terminator: it ends just before
+    the last line's terminator, which stays, and the replacement leaves off its own final
+    terminator -- the same text, with every position inside the document for every client.
+
+    An empty document has no terminator to keep: there the edit replaces the whole document
+    up to (1, 0), the usual "whole document" range. A specification-following client clamps
+    the end to the end of the text; Neovim, which holds an empty file as one empty line with
+    an end-of-line, replaces exactly that line (its +1-range rule then drops the piece after
+    the final newline).
+
+    None when the moved edit would start where `previous` (an insertion) starts: clients
+    order two edits with one start differently, so the caller merges the two hunks first.
+    """
+    if not lines:
+        whole = types.Range(
+            start=types.Position(line=0, character=0), end=types.Position(line=1, character=0)
         )
-        for h in hunks(before, after)
-    ]
+        return types.TextEdit(range=whole, new_text=hunk.new_text)
+    last = _ending(lines[-1])
+    if not last:  # no final newline: the plain edit already ends inside the last line
+        return _line_edit(lines, hunk, codec)
+    end = _content_end(lines, len(lines) - 1, codec)
+    if hunk.start < len(lines) and hunk.new_text.endswith(last):
+        start = types.Position(line=hunk.start, character=0)
+        new_text = hunk.new_text[: -len(last)]
+    elif hunk.start > 0 and (_ending(lines[hunk.start - 1]) + hunk.new_text).endswith(last):
+        # Start where the line before ends: take its terminator and give it back.
+        above = lines[hunk.start - 1]
+        shared = previous is not None and previous.end == hunk.start - 1 == previous.start
+        if shared and len(above) == len(_ending(above)):  # empty: same start as `previous`
+            return None
+        start = _content_end(lines, hunk.start - 1, codec)
+        new_text = (_ending(above) + hunk.new_text)[: -len(last)]
+    else:  # e.g. the new text drops the final newline: only the +1 range can say that
+        return _line_edit(lines, hunk, codec)
+    return types.TextEdit(range=types.Range(start=start, end=end), new_text=new_text)
+
+
+def text_edits(before: str, after: str, codec: PositionCodec) -> list[types.TextEdit]:
+    """Plain TextEdits turning `before` into `after` (hunks in order, not overlapping)."""
+    lines = split_lines(before)
+    found = hunks(before, after)
+    if not found or found[-1].end < len(lines):
+        return [_line_edit(lines, hunk, codec) for hunk in found]
+    while True:
+        previous = found[-2] if len(found) > 1 else None
+        tail = _tail_edit(lines, found[-1], previous, codec)
+        if tail is not None:
+            return [*(_line_edit(lines, hunk, codec) for hunk in found[:-1]), tail]
+        assert previous is not None
+        between = "".join(lines[previous.end : found[-1].start])
+        merged = Hunk(
+            previous.start, found[-1].end, previous.new_text + between + found[-1].new_text
+        )
+        found[-2:] = [merged]
 
 
 def _annotate(edits: list[types.TextEdit]) -> list[types.AnnotatedTextEdit]:

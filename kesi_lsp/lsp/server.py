@@ -24,7 +24,7 @@ from kesi_lsp.lsp.approver import PromptSupport
 from kesi_lsp.lsp.capabilities import ClientFeatures
 from kesi_lsp.lsp.config import ConfigStore, Parsed
 from kesi_lsp.lsp.delivery import EditorLink
-from kesi_lsp.lsp.documents import Documents
+from kesi_lsp.lsp.documents import DiskTexts, Documents
 from kesi_lsp.lsp.driver import AgentRunner, Host, Sandboxes
 from kesi_lsp.lsp.folders import Folder, Sessions, workspace_folders
 from kesi_lsp.lsp.runs import Runs
@@ -47,11 +47,12 @@ class KesiServer(LanguageServer):
         self.runs = Runs()
         self.prompts = PromptSupport()
         self.sandboxes = Sandboxes(self.environ)
+        self.disk_texts = DiskTexts()
         self.config_ready: asyncio.Future[None] | None = None  # the settings pull under way
 
     @property
     def documents(self) -> Documents:
-        return Documents(self.workspace)
+        return Documents(self.workspace, self.disk_texts)
 
     def folders(self) -> list[Folder]:
         return workspace_folders(self.workspace)

@@ -38,10 +38,12 @@ from pytest_lsp import LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES
 
 from kesi_lsp.lsp.wire import plain_json_converter
+from tests.lsp.neovim_model import VimBuffer, code_units, column, neovim_apply
 
 _converter = get_converter()
 
 StaleEdits = Literal["reject", "skip", "error"]
+EditModel = Literal["spec", "neovim"]
 PromptAnswer = Callable[[types.ShowMessageRequestParams], Awaitable[str | None] | str | None]
 ReviewAnswer = Callable[[dict[str, Any]], Awaitable[str] | str]
 PreviewAnswer = Callable[[types.WorkspaceEdit], Awaitable[bool] | bool]
@@ -103,11 +105,20 @@ class Preset:
     capabilities: Callable[[], types.ClientCapabilities]
     prompts: bool = True  # implements window/showMessageRequest
     stale_edits: StaleEdits = "reject"
+    edit_model: EditModel = "spec"  # how it holds text and applies edits (neovim_model.py)
+
+    def apply_edits(self, text: str, edits: Sequence[Any], encoding: str) -> str:
+        """`text` after `edits`, as this editor applies them."""
+        if self.edit_model == "neovim":
+            return neovim_apply(text, edits, encoding)
+        return apply_text_edits(text, edits, encoding)
 
 
 PRESETS: dict[str, Preset] = {
     "vscode": Preset("vscode", lambda: client_capabilities("visual-studio-code")),
-    "neovim": Preset("neovim", lambda: client_capabilities("neovim"), stale_edits="skip"),
+    "neovim": Preset(
+        "neovim", lambda: client_capabilities("neovim"), stale_edits="skip", edit_model="neovim"
+    ),
     "emacs": Preset("emacs", lambda: client_capabilities("emacs"), stale_edits="error"),
     "helix": Preset("helix", _helix_capabilities, prompts=False, stale_edits="reject"),
     # Our own thin clients: the editor plus the `experimental.kesi` extensions.
@@ -121,6 +132,7 @@ PRESETS: dict[str, Preset] = {
         "neovim+kesi",
         lambda: _with_kesi(client_capabilities("neovim"), KESI_FULL),
         stale_edits="skip",
+        edit_model="neovim",
     ),
 }
 EDITOR_PRESETS = ("vscode", "neovim", "emacs", "helix")
@@ -131,14 +143,6 @@ EDITOR_PRESETS = ("vscode", "neovim", "emacs", "helix")
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 
-def _units(text: str, encoding: str) -> int:
-    if encoding == "utf-8":
-        return len(text.encode("utf-8"))
-    if encoding == "utf-32":
-        return len(text)
-    return len(text.encode("utf-16-le")) // 2
-
-
 def offset_at(text: str, position: types.Position, encoding: str) -> int:
     """The string index of an LSP position (clamped like editors clamp)."""
     lines = _LINE.findall(text)
@@ -146,10 +150,7 @@ def offset_at(text: str, position: types.Position, encoding: str) -> int:
         return len(text)
     start = sum(len(line) for line in lines[: position.line])
     line = lines[position.line].rstrip("\r\n")
-    column = 0
-    while column < len(line) and _units(line[: column + 1], encoding) <= position.character:
-        column += 1
-    return start + column
+    return start + column(line, position.character, encoding)
 
 
 def position_at(text: str, offset: int, encoding: str) -> types.Position:
@@ -157,7 +158,7 @@ def position_at(text: str, offset: int, encoding: str) -> types.Position:
     lines = _LINE.findall(before)
     if not lines or lines[-1].endswith(("\n", "\r")):
         return types.Position(line=len(lines), character=0)
-    return types.Position(line=len(lines) - 1, character=_units(lines[-1], encoding))
+    return types.Position(line=len(lines) - 1, character=code_units(lines[-1], encoding))
 
 
 def apply_text_edits(text: str, edits: Sequence[Any], encoding: str) -> str:
@@ -353,6 +354,8 @@ class KesiClient(LanguageClient):
 
     def open(self, path: Path, language: str = "python") -> Buffer:
         text = path.read_bytes().decode("utf-8") if path.exists() else ""
+        if self.preset.edit_model == "neovim":  # an empty file is one empty line: "\n"
+            text = VimBuffer.read(text).text()
         buffer = Buffer(path.resolve(), self.uri(path), text, version=1)
         self.buffers[buffer.uri] = buffer
         self.text_document_did_open(
@@ -384,17 +387,19 @@ class KesiClient(LanguageClient):
         self, buffer: Buffer, edits: Sequence[Any], *, dirty: bool, label: str = ""
     ) -> None:
         before = buffer.text
-        buffer.text = apply_text_edits(before, edits, self.encoding)
+        buffer.text = self.preset.apply_edits(before, edits, self.encoding)
         buffer.version += 1
         buffer.dirty = buffer.dirty or dirty
         if label:
             buffer.undo.append((label, before))
-        changes = [
+        changes: list[types.TextDocumentContentChangeEvent] = [
             types.TextDocumentContentChangePartial(range=e.range, text=e.new_text)
             for e in sorted(
                 edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True
             )
         ]
+        if self.preset.edit_model == "neovim":  # it reports what its buffer now holds
+            changes = [types.TextDocumentContentChangeWholeDocument(text=buffer.text)]
         self.text_document_did_change(
             types.DidChangeTextDocumentParams(
                 text_document=types.VersionedTextDocumentIdentifier(
@@ -405,7 +410,10 @@ class KesiClient(LanguageClient):
         )
 
     def _save(self, buffer: Buffer) -> None:
-        buffer.path.write_bytes(buffer.text.encode("utf-8"))
+        data = buffer.text
+        if self.preset.edit_model == "neovim":  # :write ('fixeol')
+            data = VimBuffer.of(data).disk()
+        buffer.path.write_bytes(data.encode("utf-8"))
         buffer.dirty = False
         self.text_document_did_save(
             types.DidSaveTextDocumentParams(

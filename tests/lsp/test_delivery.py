@@ -62,6 +62,15 @@ def answer(client: KesiClient, accept: bool, *, session: bool = False) -> None:
     )
 
 
+async def run_accepting(client: KesiClient, opened: Path | None, prompt: str) -> dict[str, Any]:
+    """Accept every review, open `opened` first (if given), run `kesi.ask` to its end."""
+    answer(client, accept=True)
+    if opened is not None:
+        client.open(opened)
+    finished: dict[str, Any] = await client.run("kesi.ask", {"prompt": prompt})
+    return finished
+
+
 def assert_review_path(client: KesiClient, path: str) -> None:
     annotated = [
         e
@@ -98,10 +107,7 @@ async def test_accepted_edit_lands_everywhere(
 ) -> None:
     calc = project / "calc.py"
     async with kesi_client(preset, [project], command=scripted_agent(EDIT)) as client:
-        answer(client, accept=True)
-        if opened:
-            client.open(calc)
-        done = await client.run("kesi.ask", {"prompt": "fix add"})
+        done = await run_accepting(client, calc if opened else None, "fix add")
         assert_review_path(client, REVIEW_PATHS[preset])
         if REVIEW_PATHS[preset] == "none":  # Helix: no prompts, so every edit is denied
             assert outcomes(client, done["runId"])[-1] == "rejected"
@@ -262,12 +268,13 @@ async def test_partial_acceptance_in_the_preview_is_reported(
 
 @pytest.mark.parametrize("preset", ["vscode", "neovim", "emacs", "neovim+kesi"])
 async def test_new_file(preset: str, project: Path, scripted_agent: AgentCommand) -> None:
-    steps = [{"do": "write", "path": "pkg/new.py", "content": "X = 1\n"}]
+    """A new file holds exactly what was written (Neovim opens it as one empty line)."""
+    steps = [{"do": "write", "path": "pkg/new.py", "content": "X = 1\n\nY = 2\n"}]
     async with kesi_client(preset, [project], command=scripted_agent(steps)) as client:
         answer(client, accept=True)
         done = await client.run("kesi.ask", {"prompt": "create"})
         assert outcomes(client, done["runId"])[-1] == "applied once"
-        assert (project / "pkg" / "new.py").read_text() == "X = 1\n"
+        assert (project / "pkg" / "new.py").read_text() == "X = 1\n\nY = 2\n"
         creates = [
             c
             for p in client.applied
@@ -278,25 +285,85 @@ async def test_new_file(preset: str, project: Path, scripted_agent: AgentCommand
             assert not client.applied
         else:
             assert len(creates) == 1 and creates[0].uri.endswith("/pkg/new.py")
-            assert client.buffer(project / "pkg" / "new.py").text == "X = 1\n"
+            assert client.buffer(project / "pkg" / "new.py").text == "X = 1\n\nY = 2\n"
 
 
-async def test_session_grant_skips_the_next_review(
-    project: Path, scripted_agent: AgentCommand
+APPEND = [
+    {"do": "read", "path": "calc.py"},
+    {"do": "edit", "path": "calc.py", "old": "a - b\n", "new": "a - b\n\n\ndef sub(a, b):\n"},
+    {
+        "do": "edit",
+        "path": "calc.py",
+        "old": "sub(a, b):\n",
+        "new": "sub(a, b):\n    return a - b\n",
+    },
+]
+APPENDED = BUGGY + "\n\ndef sub(a, b):\n    return a - b\n"
+
+
+@pytest.mark.parametrize("preset", [p for p, path in REVIEW_PATHS.items() if path != "none"])
+@pytest.mark.parametrize("opened", [False, True], ids=["closed", "open"])
+async def test_appending_to_the_end_of_a_file(
+    preset: str, opened: bool, project: Path, scripted_agent: AgentCommand
 ) -> None:
+    """Lines added after the last line land once, without a stray empty line (I1), in every
+    editor's way of applying edits (Neovim's included: see neovim_model.py)."""
+    calc = project / "calc.py"
+    async with kesi_client(preset, [project], command=scripted_agent(APPEND)) as client:
+        done = await run_accepting(client, calc if opened else None, "add sub")
+        assert outcomes(client, done["runId"])[1:] == ["applied once", "applied once"]
+        assert calc.read_text() == APPENDED == client.buffer(calc).text
+        assert [undo[0] for undo in client.buffer(calc).undo] == [LABEL, LABEL]
+
+
+GRANTED = {
+    "commands": [],
+    "files": ["calc.py"],
+    "lines": ["Allowed commands: (none)", "Allowed files: calc.py"],
+}
+NO_GRANTS = {
+    "commands": [],
+    "files": [],
+    "lines": ["Allowed commands: (none)", "Allowed files: (none)"],
+}
+REVOKED = "(all grants for this session have been revoked)"
+
+
+@pytest.mark.parametrize("preset", ["neovim+kesi", "emacs"])
+async def test_session_grant_skips_the_next_review(
+    preset: str, project: Path, scripted_agent: AgentCommand
+) -> None:
+    """A session grant is seen and revoked with the seed's `/permissions` and `/revoke`; an
+    editor without a KeSi client is shown their words, ours renders the result itself."""
     steps = [*EDIT, {"do": "edit", "path": "calc.py", "old": "add", "new": "plus"}]
-    async with kesi_client("neovim+kesi", [project], command=scripted_agent(steps)) as client:
+    async with kesi_client(preset, [project], command=scripted_agent(steps)) as client:
         answer(client, accept=True, session=True)
         done = await client.run("kesi.ask", {"prompt": "fix add"})
         assert outcomes(client, done["runId"])[1:] == ["applied session", "applied once"]
-        assert len(client.reviews) == 1  # the second edit was not asked again
+        assert len(client.reviews + client.prompts) == 1  # the second edit was not asked
         assert (project / "calc.py").read_text() == FIXED.replace("add", "plus")
-        assert await client.command("kesi.permissions", {}) == {
-            "commands": [],
-            "files": ["calc.py"],
-        }
-        assert await client.command("kesi.revoke", {}) == {}
-        assert await client.command("kesi.permissions", {}) == {"commands": [], "files": []}
+        assert await client.command("kesi.permissions", {}) == GRANTED
+        assert await client.command("kesi.revoke", {}) == {"message": REVOKED}
+        assert await client.command("kesi.permissions", {}) == NO_GRANTS
+        info = client.shown(types.MessageType.Info)
+        if preset == "emacs":
+            assert info == ["\n".join(GRANTED["lines"]), REVOKED, "\n".join(NO_GRANTS["lines"])]
+        else:
+            assert info == []
+
+
+async def test_permissions_speak_the_seed_in_traditional_chinese(
+    project: Path, scripted_agent: AgentCommand
+) -> None:
+    init = {"locale": "zh-TW"}
+    async with kesi_client(
+        "helix", [project], command=scripted_agent([]), init_options=init
+    ) as client:
+        listed = await client.command("kesi.permissions", {})
+        assert listed["lines"] == ["已放行的指令：（無）", "已放行的檔案：（無）"]
+        revoked = await client.command("kesi.revoke", {})
+        assert revoked == {"message": "（這個 session 的授權已全部收回）"}
+        assert client.shown() == ["\n".join(listed["lines"]), revoked["message"]]
 
 
 async def _wait_for(condition: Any, seconds: float = 20) -> None:

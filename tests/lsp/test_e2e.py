@@ -338,6 +338,37 @@ async def test_the_model_is_told_which_files_are_unsaved(
     assert "test_calc.py" not in environment.split("unsaved changes in the editor:")[1]
 
 
+async def test_the_unsaved_list_follows_saves_and_commands(
+    failing_project: Path, scripted_api: StartServer
+) -> None:
+    """The list is kept without reading the disk on the event loop: a save clears a file
+    from it; a command that changes an open file's disk puts it there for later turns."""
+    append = "python3 -c \"open('test_calc.py', 'a').write('# more\\n')\""
+    api = scripted_api(
+        script(
+            reply("Noted."),
+            reply(tool_use("run_command", {"command": append})),
+            reply("Appended."),
+            reply("Seen."),
+        )
+    )
+    calc, test_calc = failing_project / "calc.py", failing_project / "test_calc.py"
+    unsaved = "Files with unsaved changes in the editor:"
+    async with kesi_client("neovim", [failing_project], env=api_env(api)) as client:
+        client.answer_prompt = lambda params: ALLOW_ONCE
+        client.open(calc)
+        client.open(test_calc)
+        client.type_text(calc, "def add", "def add_numbers")
+        await client.run("kesi.ask", {"prompt": "first"})
+        client.save(calc)
+        await client.run("kesi.ask", {"prompt": "second"})
+        await client.run("kesi.ask", {"prompt": "third"})
+    environments = [request.body["system"][-1]["text"] for request in api.requests]
+    assert f"{unsaved} calc.py." in environments[0]
+    assert unsaved not in environments[1], "saved: the disk holds the buffer now"
+    assert f"{unsaved} test_calc.py." in environments[3], "the command changed its disk"
+
+
 async def test_reset_starts_a_fresh_conversation(project: Path, scripted_api: StartServer) -> None:
     api = scripted_api(
         script(

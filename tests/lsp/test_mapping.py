@@ -4,7 +4,7 @@ encoding, the stream and log mapping, progress text, capabilities, the fixThis t
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 from lsprotocol import types
 from pygls.workspace import PositionCodec
@@ -29,7 +29,8 @@ from kesi_lsp.lsp.edits import EditPlan, hunks, text_edits, workspace_edit
 from kesi_lsp.lsp.progress import ProgressState, end_message, tool_label
 from kesi_lsp.lsp.stream import LogStory, stream_payload, usage_line
 from kesi_lsp.lsp.tasks import fix_task, line_span, numbered
-from tests.lsp.clients import apply_text_edits
+from tests.lsp.clients import PRESETS
+from tests.lsp.neovim_model import VimBuffer
 
 # -- settings --------------------------------------------------------------------------------
 
@@ -119,11 +120,42 @@ PIECES = ["a", "é", "😀", "\n", "\r\n", "\r", " ", "\u2028"]
 TEXTS = st.lists(st.sampled_from(PIECES), max_size=30).map("".join)
 
 
+@st.composite
+def edit_pairs(draw: st.DrawFn, texts: st.SearchStrategy[str]) -> tuple[str, str]:
+    """(before, after): any two texts, an append to the end, or a new (empty) file."""
+    before, after = draw(texts), draw(texts)
+    shape = draw(st.sampled_from(["any", "append", "new file"]))
+    if shape == "append":
+        return before, before + after
+    return ("" if shape == "new file" else before), after
+
+
+@st.composite
+def vim_pairs(draw: st.DrawFn) -> tuple[str, str]:
+    """Pairs a Neovim buffer can hold: one line ending throughout, its 'eol' kept."""
+    ending = draw(st.sampled_from(["\n", "\r\n"]))
+    pieces = st.sampled_from(["a", "é", "😀", " ", "\u2028", ending, ending])
+    before, after = draw(edit_pairs(st.lists(pieces, max_size=30).map("".join)))
+    buffer = VimBuffer.read(before)
+    assume(buffer.ending == ending or ending not in after)  # CR LF needs a CR LF file
+    assume(after.endswith(buffer.ending) == buffer.eol and after != "")
+    return before, after
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-8", "utf-32"])
-@given(before=TEXTS, after=TEXTS)
-def test_text_edits_turn_before_into_after(encoding: str, before: str, after: str) -> None:
+@given(data=st.data())
+def test_text_edits_turn_before_into_after(preset: str, encoding: str, data: st.DataObject) -> None:
+    """Every client ends up with exactly `after`, appends to the end and new files included."""
+    editor = PRESETS[preset]
+    if editor.edit_model == "neovim":
+        before, after = data.draw(vim_pairs())
+        held = VimBuffer.read(before).text()  # an empty file is one empty line: "\n"
+    else:
+        before, after = data.draw(edit_pairs(TEXTS))
+        held = before
     edits = text_edits(before, after, PositionCodec(encoding=encoding))
-    assert apply_text_edits(before, edits, encoding) == after
+    assert editor.apply_edits(held, edits, encoding) == after
 
 
 def test_hunks_are_line_blocks() -> None:

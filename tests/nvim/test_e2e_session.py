@@ -25,11 +25,6 @@ PYTEST = "python -m pytest -q"
 # buffer that differs from its intent, tells the model "nothing was changed", and leaves the
 # buffer modified. Sending such an insertion as "\n" + text at the end of the last line (or
 # with an end position past the last line, which Neovim's fix_eol handles) avoids it.
-END_OF_FILE_GAP = pytest.mark.xfail(
-    strict=True, reason="kesi-lsp: end-of-document insertions leave an extra line in Neovim"
-)
-
-
 def edit(old: str, new: str) -> object:
     return tool_use("edit_file", {"file_path": "calc.py", "old_string": old, "new_string": new})
 
@@ -110,7 +105,6 @@ def test_a_denied_command_does_not_run(
     assert disk(project, "calc.py") == CALC_BUGGY
 
 
-@END_OF_FILE_GAP
 def test_a_new_file_is_created_reviewed_and_saved(
     open_editor: OpenEditor, scripted_api, tmp_path: Path
 ) -> None:
@@ -158,7 +152,6 @@ def test_without_an_api_key_the_user_is_told_how_to_set_it(
     assert disk(project, "calc.py") == CALC_BUGGY
 
 
-@END_OF_FILE_GAP
 def test_an_edit_that_appends_to_the_end_of_the_file(
     open_editor: OpenEditor, scripted_api, tmp_path: Path
 ) -> None:

@@ -12,6 +12,9 @@ has a session grant). The order is the seed's and cannot be bent:
 A refusal is returned as text for the model (an error tool result), in the seed's words, with
 the instruction not to send the same request again.
 
+Classifying a command may touch the filesystem (resolving paths against the workspace and the
+home directory), so it runs in a worker thread: the host's event loop stays free.
+
 Writes: in the seed the write permission was asked *before* validation. Here edit_file and
 write_file validate first and then hand the finished change to the editor, which shows it as a
 diff; `needs_review` tells them whether that review is needed (no session grant for the file),
@@ -20,6 +23,7 @@ and `remember_file` records "allow for this session" when the user accepts one.
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -77,7 +81,7 @@ class PermissionGate:
     async def authorize_command(self, command: str) -> str | None:
         """Return None when `command` may run, else the refusal text for the model."""
         locale = self._session.settings.locale
-        verdict = self.classify(command)
+        verdict = await asyncio.to_thread(self.classify, command)
         if verdict.kind == "deny":
             return text("permissions.denied", locale, reason=verdict.reason)
         if verdict.kind == "allow":
