@@ -50,6 +50,10 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "Error: the user interrupted this tool.",
         "錯誤：使用者中斷了這個工具。",
     ),
+    "loop.prompt_interrupted": (  # Day 14: cancelled while the permission question waited
+        "Error: the user interrupted the permission prompt.",
+        "錯誤：使用者中斷了授權詢問。",
+    ),
     "loop.tool_skipped": (
         "Error: this round was interrupted; the tool was not run.",
         "錯誤：這一輪已中斷，工具沒有執行。",

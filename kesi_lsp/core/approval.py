@@ -7,7 +7,10 @@ Any failure to get an answer must come back as `Choice.DENY`: the gate fails clo
 
 from __future__ import annotations
 
+import asyncio
 import enum
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -65,3 +68,23 @@ class DenyAll:
 
     async def approve_edit(self, request: EditRequest) -> Choice:
         return Choice.DENY
+
+
+class PromptInterrupted(asyncio.CancelledError):
+    """The run was cancelled while a human was being asked "may I?".
+
+    Still a cancellation (the run stops exactly as for any other), but the loop answers the
+    tool with the seed's own words for it (Day 14: 使用者中斷了授權詢問) instead of "the user
+    interrupted this tool": nothing ran, because nobody said yes.
+    """
+
+
+@contextmanager
+def asking() -> Iterator[None]:
+    """Wrap the wait for a human's answer: a cancellation inside it becomes PromptInterrupted."""
+    try:
+        yield
+    except PromptInterrupted:
+        raise
+    except asyncio.CancelledError as exc:
+        raise PromptInterrupted(*exc.args) from exc

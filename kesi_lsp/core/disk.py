@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 
 from kesi_lsp.catalog import DEFAULT_LOCALE, Locale, text
-from kesi_lsp.core.approval import Approver, Choice, EditRequest
+from kesi_lsp.core.approval import Approver, Choice, EditRequest, asking
 from kesi_lsp.core.diff import unified_diff
 from kesi_lsp.core.paths import is_ignored
 from kesi_lsp.core.workspace import Delivery, DeliveryStatus, FileChange, FileText
@@ -76,7 +76,8 @@ class DiskWorkspace:
             diff=diff,
         )
         try:
-            return await self._approver.approve_edit(request)
+            with asking():
+                return await self._approver.approve_edit(request)
         except Exception:
             return Choice.DENY  # nobody could answer: the gate fails closed
 

@@ -33,6 +33,7 @@ from anthropic.types import ContentBlockParam, Message, ToolResultBlockParam, To
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core import tools as tool_registry
+from kesi_lsp.core.approval import PromptInterrupted
 from kesi_lsp.core.events import (
     Notice,
     NoticeKind,
@@ -70,6 +71,13 @@ CUT_OFF = {"max_tokens": "loop.max_tokens", "model_context_window_exceeded": "lo
 async def run_agent(ctx: ToolContext, prompt: str, model: ModelClient) -> RunFinished:
     """Run one user message to its end; see the module docstring for every way it ends."""
     return await _Run(ctx, model).run(prompt)
+
+
+def _interrupted_key(exc: asyncio.CancelledError) -> str:
+    """The cancelled tool's result: the permission prompt, or the tool itself (Day 14)."""
+    if isinstance(exc, PromptInterrupted):
+        return "loop.prompt_interrupted"
+    return "loop.tool_interrupted"
 
 
 def _joined_text(content: Sequence[ContentBlockParam]) -> str:
@@ -179,9 +187,9 @@ class _Run:
             try:
                 outcome = await tool_registry.run_tool(name, tool_input, self.ctx)
                 output, is_error = outcome.text, outcome.is_error
-            except asyncio.CancelledError:
+            except asyncio.CancelledError as exc:
                 interrupted = True
-                output, is_error = text("loop.tool_interrupted", self.locale), True
+                output, is_error = text(_interrupted_key(exc), self.locale), True
             except Exception as exc:
                 # run_tool turns every expected failure into a result; this is a bug's last net.
                 kind = type(exc).__name__

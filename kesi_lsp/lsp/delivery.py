@@ -27,7 +27,7 @@ from pygls.exceptions import JsonRpcException
 from pygls.workspace import PositionCodec
 
 from kesi_lsp.catalog import Locale, text
-from kesi_lsp.core.approval import Choice, EditRequest
+from kesi_lsp.core.approval import Choice, EditRequest, asking
 from kesi_lsp.core.diff import unified_diff
 from kesi_lsp.core.events import Event, ToolFinished
 from kesi_lsp.core.workspace import Delivery, DeliveryStatus, FileChange, FileText
@@ -149,7 +149,12 @@ class LspWorkspaceView:
     # -- 1. review ------------------------------------------------------------------------
 
     async def _review(self, change: FileChange, path: str) -> Choice:
+        """Ask the user about `change`; a cancel while they look is an interrupted prompt."""
         diff = unified_diff(change.rel, change.before, change.after)
+        with asking():
+            return await self._ask_review(change, path, diff)
+
+    async def _ask_review(self, change: FileChange, path: str, diff: str) -> Choice:
         if path == "prompt":
             request = EditRequest(
                 change.tool, change.path, change.rel, change.before, change.after, diff

@@ -83,32 +83,62 @@ async def test_cancel_while_the_model_streams(
     assert len(api.requests) == 2
 
 
+PROMPT_INTERRUPTED = {
+    "en": "Error: the user interrupted the permission prompt.",
+    "zh-TW": "錯誤：使用者中斷了授權詢問。",
+}
+SKIPPED = {
+    "en": "Error: this round was interrupted; the tool was not run.",
+    "zh-TW": "錯誤：這一輪已中斷，工具沒有執行。",
+}
+
+
+def tool_results(request: Any) -> list[dict[str, Any]]:
+    """The tool_result blocks a request carried, in order."""
+    return [
+        block
+        for message in request.body["messages"]
+        if isinstance(message["content"], list)
+        for block in message["content"]
+        if block.get("type") == "tool_result"
+    ]
+
+
+def result_text(block: dict[str, Any]) -> str:
+    content = block["content"]
+    return content if isinstance(content, str) else "".join(c["text"] for c in content)
+
+
+@pytest.mark.parametrize("locale", ["en", "zh-TW"])
 @pytest.mark.parametrize("route", list(ROUTES))
 async def test_cancel_while_a_permission_prompt_waits(
-    route: str, project: Path, scripted_api: StartServer
+    route: str, locale: str, project: Path, scripted_api: StartServer
 ) -> None:
-    api = scripted_api(script(reply(tool_use("run_command", {"command": "touch late"})), NEXT))
-    async with kesi_client("neovim", [project], env=api_env(api)) as client:
+    """Seed Day 14: the interrupted tool says the permission prompt was interrupted, and the
+    rest of the batch is marked interrupted; the next request is still valid."""
+    batch = reply(
+        tool_use("run_command", {"command": "touch late"}),
+        tool_use("read_file", {"file_path": "calc.py"}),
+    )
+    api = scripted_api(script(batch, NEXT))
+    init = {"locale": locale}
+    async with kesi_client("neovim", [project], env=api_env(api), init_options=init) as client:
         client.answer_prompt = never_answer
         run = await client.command("kesi.ask", {"prompt": "touch it"})
         await wait_for(lambda: client.prompts)
         await ROUTES[route](client, run["runId"])()
         await finish_then_next(client, run["runId"])
         assert not (project / "late").exists()
-    second = api.requests[1].body["messages"]
-    answered = [
-        block
-        for message in second
-        if isinstance(message["content"], list)
-        for block in message["content"]
-        if block.get("type") == "tool_result"
-    ]
-    assert len(answered) == 1 and answered[0]["is_error"]
+    command, read = tool_results(api.requests[1])
+    assert command["is_error"] and result_text(command) == PROMPT_INTERRUPTED[locale]
+    assert read["is_error"] and result_text(read) == SKIPPED[locale]
 
 
+@pytest.mark.parametrize("preset", ["neovim+kesi", "emacs"])
 async def test_cancel_while_the_user_reviews_an_edit(
-    project: Path, scripted_api: StartServer
+    preset: str, project: Path, scripted_api: StartServer
 ) -> None:
+    """Reviewing an edit is the edit's permission question: its interruption says so."""
     api = scripted_api(
         script(
             reply(tool_use("read_file", {"file_path": "calc.py"})),
@@ -121,13 +151,16 @@ async def test_cancel_while_the_user_reviews_an_edit(
             NEXT,
         )
     )
-    async with kesi_client("neovim+kesi", [project], env=api_env(api)) as client:
+    async with kesi_client(preset, [project], env=api_env(api)) as client:
         client.answer_review = never_answer
+        client.answer_prompt = never_answer
         run = await client.command("kesi.ask", {"prompt": "fix"})
-        await wait_for(lambda: client.reviews)
+        await wait_for(lambda: client.reviews or client.prompts)
         await by_command(client, run["runId"])()
         await finish_then_next(client, run["runId"])
         assert (project / "calc.py").read_text() == BUGGY and not client.applied
+    edit = tool_results(api.requests[2])[-1]
+    assert edit["is_error"] and result_text(edit) == PROMPT_INTERRUPTED["en"]
 
 
 @pytest.mark.parametrize("route", list(ROUTES))

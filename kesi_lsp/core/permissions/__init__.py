@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kesi_lsp.catalog import text
-from kesi_lsp.core.approval import Approver, Choice, CommandRequest
+from kesi_lsp.core.approval import Approver, Choice, CommandRequest, PromptInterrupted, asking
 from kesi_lsp.core.permissions.grants import (
     GrantsView,
     describe_grants,
@@ -45,6 +45,7 @@ if TYPE_CHECKING:  # core.session imports this package's grants: a runtime impor
 __all__ = [
     "GrantsView",
     "PermissionGate",
+    "PromptInterrupted",
     "Verdict",
     "classify",
     "describe_grants",
@@ -99,7 +100,8 @@ class PermissionGate:
     async def _ask(self, request: CommandRequest) -> Choice:
         """Fail closed: an approver that breaks is a no, never a yes."""
         try:
-            choice = await self._approver.approve_command(request)
+            with asking():
+                choice = await self._approver.approve_command(request)
         except Exception:
             return Choice.DENY
         return choice if isinstance(choice, Choice) else Choice.DENY

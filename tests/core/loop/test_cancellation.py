@@ -171,3 +171,38 @@ async def test_cancel_from_inside_an_event_handler(make_agent: MakeAgent, when: 
     assert finished.status == "cancelled"
     assert not task.cancelled()  # run_agent returns its result; it does not re-raise
     await then_next_question_works(agent)
+
+
+PROMPT_STOPPED = "錯誤：使用者中斷了授權詢問。"
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        tool_use("run_command", {"command": "touch late"}),
+        tool_use("write_file", {"file_path": "late.py", "content": "x = 1\n"}),
+    ],
+    ids=["command", "write"],
+)
+async def test_while_the_user_is_asked(make_agent: MakeAgent, call: Any) -> None:
+    """Day 14: cancelled while the permission question waits, the tool says exactly that,
+    the rest of the batch is marked not run, and nothing happened on disk."""
+    agent = make_agent(script(reply(TEXT, call, READ), NEXT))
+    asked = asyncio.Event()
+
+    async def never(request: object) -> Any:
+        asked.set()
+        await asyncio.sleep(3600)
+
+    agent.approver.approve_command = never  # type: ignore[method-assign]
+    agent.approver.approve_edit = never  # type: ignore[method-assign]
+    task = asyncio.create_task(agent.ask("做吧"))
+    await asyncio.wait_for(asked.wait(), 10)
+    task.cancel()
+    finished = await task
+    assert finished.status == "cancelled" and finished.text == TOOLS_STOPPED
+    results = agent.history[2]["content"]
+    assert [r["content"] for r in results] == [PROMPT_STOPPED, "錯誤：這一輪已中斷，工具沒有執行。"]
+    assert not (agent.ctx.session.root / "late").exists()
+    assert not (agent.ctx.session.root / "late.py").exists()
+    await then_next_question_works(agent)
