@@ -67,6 +67,9 @@ RULES: Final = (
     Rule("baseUrl", "base_url", _is_url, "lsp.expect.base_url"),
 )
 KNOWN_KEYS: Final = frozenset(rule.key for rule in RULES)
+# Settings the editor plugins read themselves (VS Code's `kesi.serverPath`, `kesi.review`,
+# `kesi.trace.server`); they arrive with the section and are nobody's typo.
+CLIENT_KEYS: Final = frozenset({"serverPath", "review", "trace"})
 
 
 def kesi_section(raw: object) -> Mapping[str, object]:
@@ -126,7 +129,7 @@ def parse_settings(*layers: Mapping[str, object]) -> Parsed:
                 default=_describe(default) if default is not None else text("common.none", locale),
             )
         )
-    for key in sorted(set(merged) - KNOWN_KEYS):
+    for key in sorted(set(merged) - KNOWN_KEYS - CLIENT_KEYS):
         log.info("ignoring unknown setting %s.%s", SECTION, key)
     return Parsed(replace(DEFAULTS, **values), tuple(problems))  # type: ignore[arg-type]
 

@@ -3,6 +3,8 @@ encoding, the stream and log mapping, progress text, capabilities, the fixThis t
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
@@ -96,6 +98,16 @@ def test_bad_values_are_reported_and_defaulted(key: str, value: object) -> None:
 def test_later_layers_win_and_null_means_unset() -> None:
     parsed = parse_settings({"maxTurns": 5, "model": "a"}, {"maxTurns": None, "model": "b"})
     assert (parsed.settings.max_turns, parsed.settings.model) == (5, "b")
+
+
+def test_editor_side_settings_are_accepted_quietly(caplog: pytest.LogCaptureFixture) -> None:
+    """VS Code sends its own keys with the section: no problem, no "unknown" log; a typo is
+    logged (never shown as an error: other clients may add keys of their own)."""
+    caplog.set_level(logging.INFO, logger="kesi_lsp.lsp.config")
+    raw = {"serverPath": "/x/kesi-lsp", "review": "diff", "trace": {"server": "off"}}
+    parsed = parse_settings({**raw, "maxTurn": 3})
+    assert parsed.problems == () and parsed.settings == AgentSettings()
+    assert [r.getMessage() for r in caplog.records] == ["ignoring unknown setting kesi.maxTurn"]
 
 
 def test_problems_speak_the_configured_locale() -> None:
