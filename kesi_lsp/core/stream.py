@@ -5,6 +5,10 @@ and a tool_use whose JSON is still arriving already *looks* complete in it (`{"f
 "hello.py"}` without its `content`), so the snapshot alone cannot say what is finished. This
 module counts `content_block_stop` events: the first `finished` blocks of the snapshot are
 whole, and nothing after them may enter the history.
+
+The SDK parses a whole network read's worth of events without giving the event loop a turn;
+yielding after each event lets the host answer its editor in between (benchmark 2: busy p99
+of codeAction / kesi.cost down from 3.0-3.7 ms to 2.6-3.1 ms on this project's machine).
 """
 
 from __future__ import annotations
@@ -62,6 +66,7 @@ async def stream_turn(
                     finished = event.index + 1
                 elif event.type == "content_block_delta" and event.delta.type == "text_delta":
                     emit(TextDelta(event.delta.text))
+                await asyncio.sleep(0)  # let the host answer its editor between events
             message = await active.get_final_message()
         return TurnResult("complete", message=message, finished=len(message.content))
     except asyncio.CancelledError:
