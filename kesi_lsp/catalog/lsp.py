@@ -185,6 +185,20 @@ _EDITS: Final[dict[str, tuple[str, str]]] = {
         "will not see it. Read the file again before any further change.",
         "{path} 的修改已經進到編輯器，但沒能存到磁碟，指令看不到它。再改之前請先重新讀取檔案。",
     ),
+    "lsp.edit.disk_moved": (
+        "Not applied: {path} changed on disk since the editor loaded it (a command may have "
+        "changed it), and the editor still shows the older text. Nothing was changed. Ask the "
+        "user to reload {path} in the editor, then read it again before any edit.",
+        "沒有套用：編輯器載入 {path} 之後，磁碟上的檔案又被改過（可能是某個指令改的），"
+        "編輯器顯示的還是舊的內容。什麼都沒有改。請使用者在編輯器裡重新載入 {path}，"
+        "再重新讀取它，然後才修改。",
+    ),
+    "lsp.edit.reformatted": (
+        "The editor reformatted {path} when saving it (format on save), so the file now differs "
+        "from the text you wrote. Read it again before any further change.",
+        "編輯器存檔時重新排版了 {path}（存檔時自動格式化），所以檔案和你寫的內容不完全一樣。"
+        "再改之前請先重新讀取檔案。",
+    ),
 }
 
 _RUNS: Final[dict[str, tuple[str, str]]] = {

@@ -59,17 +59,22 @@ class DeliveryStatus(enum.Enum):
 class Delivery:
     """What became of a change.
 
-    APPLIED: disk and the editor buffer (if the file is open) both hold `change.after` now;
+    APPLIED: disk and the editor buffer (if the file is open) both hold `change.after` now
+    (or, with a `note`, the text the editor reformatted it to on save);
     `choice` says whether the user accepted once or for the session (ALLOW_ONCE when no review
     was needed). REJECTED: the user said no; nothing changed anywhere. FAILED: it could not be
     applied (stale buffer, I/O error, the editor refused); `reason` says why, nothing changed.
     `reason` is the whole sentence the model receives as the tool's error result, in the
     session's locale (edit_file and write_file pass it on as it is).
+    `note`, on APPLIED, is a sentence the model must hear along with its success: the editor
+    reshaped the text while saving it (format on save), so disk and buffer agree on that text
+    rather than on `change.after`, and the model has to read the file again.
     """
 
     status: DeliveryStatus
     choice: Choice = Choice.ALLOW_ONCE
     reason: str = ""
+    note: str = ""
 
 
 class WorkspaceView(Protocol):
@@ -86,7 +91,8 @@ class WorkspaceView(Protocol):
     async def deliver(self, change: FileChange, *, review: bool) -> Delivery:
         """Apply `change`; when `review` is True, show it to the user first and obey the answer.
 
-        Must not return APPLIED unless disk and any open buffer both equal `change.after`.
+        Must not return APPLIED unless disk and any open buffer both equal `change.after`
+        (or agree on the text the editor reformatted it to on save, said in `note`).
         """
         ...
 

@@ -10,6 +10,17 @@ skipped as stale, so every step re-reads instead of trusting a flag.
 The disk is read and written in a worker thread (`asyncio.to_thread`), never on the event
 loop. An await can now separate a check from the step it guards, so the step that pins the
 edit to a buffer version re-checks that buffer in memory first (`_apply`).
+
+The disk is never written over behind the editor's back: an edit to a buffer the disk moved
+away from (a command changed the file; the editor did not reload it) is refused before
+anything happens, and a save is skipped when the disk changed during the delivery.
+
+The editor may reshape the text while saving it (format on save, trimmed whitespace, a final
+newline). When disk and buffer agree after the save, the edit landed: the model is told the
+file was reformatted, so it reads it again before the next change.
+
+A change that needs review is never delivered unreviewed: when the annotated `applyEdit`
+(the editor's own preview) cannot carry it, the user is asked with the prompt instead.
 """
 
 from __future__ import annotations
@@ -126,11 +137,41 @@ class LspWorkspaceView:
             return _failed("lsp.edit.exists", self._locale, path=change.rel)
         return _failed(key, self._locale, path=change.rel)
 
+    async def _disk_now(self, path: Path) -> str | None:
+        """The disk's text, read after the refreshes under way (a command just finished):
+        reading it notes a move under a clean buffer (`DiskTexts.moved`)."""
+        if self._refreshing:
+            await asyncio.gather(*self._refreshing, return_exceptions=True)
+        return await self._disk(path)
+
+    def _outdated(self, change: FileChange) -> Delivery | None:
+        """Refuse an edit to an open buffer whose file changed on disk since it was loaded."""
+        documents = self._link.documents
+        if change.path in documents.disk.moved and documents.open_document(change.path) is not None:
+            return _failed("lsp.edit.disk_moved", self._locale, path=change.rel)
+        return None
+
+    def _review_path(self, change: FileChange, review: bool) -> str | None:
+        """How to show `change`; the annotated preview only when applyEdit can carry it."""
+        if not review:
+            return None
+        features = self._link.features
+        path = features.review_path
+        creating = change.before is None
+        if path == "annotation" and (
+            not features.apply_edit or (creating and not features.create_files)
+        ):
+            return "prompt"  # it would be written to disk directly, unseen: ask first
+        return path
+
     async def deliver(self, change: FileChange, *, review: bool) -> Delivery:
         """Review (when asked), apply, save and verify `change`; see the module docstring."""
+        disk_before = await self._disk_now(change.path)
+        if (outdated := self._outdated(change)) is not None:
+            return outdated
         if (stale := await self._stale(change, "lsp.edit.stale")) is not None:
             return stale
-        path = self._link.features.review_path if review else None
+        path = self._review_path(change, review)
         choice = Choice.ALLOW_ONCE
         if path in ("kesi", "prompt"):
             choice = await self._review(change, path)
@@ -142,8 +183,8 @@ class LspWorkspaceView:
         if outcome is None:
             outcome = await self._settle(change)
         if outcome is None:
-            await self._save(change)
-            outcome = await self._verify(change, choice)
+            saved_by_editor = await self._save(change, disk_before)
+            outcome = await self._verify(change, choice, reshaped_ok=saved_by_editor)
         return outcome
 
     # -- 1. review ------------------------------------------------------------------------
@@ -246,9 +287,18 @@ class LspWorkspaceView:
 
     # -- 3. save and 4. verify --------------------------------------------------------------
 
-    async def _save(self, change: FileChange) -> None:
-        if await self._disk(change.path) == change.after:
-            return
+    async def _save(self, change: FileChange, disk_before: str | None) -> bool:
+        """Bring the buffer to disk; True when the editor saved it (it may reshape the text).
+
+        Nothing is saved when the disk changed since the delivery began (someone else wrote
+        the file meanwhile): `_verify` then reports the edit as not saved.
+        """
+        now = await self._disk(change.path)
+        if now == change.after:
+            return False
+        if change.before is not None and now != disk_before:
+            log.info("%s changed on disk during the delivery; not saving over it", change.rel)
+            return False
         if self._link.features.save_documents:
             params = {"uris": [path_to_uri(change.path)]}
             try:
@@ -257,15 +307,29 @@ class LspWorkspaceView:
                 )
             except (ClientGoneError, JsonRpcException, TimeoutError) as exc:
                 log.info("kesi/saveDocuments failed, saving ourselves: %s", exc)
-            if await self._disk(change.path) == change.after:
-                return
+            else:
+                saved = await self._disk(change.path)
+                if saved == change.after or self._editor_reshaped(change, saved):
+                    return True
         doc = self._link.documents.open_document(change.path)
         if doc is None or doc.source == change.after:
             await self._write(change)
+        return False
 
-    async def _verify(self, change: FileChange, choice: Choice) -> Delivery:
-        """I1: the disk, then the buffer (in memory, after the read), must hold the intent."""
-        if await self._disk(change.path) != change.after:
+    def _editor_reshaped(self, change: FileChange, disk: str | None) -> bool:
+        """The editor saved what it shows, but not `change.after`: it reformatted on save."""
+        doc = self._link.documents.open_document(change.path)
+        return disk is not None and disk != change.after and doc is not None and doc.source == disk
+
+    async def _verify(self, change: FileChange, choice: Choice, *, reshaped_ok: bool) -> Delivery:
+        """I1: the disk, then the buffer (in memory, after the read), must hold the intent --
+        or, after the editor's own save (`reshaped_ok`), the text it reformatted it to."""
+        disk = await self._disk(change.path)
+        if reshaped_ok and self._editor_reshaped(change, disk):
+            self._on_applied(change)
+            note = text("lsp.edit.reformatted", self._locale, path=change.rel)
+            return Delivery(DeliveryStatus.APPLIED, choice=choice, note=note)
+        if disk != change.after:
             return _failed("lsp.edit.not_saved", self._locale, path=change.rel)
         doc = self._link.documents.open_document(change.path)
         if doc is not None and doc.source != change.after:

@@ -9,6 +9,11 @@ filesystem must not freeze the server, whose event loop also answers the editor'
 What the disk holds for each open document is remembered (`DiskTexts`), refreshed off the
 loop whenever it may have changed, so `unsaved` -- asked synchronously by the core each turn
 -- is a comparison in memory.
+
+A command (`ruff format .`, `sed -i`, `git checkout`) can change a file that is open and clean
+in the editor. VS Code reloads such a buffer; Neovim without 'autoread' keeps showing the old
+text. That buffer has no unsaved changes -- it is *outdated* (`DiskTexts.moved`), and an edit
+applied to it and saved would silently undo the command's change, so delivery refuses it.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import os
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Final
 
@@ -63,17 +68,29 @@ def write_atomic(path: Path, content: str) -> None:
 _UNKNOWN: Final = object()
 
 
+def _no_buffer(path: Path) -> str | None:
+    return None
+
+
 class DiskTexts:
     """The disk's text of each open document, as last read off the event loop (None: no file
     or unreadable). Shared by all runs of one server.
 
     A refresh reads in a worker thread while the loop goes on; if the path was noted in the
     meantime (an edit was just saved), the newer note wins over the older read.
+
+    `moved` maps each open document whose disk changed while its buffer still held the
+    previous disk text (clean, but now outdated) to that previous text, the one the editor
+    loaded. A path leaves it once buffer and disk agree again (the editor reloaded it, or
+    saved) or the document is closed. `buffer_text` gives
+    the open buffer's text for a path (None: not open); `Documents` connects it.
     """
 
     def __init__(self) -> None:
         self._texts: dict[Path, str | None] = {}
         self._notes: dict[Path, int] = {}  # how often each path was noted, to spot a newer one
+        self.moved: dict[Path, str] = {}
+        self.buffer_text: Callable[[Path], str | None] = _no_buffer
 
     async def refresh(self, paths: Iterable[Path]) -> None:
         """Re-read `paths` (resolved) in a worker thread."""
@@ -84,15 +101,32 @@ class DiskTexts:
         texts = await asyncio.to_thread(lambda: [read_disk_or_none(p) for p in wanted])
         for path, stamp, text in zip(wanted, stamps, texts, strict=True):
             if self._notes.get(path, 0) == stamp:
-                self._texts[path] = text
+                self._store(path, text)
 
     def note(self, path: Path, text: str | None) -> None:
         """Remember what was just read from (or written to) the disk at `path` (resolved)."""
-        self._texts[path] = text
+        self._store(path, text)
         self._notes[path] = self._notes.get(path, 0) + 1
+
+    def _store(self, path: Path, text: str | None) -> None:
+        """Record the disk's new text; note a clean buffer the disk moved away from."""
+        old = self._texts.get(path, _UNKNOWN)
+        self._texts[path] = text
+        buffer = self.buffer_text(path)
+        if buffer is None or buffer == text:
+            self.moved.pop(path, None)
+        elif isinstance(old, str) and old != text and buffer == old:
+            self.moved[path] = old
+
+    def settle(self, path: Path) -> None:
+        """The buffer changed: once it holds the disk's text again, it is no longer outdated."""
+        known = self._texts.get(path, _UNKNOWN)
+        if known is not _UNKNOWN and known == self.buffer_text(path):
+            self.moved.pop(path, None)
 
     def forget(self, path: Path) -> None:
         self._texts.pop(path, None)
+        self.moved.pop(path, None)
 
     def differs(self, path: Path, text: str) -> bool:
         """Whether `text` differs from the disk's last known text (unknown: it does not)."""
@@ -106,6 +140,11 @@ class Documents:
     def __init__(self, workspace: Workspace, disk: DiskTexts) -> None:
         self._workspace = workspace
         self.disk = disk
+        disk.buffer_text = self._buffer_text
+
+    def _buffer_text(self, path: Path) -> str | None:
+        doc = self.open_document(path)
+        return doc.source if doc is not None else None
 
     def open_document(self, path: Path) -> TextDocument | None:
         """The document the editor has open for `path` (resolved), or None."""
@@ -133,7 +172,8 @@ class Documents:
         text, version = doc.source, doc.version
         resolved, disk = await asyncio.to_thread(lambda: (path.resolve(), read_disk_or_none(path)))
         self.disk.note(resolved, disk)
-        return FileText(text, version, unsaved=text != disk)
+        unsaved = text != disk and self.disk.moved.get(resolved) != text
+        return FileText(text, version, unsaved=unsaved)
 
     async def refresh_disk(self, root: Path) -> None:
         """Re-read the disk of every open document under `root` (off the event loop)."""
@@ -142,7 +182,9 @@ class Documents:
     def unsaved(self, root: Path) -> tuple[Path, ...]:
         """Open documents under `root` whose buffer differs from the disk, sorted.
 
-        Compares with the disk as last read (see `DiskTexts`); no I/O happens here.
+        Compares with the disk as last read (see `DiskTexts`); no I/O happens here. An
+        outdated buffer that still holds what the editor loaded (`DiskTexts.moved`) differs
+        too, but holds no unsaved changes.
         """
         found: set[Path] = set()
         for doc in self._workspace.text_documents.values():
@@ -151,6 +193,7 @@ class Documents:
             path = Path(doc.path).resolve()
             if is_ignored(root, path):  # outside `root`, or invisible to the agent
                 continue
-            if self.disk.differs(path, doc.source):
+            loaded = self.disk.moved.get(path)
+            if self.disk.differs(path, doc.source) and doc.source != loaded:
                 found.add(path)
         return tuple(sorted(found))

@@ -1,6 +1,10 @@
 """Document synchronisation: pygls applies open/change/close itself; registering these
 handlers is what makes the server ask for them (open/close, incremental changes, save).
-A save changes what the disk holds for an open document (`DiskTexts`)."""
+
+What the disk holds for each open document (`DiskTexts`) is read when it opens (the text
+the editor loaded, so a later command's change to it is noticed) and after each save; a
+change that makes an outdated buffer equal the disk again (the editor reloaded it) ends its
+outdatedness."""
 
 from __future__ import annotations
 
@@ -15,18 +19,22 @@ from kesi_lsp.lsp.server import KesiServer
 log = logging.getLogger(__name__)
 
 
-def did_open(ls: KesiServer, params: types.DidOpenTextDocumentParams) -> None:
+def _path(uri: str) -> Path | None:
+    path = uri_to_path(uri)
+    return path.resolve() if path is not None else None
+
+
+async def did_open(ls: KesiServer, params: types.DidOpenTextDocumentParams) -> None:
     doc = params.text_document
     log.debug("opened %s v%s", doc.uri, doc.version)
+    if (path := _path(doc.uri)) is not None:
+        await ls.disk_texts.refresh([path])
 
 
 def did_change(ls: KesiServer, params: types.DidChangeTextDocumentParams) -> None:
     log.debug("changed %s v%s", params.text_document.uri, params.text_document.version)
-
-
-def _path(uri: str) -> Path | None:
-    path = uri_to_path(uri)
-    return path.resolve() if path is not None else None
+    if (path := _path(params.text_document.uri)) is not None:
+        ls.disk_texts.settle(path)
 
 
 def did_close(ls: KesiServer, params: types.DidCloseTextDocumentParams) -> None:

@@ -98,6 +98,15 @@ def _with_kesi(
     return attrs.evolve(caps, experimental={"kesi": dict(flags)})
 
 
+def _annotations_without_create() -> types.ClientCapabilities:
+    """VS Code's capabilities minus resource operations: change annotations (so the review
+    is the annotated preview) but no way to create a file through workspace/applyEdit."""
+    caps = client_capabilities("visual-studio-code")
+    assert caps.workspace is not None and caps.workspace.workspace_edit is not None
+    edit = attrs.evolve(caps.workspace.workspace_edit, resource_operations=[])
+    return attrs.evolve(caps, workspace=attrs.evolve(caps.workspace, workspace_edit=edit))
+
+
 @dataclass(frozen=True)
 class Preset:
     """An editor to imitate: what it announces and how it treats edits and prompts."""
@@ -135,6 +144,8 @@ PRESETS: dict[str, Preset] = {
         stale_edits="skip",
         edit_model="neovim",
     ),
+    # A made-up editor: the annotated preview, but no CreateFile (see _apply's fallback).
+    "annotations-no-create": Preset("annotations-no-create", _annotations_without_create),
 }
 EDITOR_PRESETS = ("vscode", "neovim", "emacs", "helix")
 
@@ -228,6 +239,9 @@ class KesiClient(LanguageClient):
         self.answer_review: ReviewAnswer = lambda params: "reject"
         self.answer_preview: PreviewAnswer = lambda edit: False
         self.before_apply: Callable[[types.ApplyWorkspaceEditParams], None] = lambda params: None
+        # Format on save: kesi/saveDocuments reshapes the buffer's text before writing it, as
+        # VS Code's save participants do (formatters, trim trailing whitespace, final newline).
+        self.reshape_on_save: Callable[[str], str] | None = None
         self._finished: dict[str, asyncio.Event] = {}
         self._register()
 
@@ -369,6 +383,15 @@ class KesiClient(LanguageClient):
     def save(self, path: Path) -> None:
         self._save(self.buffer(path))
 
+    def reload(self, path: Path) -> None:
+        """The user reloads the buffer from disk (`:edit!`, VS Code's auto-reload)."""
+        buffer = self.buffer(path)
+        text = path.read_bytes().decode("utf-8")
+        if self.preset.edit_model == "neovim":
+            text = VimBuffer.read(text).text()
+        self._reshape(buffer, text)
+        buffer.dirty = False
+
     def _change(
         self, buffer: Buffer, edits: Sequence[Any], *, dirty: bool, label: str = ""
     ) -> None:
@@ -394,6 +417,14 @@ class KesiClient(LanguageClient):
                 content_changes=changes,
             )
         )
+
+    def _reshape(self, buffer: Buffer, text: str) -> None:
+        """Replace the whole buffer with `text` (a save participant's edit), if it differs."""
+        if text == buffer.text:
+            return
+        end = position_at(buffer.text, len(buffer.text), self.encoding)
+        whole = types.Range(start=types.Position(line=0, character=0), end=end)
+        self._change(buffer, [types.TextEdit(range=whole, new_text=text)], dirty=True)
 
     def _save(self, buffer: Buffer) -> None:
         data = buffer.text
@@ -437,7 +468,10 @@ class KesiClient(LanguageClient):
         saved = []
         for uri in params["uris"]:
             if uri in self.buffers:
-                self._save(self.buffers[uri])
+                buffer = self.buffers[uri]
+                if self.reshape_on_save is not None:
+                    self._reshape(buffer, self.reshape_on_save(buffer.text))
+                self._save(buffer)
                 saved.append(uri)
         return {"saved": saved, "failed": []}
 

@@ -342,7 +342,8 @@ async def test_the_unsaved_list_follows_saves_and_commands(
     failing_project: Path, scripted_api: StartServer
 ) -> None:
     """The list is kept without reading the disk on the event loop: a save clears a file
-    from it; a command that changes an open file's disk puts it there for later turns."""
+    from it; a command that changes the disk under a clean buffer does not make it "unsaved"
+    (the editor shows an older text, which delivery refuses to save over)."""
     append = "python3 -c \"open('test_calc.py', 'a').write('# more\\n')\""
     api = scripted_api(
         script(
@@ -366,7 +367,7 @@ async def test_the_unsaved_list_follows_saves_and_commands(
     environments = [request.body["system"][-1]["text"] for request in api.requests]
     assert f"{unsaved} calc.py." in environments[0]
     assert unsaved not in environments[1], "saved: the disk holds the buffer now"
-    assert f"{unsaved} test_calc.py." in environments[3], "the command changed its disk"
+    assert unsaved not in environments[3], "a clean buffer the command outdated is not unsaved"
 
 
 async def test_reset_starts_a_fresh_conversation(project: Path, scripted_api: StartServer) -> None:

@@ -224,4 +224,4 @@ async def _deliver(ctx: ToolContext, change: FileChange, done: str) -> ToolResul
     diff = await asyncio.to_thread(unified_diff, change.rel, change.before, change.after)
     with contextlib.suppress(Exception):  # a broken sink must not misreport a landed edit
         ctx.emit(EditApplied(change.tool, change.rel, diff))
-    return ToolResult(done)
+    return ToolResult(f"{done} {delivery.note}" if delivery.note else done)

@@ -32,6 +32,9 @@ function M.stream(_, params, ctx)
     output.tool_start(params.tool or '?', params.input)
   elseif kind == 'toolEnd' then
     output.tool_end(params.tool or '?', params.isError == true, params.summary)
+    if params.tool == 'run_command' then
+      require('kesi.reload').unmodified() -- like VS Code, show what the command changed
+    end
   elseif kind == 'notice' then
     output.notice(tostring(params.text or params.message or ''))
   elseif kind == 'usage' then

@@ -1,0 +1,164 @@
+"""Edits never fight the disk: what a command or the editor's own save did to a file counts.
+
+Three ways an edit could go wrong behind the user's back, each over the real wire with the
+real model loop (scripted Messages API):
+
+- a command changed a file that is open and clean in an editor that does not reload it
+  (Neovim without 'autoread'): an edit to the old buffer, once saved, would undo the
+  command's change, so it is refused and the model is told to have the file reloaded;
+- the editor reformats on save (VS Code's save participants): the edit landed, in the
+  editor's shape, and the model must read the file again before overwriting it;
+- the editor's own preview cannot carry a change (no CreateFile): the user is asked with a
+  prompt instead of the file being written unreviewed.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from kesi_lsp.scripted_api import reply, script, tool_use
+from tests.lsp.clients import ALLOW_ONCE, DENY, kesi_client
+from tests.lsp.conftest import BUGGY, FIXED
+from tests.lsp.test_delivery import answer
+from tests.lsp.test_e2e import api_env
+from tests.plugins.scripted_api import StartServer
+
+pytestmark = pytest.mark.e2e
+
+RENAME = "sed -i 's/def add/def add_numbers/' calc.py"
+RENAMED = BUGGY.replace("def add", "def add_numbers")
+MOVED = "changed on disk since the editor loaded it"
+UNSAVED = "Files with unsaved changes in the editor"
+FIX = {"file_path": "calc.py", "old_string": "a - b", "new_string": "a + b"}
+
+
+@pytest.mark.parametrize("preset", ["neovim", "neovim+kesi", "vscode"])
+async def test_an_edit_never_undoes_a_commands_change_the_editor_did_not_reload(
+    preset: str, project: Path, scripted_api: StartServer
+) -> None:
+    """The agent runs `sed -i` on a file open and clean in the editor, which keeps showing
+    the old text; its edit is refused (nothing reviewed, applied or saved), the command's
+    change on disk survives, and once the user reloads the buffer the edit goes through."""
+    api = scripted_api(
+        script(
+            reply(tool_use("read_file", {"file_path": "calc.py"})),
+            reply(tool_use("run_command", {"command": RENAME})),
+            reply(tool_use("edit_file", FIX), expect={"last_tool_result_is_error": False}),
+            reply(
+                "calc.py changed on disk; please reload it.",
+                expect={
+                    "last_tool_result_contains": f"Not applied: calc.py {MOVED}",
+                    "last_tool_result_is_error": True,
+                },
+            ),
+            reply(tool_use("read_file", {"file_path": "calc.py"})),
+            reply(
+                tool_use("edit_file", FIX),
+                expect={"last_tool_result_contains": "def add_numbers"},
+            ),
+            reply("Fixed.", expect={"last_tool_result_contains": "Replaced"}),
+        )
+    )
+    calc = project / "calc.py"
+    async with kesi_client(preset, [project], env=api_env(api)) as client:
+        answer(client, accept=True)
+        client.open(calc)
+        done = await client.run("kesi.ask", {"prompt": "rename add, then fix it"})
+        assert done["status"] == "done" and done["edits"] == []
+        # The command's change is on disk; the editor's buffer is untouched and still clean.
+        assert calc.read_text() == RENAMED
+        assert client.buffer(calc).text == BUGGY and not client.buffer(calc).dirty
+        assert client.buffer(calc).undo == [] and not client.applied and not client.saves
+        assert len(client.prompts) == 1 and RENAME in client.prompts[0].message  # no review
+        assert not client.reviews
+        # An outdated buffer is not "unsaved changes" (that would be false).
+        for request in api.requests[:4]:
+            assert UNSAVED not in request.body["system"][-1]["text"]
+
+        client.reload(calc)  # the user answers the model: `:edit!`
+        done = await client.run("kesi.ask", {"prompt": "reloaded, go on"})
+        assert done["status"] == "done" and done["edits"] == ["calc.py"]
+        assert calc.read_text() == FIXED.replace("def add", "def add_numbers")
+        assert client.buffer(calc).text == calc.read_text()
+
+
+def _strip_trailing_spaces(text: str) -> str:
+    return re.sub(r"[ \t]+$", "", text, flags=re.MULTILINE)
+
+
+async def test_format_on_save_counts_as_applied_and_demands_a_fresh_read(
+    project: Path, scripted_api: StartServer
+) -> None:
+    """VS Code trims trailing whitespace when saving the edit: the run reports it applied,
+    the disk and buffer hold the trimmed text, and the model hears the file was reformatted
+    (so write_file without a fresh read_file is refused)."""
+    sloppy = {"file_path": "calc.py", "old_string": "a - b", "new_string": "a + b   "}
+    api = scripted_api(
+        script(
+            reply(tool_use("read_file", {"file_path": "calc.py"})),
+            reply(tool_use("edit_file", sloppy)),
+            reply(
+                tool_use("write_file", {"file_path": "calc.py", "content": "x = 1\n"}),
+                expect={
+                    "last_tool_result_contains": "The editor reformatted calc.py when saving it",
+                    "last_tool_result_is_error": False,
+                },
+            ),
+            reply(
+                "I will read it first.",
+                expect={"last_tool_result_contains": "read the current content with read_file"},
+            ),
+        )
+    )
+    calc = project / "calc.py"
+    async with kesi_client("vscode+kesi", [project], env=api_env(api)) as client:
+        answer(client, accept=True)
+        client.reshape_on_save = _strip_trailing_spaces
+        client.open(calc)
+        done = await client.run("kesi.ask", {"prompt": "fix add"})
+        assert done["status"] == "done" and done["edits"] == ["calc.py"]
+        assert calc.read_text() == FIXED == client.buffer(calc).text
+        assert not client.buffer(calc).dirty and len(client.saves) == 1
+        ends = client.stream(done["runId"], "toolEnd")
+        assert [end["tool"] for end in ends] == ["read_file", "edit_file", "write_file"]
+        assert not ends[1]["isError"] and ends[2]["isError"]
+    result = api.requests[2].body["messages"][-1]["content"][0]
+    assert result["content"].startswith("Replaced (starting at line 2). The editor reformatted")
+
+
+@pytest.mark.parametrize("accept", [False, True], ids=["deny", "allow"])
+async def test_a_new_file_the_preview_cannot_show_is_asked_about_first(
+    accept: bool, project: Path, scripted_api: StartServer
+) -> None:
+    """An editor with the annotated preview but no CreateFile: the new file would be written
+    straight to disk, unseen; the user is asked with the diff first, and a Deny leaves no file."""
+    content = "X = 1\n"
+    refused = "the user refused to modify this file"
+    api = scripted_api(
+        script(
+            reply(tool_use("write_file", {"file_path": "pkg/new.py", "content": content})),
+            reply(
+                "Done." if accept else "Understood.",
+                expect={"last_tool_result_is_error": not accept}
+                | ({} if accept else {"last_tool_result_contains": refused}),
+            ),
+        )
+    )
+    new = project / "pkg" / "new.py"
+    async with kesi_client("annotations-no-create", [project], env=api_env(api)) as client:
+        client.answer_prompt = lambda params: ALLOW_ONCE if accept else DENY
+        client.answer_preview = lambda edit: True  # the preview must not be the only review
+        done = await client.run("kesi.ask", {"prompt": "create pkg/new.py"})
+        assert done["status"] == "done"
+        assert len(client.prompts) == 1
+        assert "pkg/new.py" in client.prompts[0].message
+        assert "+X = 1" in client.prompts[0].message
+        assert not client.applied  # no CreateFile was sent to a client without it
+        if accept:
+            assert new.read_text() == content and done["edits"] == ["pkg/new.py"]
+        else:
+            assert not new.exists() and not new.parent.exists()
+            assert done["edits"] == []
