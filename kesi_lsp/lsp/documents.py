@@ -82,8 +82,8 @@ class DiskTexts:
     `moved` maps each open document whose disk changed while its buffer still held the
     previous disk text (clean, but now outdated) to that previous text, the one the editor
     loaded. A path leaves it once buffer and disk agree again (the editor reloaded it, or
-    saved) or the document is closed. `buffer_text` gives
-    the open buffer's text for a path (None: not open); `Documents` connects it.
+    saved) or the document is closed. `buffer_text` gives the open buffer's text for a
+    path (None: not open); the server connects it to `Documents.buffer_text` at start.
     """
 
     def __init__(self) -> None:
@@ -140,9 +140,9 @@ class Documents:
     def __init__(self, workspace: Workspace, disk: DiskTexts) -> None:
         self._workspace = workspace
         self.disk = disk
-        disk.buffer_text = self._buffer_text
 
-    def _buffer_text(self, path: Path) -> str | None:
+    def buffer_text(self, path: Path) -> str | None:
+        """The open buffer's text for `path` (resolved), or None when it is not open."""
         doc = self.open_document(path)
         return doc.source if doc is not None else None
 

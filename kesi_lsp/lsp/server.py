@@ -48,6 +48,7 @@ class KesiServer(LanguageServer):
         self.prompts = PromptSupport()
         self.sandboxes = Sandboxes(self.environ)
         self.disk_texts = DiskTexts()
+        self.disk_texts.buffer_text = lambda path: self.documents.buffer_text(path)
         self.config_ready: asyncio.Future[None] | None = None  # the settings pull under way
 
     @property
