@@ -211,6 +211,23 @@ _RUNS: Final[dict[str, tuple[str, str]]] = {
         "kesi.maxTurns setting.",
         "可以請 KeSi 接著做、把任務拆小，或調高 kesi.maxTurns 設定。",
     ),
+    "lsp.hint.max_tokens": (
+        "Ask for a smaller step (one file or one function at a time), or raise the "
+        "kesi.maxTokens setting.",
+        "請 KeSi 一次只做一小步（一個檔案或一個函式），或調高 kesi.maxTokens 設定。",
+    ),
+    "lsp.hint.context_window": (
+        "The conversation no longer fits the model's context window: start a fresh one with "
+        "“KeSi: Reset” (kesi.reset), then ask again.",
+        "對話已經塞不進模型的 context window：用「KeSi: Reset」（kesi.reset）重新開始一段對話，"
+        "再問一次。",
+    ),
+    "lsp.hint.tool_failures": (
+        "Look at the tool errors in the KeSi output to see what went wrong, then rephrase the "
+        "request (for example, name the file or the command to use).",
+        "看看 KeSi 輸出裡的工具錯誤訊息，找出哪裡出錯，再換個說法重新提出要求"
+        "（例如指明要用的檔案或指令）。",
+    ),
     "lsp.run_limit": ("KeSi stopped at a limit: {text}", "KeSi 碰到上限停下來了：{text}"),
     "lsp.internal_error": (
         "KeSi server error: {error} (details in the server log).",
