@@ -91,6 +91,19 @@ _TASKS: Final[dict[str, tuple[str, str]]] = {
         "我正在看 {path} 第 {lines} 行：",
     ),
     "lsp.task.current_file": ("I am looking at {path}.", "我正在看 {path}。"),
+    "lsp.task.clipped": (
+        "The selection is long, so only lines {shown} are shown above (at most {max_lines} "
+        "lines or {max_kb} KB). Lines {rest} are not included: read {path} with read_file "
+        "(or search it with grep) when you need them.",
+        "選取的範圍太長，上面只附了第 {shown} 行（最多 {max_lines} 行或 {max_kb} KB）。"
+        "第 {rest} 行沒有附上：需要時請用 read_file 讀 {path}（或用 grep 搜尋）。",
+    ),
+    "lsp.task.clipped_none": (
+        "The selection (lines {lines}) is too large to include: its first line alone is over "
+        "{max_kb} KB. Read {path} with read_file (or search it with grep) to see it.",
+        "選取的範圍（第 {lines} 行）太大，沒有附上：光是第一行就超過 {max_kb} KB。"
+        "請用 read_file 讀 {path}（或用 grep 搜尋）來看內容。",
+    ),
 }
 
 _PROMPTS: Final[dict[str, tuple[str, str]]] = {
