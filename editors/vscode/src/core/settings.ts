@@ -66,9 +66,10 @@ export function initializationOptions(
 ): { kesi: Record<string, unknown> } {
   const kesi: Record<string, unknown> = {};
   const guarded = new Set<string>(USER_ONLY_SETTINGS);
-  for (const key of Object.keys(SERVER_SETTINGS)) {
-    const value = get(key);
-    if (!guarded.has(key) && value !== undefined && value !== null) {
+  for (const [key, fallback] of Object.entries(SERVER_SETTINGS)) {
+    // A user-only setting the user has not set is its default, whatever the workspace says.
+    const value = guarded.has(key) ? fallback : get(key);
+    if (value !== undefined && value !== null) {
       kesi[key] = value;
     }
   }

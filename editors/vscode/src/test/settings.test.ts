@@ -63,7 +63,7 @@ describe("initializationOptions", () => {
         (key) => values[key],
         () => undefined,
       ),
-      { kesi: { model: "claude-sonnet-4-5", maxTurns: 5 } },
+      { kesi: { model: "claude-sonnet-4-5", maxTurns: 5, sandbox: "auto" } },
     );
   });
 
@@ -76,6 +76,13 @@ describe("initializationOptions", () => {
         (key) => user[key],
       ),
       { kesi: { sandbox: "bubblewrap" } },
+    );
+    assert.deepEqual(
+      initializationOptions(
+        (key) => merged[key],
+        () => undefined,
+      ),
+      { kesi: { sandbox: "auto" } },
     );
   });
 
