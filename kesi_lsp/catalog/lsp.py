@@ -91,6 +91,19 @@ _TASKS: Final[dict[str, tuple[str, str]]] = {
         "我正在看 {path} 第 {lines} 行：",
     ),
     "lsp.task.current_file": ("I am looking at {path}.", "我正在看 {path}。"),
+    "lsp.task.clipped": (
+        "The selection is long, so only lines {shown} are shown above (at most {max_lines} "
+        "lines or {max_kb} KB). Lines {rest} are not included: read {path} with read_file "
+        "(or search it with grep) when you need them.",
+        "選取的範圍太長，上面只附了第 {shown} 行（最多 {max_lines} 行或 {max_kb} KB）。"
+        "第 {rest} 行沒有附上：需要時請用 read_file 讀 {path}（或用 grep 搜尋）。",
+    ),
+    "lsp.task.clipped_none": (
+        "The selection (lines {lines}) is too large to include: its first line alone is over "
+        "{max_kb} KB. Read {path} with read_file (or search it with grep) to see it.",
+        "選取的範圍（第 {lines} 行）太大，沒有附上：光是第一行就超過 {max_kb} KB。"
+        "請用 read_file 讀 {path}（或用 grep 搜尋）來看內容。",
+    ),
 }
 
 _PROMPTS: Final[dict[str, tuple[str, str]]] = {
@@ -221,6 +234,23 @@ _RUNS: Final[dict[str, tuple[str, str]]] = {
         "Ask KeSi to continue from here, split the task into smaller steps, or raise the "
         "kesi.maxTurns setting.",
         "可以請 KeSi 接著做、把任務拆小，或調高 kesi.maxTurns 設定。",
+    ),
+    "lsp.hint.max_tokens": (
+        "Ask for a smaller step (one file or one function at a time), or raise the "
+        "kesi.maxTokens setting.",
+        "請 KeSi 一次只做一小步（一個檔案或一個函式），或調高 kesi.maxTokens 設定。",
+    ),
+    "lsp.hint.context_window": (
+        "The conversation no longer fits the model's context window: start a fresh one with "
+        "“KeSi: Reset” (kesi.reset), then ask again.",
+        "對話已經塞不進模型的 context window：用「KeSi: Reset」（kesi.reset）重新開始一段對話，"
+        "再問一次。",
+    ),
+    "lsp.hint.tool_failures": (
+        "Look at the tool errors in the KeSi output to see what went wrong, then rephrase the "
+        "request (for example, name the file or the command to use).",
+        "看看 KeSi 輸出裡的工具錯誤訊息，找出哪裡出錯，再換個說法重新提出要求"
+        "（例如指明要用的檔案或指令）。",
     ),
     "lsp.run_limit": ("KeSi stopped at a limit: {text}", "KeSi 碰到上限停下來了：{text}"),
     "lsp.internal_error": (

@@ -14,6 +14,8 @@ from kesi_lsp.core.meter import Usage
 
 RunStatus = Literal["done", "cancelled", "failed", "limit"]
 NoticeKind = Literal["retry", "limit", "interrupted", "error", "sandbox", "info"]
+LimitKind = Literal["max_turns", "max_tokens", "context_window", "tool_failures"]
+"""Which limit a `limit` run hit: each has its own way on (a setting to raise, a reset, ...)."""
 
 
 @dataclass(frozen=True)
@@ -76,11 +78,16 @@ class UsageReported:
 
 @dataclass(frozen=True)
 class RunFinished:
-    """The run is over. `text` is the final assistant text (or the stop message)."""
+    """The run is over. `text` is the final assistant text (or the stop message).
+
+    `limit` says which limit stopped a `limit` run (None otherwise), so a front end can say how
+    to go on without parsing the message.
+    """
 
     status: RunStatus
     text: str
     usage: Usage
+    limit: LimitKind | None = None
 
 
 Event = (

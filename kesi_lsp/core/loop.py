@@ -35,6 +35,7 @@ from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core import tools as tool_registry
 from kesi_lsp.core.approval import PromptInterrupted
 from kesi_lsp.core.events import (
+    LimitKind,
     Notice,
     NoticeKind,
     RunFinished,
@@ -65,7 +66,10 @@ from kesi_lsp.core.summary import summarize
 from kesi_lsp.core.tools.context import ToolContext
 from kesi_lsp.core.trim import trim_session
 
-CUT_OFF = {"max_tokens": "loop.max_tokens", "model_context_window_exceeded": "loop.context_window"}
+CUT_OFF: dict[str, tuple[str, LimitKind]] = {
+    "max_tokens": ("loop.max_tokens", "max_tokens"),
+    "model_context_window_exceeded": ("loop.context_window", "context_window"),
+}
 
 
 async def run_agent(ctx: ToolContext, prompt: str, model: ModelClient) -> RunFinished:
@@ -142,17 +146,21 @@ class _Run:
                     "limit",
                     "loop.tool_failures",
                     notice="limit",
+                    limit="tool_failures",
                     max_failures=self.settings.max_tool_failures,
                     turn=turn,
                 )
-        return self._stop("limit", "loop.max_turns", notice="limit", max_turns=max_turns)
+        return self._stop(
+            "limit", "loop.max_turns", notice="limit", limit="max_turns", max_turns=max_turns
+        )
 
     async def _handle_reply(self, message: Message) -> RunFinished | bool:
         """Record a whole reply and run its tools. Returns the end of the run, or whether every
         tool of this round failed."""
         if message.stop_reason in CUT_OFF:
             # The reply may end in a half-written tool call: keep none of it, run nothing.
-            return self._stop("limit", CUT_OFF[message.stop_reason], notice="limit")
+            key, limit = CUT_OFF[message.stop_reason]
+            return self._stop("limit", key, notice="limit", limit=limit)
         content = to_params(message.content)
         if message.stop_reason != "tool_use":
             # Only a tool_use stop asks for tools; a stray call under any other stop is not run
@@ -275,19 +283,30 @@ class _Run:
         self.ctx.emit(UsageReported(request=request, run=self.usage, session=self.session.usage))
 
     def _stop(
-        self, status: RunStatus, key: str, *, notice: NoticeKind, **fields: object
+        self,
+        status: RunStatus,
+        key: str,
+        *,
+        notice: NoticeKind,
+        limit: LimitKind | None = None,
+        **fields: object,
     ) -> RunFinished:
         """End the run with a stop message that is also written into the history."""
         message = text(key, self.locale, **fields)
         add_assistant(self.history, message)
-        return self._finish(status, message, notice=notice)
+        return self._finish(status, message, notice=notice, limit=limit)
 
     def _finish(
-        self, status: RunStatus, message: str, *, notice: NoticeKind | None = None
+        self,
+        status: RunStatus,
+        message: str,
+        *,
+        notice: NoticeKind | None = None,
+        limit: LimitKind | None = None,
     ) -> RunFinished:
         if notice is not None:
             self.ctx.emit(Notice(kind=notice, text=message))
-        finished = RunFinished(status=status, text=message, usage=self.usage)
+        finished = RunFinished(status=status, text=message, usage=self.usage, limit=limit)
         self.ctx.emit(finished)
         return finished
 

@@ -5,6 +5,12 @@ and symlinks are followed to where they really lead), then check that the result
 workspace and not in the ignore list. The ignore list is checked on the resolved path *and* on
 the words the model wrote, so neither a symlink called `settings` pointing at `.env` nor a
 symlink called `.env` pointing anywhere gets through.
+
+Names are compared without case (casefolded), because the disks most editors run on do not
+care about case: on macOS (APFS by default) and Windows `.ENV` *is* `.env`, and `.Git/config`
+is `.git/config`. On Linux they are different files, so there a file really called `.ENV` or
+a folder called `Node_Modules` is hidden too. That is the chosen trade-off: failing closed on a
+rare name costs a refusal the model can read; failing open costs the user's secrets.
 """
 
 from __future__ import annotations
@@ -25,13 +31,16 @@ IGNORED_NAMES: Final = frozenset(
     }
 )
 IGNORED_PREFIX: Final = ".env."
+_IGNORED_FOLDED: Final = frozenset(name.casefold() for name in IGNORED_NAMES)
 
 _RESOLVE_ERRORS = (OSError, RuntimeError, TypeError, ValueError)
 
 
 def is_ignored_name(name: str) -> bool:
-    """Tell whether one path component is in the ignore list (`.env.*` included)."""
-    return name in IGNORED_NAMES or name.startswith(IGNORED_PREFIX)
+    """Tell whether one path component is in the ignore list (`.env.*` included), whatever
+    its case: `.ENV`, `.Git` and `Node_Modules` are refused too (see the module docstring)."""
+    folded = name.casefold()
+    return folded in _IGNORED_FOLDED or folded.startswith(IGNORED_PREFIX)
 
 
 def is_ignored(root: Path, target: Path) -> bool:

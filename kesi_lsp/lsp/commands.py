@@ -38,7 +38,7 @@ from kesi_lsp.lsp.folders import Folder, containing_folder, uri_to_path
 from kesi_lsp.lsp.runs import Run
 from kesi_lsp.lsp.server import KesiServer
 from kesi_lsp.lsp.stream import usage_json
-from kesi_lsp.lsp.tasks import ask_task, fix_task, line_span, numbered
+from kesi_lsp.lsp.tasks import ask_task, clipped_last, fix_task, line_span, numbered
 
 log = logging.getLogger(__name__)
 
@@ -79,8 +79,9 @@ def rel_path(folder: Folder, path: Path) -> str:
 
 async def excerpt(
     ls: KesiServer, folder: Folder, path: Path, rng: types.Range
-) -> tuple[str, tuple[int, int]]:
-    """The numbered lines `rng` covers, from the editor's buffer (else the disk)."""
+) -> tuple[str, tuple[int, int], int]:
+    """The numbered lines `rng` covers, from the editor's buffer (else the disk), clipped to
+    the excerpt's caps (`tasks.clipped_last`): the text, the lines selected, the last shown."""
     try:
         source = (await ls.documents.file_text(path)).text
     except (OSError, UnicodeDecodeError) as exc:
@@ -91,14 +92,21 @@ async def excerpt(
     first, last = line_span(rng.start.line, rng.end.line, rng.end.character)
     top = max(len(split_lines(source)) - 1, 0)
     lines = (min(first, top), min(last, top))
-    return numbered(source, *lines), lines
+    shown = clipped_last(source, *lines)
+    return (numbered(source, lines[0], shown) if shown >= lines[0] else ""), lines, shown
+
+
+async def _settled(ls: KesiServer) -> None:
+    """Wait (briefly) for the editor's first settings answer, so a command sent right after
+    start-up builds its task in the user's language and runs with the user's settings."""
+    pending = ls.config_ready
+    if pending is not None and not pending.done():
+        await asyncio.wait({pending}, timeout=SETTINGS_WAIT)
 
 
 async def _start(ls: KesiServer, folder: Folder, prompt: str) -> dict[str, str]:
     """Start a run in `folder`'s session unless one is already going there."""
-    pending = ls.config_ready
-    if pending is not None and not pending.done():
-        await asyncio.wait({pending}, timeout=SETTINGS_WAIT)
+    await _settled(ls)
     settings = ls.settings_for(folder).settings
     busy = ls.runs.active_in(folder)
     if busy is not None:
@@ -122,12 +130,12 @@ async def fix_this(ls: KesiServer, *args: Any) -> dict[str, str]:
     folder, path = target(ls, uri)
     if path is None or path == folder.path:
         raise invalid(f"{FIX_THIS}: 'uri' must name a file")
-    lines_text, lines = await excerpt(ls, folder, path, rng)
+    await _settled(ls)
+    lines_text, lines, shown = await excerpt(ls, folder, path, rng)
     locale = ls.locale_for(folder)
     rel = rel_path(folder, path)
-    return await _start(
-        ls, folder, fix_task(rel, lines_text, lines, diagnostics, instruction, locale)
-    )
+    task = fix_task(rel, lines_text, lines, diagnostics, instruction, locale, shown=shown)
+    return await _start(ls, folder, task)
 
 
 async def ask(ls: KesiServer, *args: Any) -> dict[str, str]:
@@ -140,9 +148,11 @@ async def ask(ls: KesiServer, *args: Any) -> dict[str, str]:
     rel = rel_path(folder, path) if path is not None and path != folder.path else None
     lines_text: str | None = None
     lines: tuple[int, int] | None = None
+    shown: int | None = None
+    await _settled(ls)
     if rel is not None and path is not None and rng is not None:
-        lines_text, lines = await excerpt(ls, folder, path, rng)
-    task = ask_task(prompt, rel, lines_text, lines, ls.locale_for(folder))
+        lines_text, lines, shown = await excerpt(ls, folder, path, rng)
+    task = ask_task(prompt, rel, lines_text, lines, ls.locale_for(folder), shown=shown)
     return await _start(ls, folder, task)
 
 

@@ -65,9 +65,31 @@ async def _pull(ls: KesiServer) -> None:
         return
     values = list(answer) if isinstance(answer, list | tuple) else []
     for folder, value in zip(folders, values, strict=False):
-        ls.config.folders[folder.uri] = value if isinstance(value, Mapping) else {}
+        ls.config.folders[folder.uri] = _without_credentials(value, folder.uri)
     if not folders and values and isinstance(values[0], Mapping):
         ls.config.workspace = values[0]
+
+
+FOLDER_FORBIDDEN: Final = ("apiKey", "baseUrl")
+"""Settings a folder-scoped answer may not set. The answer for a folder includes the folder's
+own settings file (VS Code's `.vscode/settings.json`), which arrives with a cloned repository:
+a `baseUrl` there would send the user's API key and code to whoever wrote it. Only the
+initializationOptions and the unscoped answer (the user's own settings) may set them."""
+
+
+def _without_credentials(value: object, uri: str) -> Mapping[str, object]:
+    """A folder's `kesi` section less `FOLDER_FORBIDDEN`, saying in the log what was dropped."""
+    if not isinstance(value, Mapping):
+        return {}
+    dropped = sorted(key for key in FOLDER_FORBIDDEN if value.get(key) is not None)
+    if dropped:
+        log.warning(
+            "ignoring %s from the settings of folder %s: a project may not choose where the "
+            "API key goes; set them in the user settings or the environment",
+            ", ".join(f"{SECTION}.{key}" for key in dropped),
+            uri,
+        )
+    return {key: item for key, item in value.items() if key not in FOLDER_FORBIDDEN}
 
 
 async def did_change_configuration(

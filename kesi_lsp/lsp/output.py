@@ -11,7 +11,7 @@ from typing import Final
 from lsprotocol import types
 
 from kesi_lsp.catalog import Locale, text
-from kesi_lsp.core.events import Event, RunFinished
+from kesi_lsp.core.events import Event, LimitKind, RunFinished
 from kesi_lsp.core.meter import Usage
 from kesi_lsp.lsp.capabilities import ClientFeatures
 from kesi_lsp.lsp.folders import Folder
@@ -33,6 +33,12 @@ def relative(folder: Folder, run: Run) -> list[str]:
 
 
 _UNREACHABLE = ("loop.api.connection", "loop.api.connection_lost", "loop.api.timeout")
+_LIMIT_HINTS: Final[dict[LimitKind, str]] = {
+    "max_turns": "lsp.hint.limit",
+    "max_tokens": "lsp.hint.max_tokens",
+    "context_window": "lsp.hint.context_window",
+    "tool_failures": "lsp.hint.tool_failures",
+}
 
 
 def what_to_do(finished: RunFinished, locale: Locale) -> str | None:
@@ -40,10 +46,12 @@ def what_to_do(finished: RunFinished, locale: Locale) -> str | None:
 
     The loop's words for "cannot reach the API" describe the failure but not the way out, and
     a limit says where it stopped but not how to go on; the other failures (no API key, rate
-    limits, a too-long conversation) already end with what to do.
+    limits, a too-long conversation) already end with what to do. Each limit has its own way
+    on: raising kesi.maxTurns does nothing for a reply cut off at max_tokens, and nothing but a
+    fresh conversation helps once the context window is full.
     """
     if finished.status == "limit":
-        return text("lsp.hint.limit", locale)
+        return text(_LIMIT_HINTS[finished.limit or "max_turns"], locale)
     for key in _UNREACHABLE:
         prefix = text(key, locale).split("{", 1)[0]
         if finished.text.startswith(prefix):

@@ -123,3 +123,40 @@ def test_safe_write_path_new_and_existing(root: Path) -> None:
 def test_relative_is_posix(root: Path) -> None:
     assert relative(root, root / "sub" / "a.txt") == "sub/a.txt"
     assert relative(root, root) == "."
+
+
+@pytest.mark.parametrize(
+    ("name", "ignored"),
+    [
+        (".ENV", True),
+        (".Env", True),
+        (".eNv.LOCAL", True),
+        (".ENV.production", True),
+        (".GIT", True),
+        (".Git", True),
+        ("NODE_MODULES", True),
+        ("Node_Modules", True),
+        ("__PYCACHE__", True),
+        (".VENV", True),
+        ("VENV", True),
+        (".ds_store", True),
+        (".PYTEST_CACHE", True),
+        (".ENVRC", False),
+        ("ENV", False),
+        (".GITHUB", False),
+        ("Node_Modules_backup", False),
+        ("src", False),
+    ],
+)
+def test_ignore_list_folds_case(name: str, ignored: bool) -> None:
+    """On macOS and Windows `.ENV` opens `.env`: the list is compared without case."""
+    assert is_ignored_name(name) is ignored
+
+
+def test_is_ignored_and_names_ignored_fold_case(root: Path) -> None:
+    assert is_ignored(root, root / ".Git" / "config")
+    assert is_ignored(root, root / "a" / "NODE_MODULES" / "x.js")
+    assert names_ignored(root, ".ENV")
+    assert names_ignored(root, "sub\\.GIT\\config")
+    assert names_ignored(root, f"{root}/Node_Modules/x")
+    assert not names_ignored(root, "src/Env.py")

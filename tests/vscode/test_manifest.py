@@ -16,11 +16,13 @@ from tests.vscode.rig import EXTENSION_DIR
 MANIFEST = json.loads((EXTENSION_DIR / "package.json").read_text())
 PROPERTIES = MANIFEST["contributes"]["configuration"]["properties"]
 
-# What the server reads from `kesi.*`, less the API key and base URL: those stay in the
-# environment (ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL), since a key in settings.json would
-# travel with Settings Sync.
-KEPT_OUT = {"apiKey", "baseUrl"}
+# What the server reads from `kesi.*`, less the API key: it stays in the environment
+# (ANTHROPIC_API_KEY), since a key in settings.json would travel with Settings Sync. The base
+# URL is declared (a proxy or gateway) but has no server default to compare with.
+KEPT_OUT = {"apiKey"}
+NO_DEFAULT = {"baseUrl"}
 EXPOSED = {rule.key: rule.attr for rule in RULES if rule.key not in KEPT_OUT}
+USER_ONLY = {"kesi.sandbox", "kesi.baseUrl"}
 
 
 def test_every_setting_the_server_reads_is_declared() -> None:
@@ -33,8 +35,19 @@ def test_defaults_match_the_server() -> None:
     defaults = AgentSettings()
     for key, attr in EXPOSED.items():
         declared = PROPERTIES[f"kesi.{key}"]
+        if key in NO_DEFAULT:
+            assert declared["default"] == "" and getattr(defaults, attr) is None
+            continue
         assert declared["default"] == getattr(defaults, attr), key
         assert len(declared.get("markdownDescription", declared.get("description", ""))) > 10
+
+
+def test_a_project_cannot_set_the_sandbox_the_api_address_or_key() -> None:
+    """Machine scope: VS Code ignores these in a workspace's or folder's settings.json, so a
+    cloned repository can neither turn the sandbox off nor send the API key elsewhere."""
+    for key in USER_ONLY:
+        assert PROPERTIES[key]["scope"] == "machine", key
+    assert "kesi.apiKey" not in PROPERTIES
 
 
 def test_choices_match_the_server() -> None:

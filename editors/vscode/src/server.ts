@@ -133,8 +133,9 @@ export class KesiServer implements vscode.Disposable {
     const clientOptions: LanguageClientOptions = {
       documentSelector: [{ scheme: "file" }],
       synchronize: { configurationSection: "kesi" },
-      initializationOptions: initializationOptions((key) =>
-        vscode.workspace.getConfiguration("kesi").get(key),
+      initializationOptions: initializationOptions(
+        (key) => vscode.workspace.getConfiguration("kesi").get(key),
+        globalValue,
       ),
       outputChannel: this.log,
       traceOutputChannel: this.trace,
@@ -148,7 +149,7 @@ export class KesiServer implements vscode.Disposable {
               return answer;
             }
             return answer.map((value, index) =>
-              params.items[index]?.section === "kesi" ? serverSection(value) : value,
+              params.items[index]?.section === "kesi" ? serverSection(value, globalValue) : value,
             );
           },
         },
@@ -228,4 +229,9 @@ export class KesiServer implements vscode.Disposable {
     this.log.dispose();
     this.trace.dispose();
   }
+}
+
+/** `kesi.<key>` from the user's global settings only, never a workspace or folder value. */
+function globalValue(key: string): unknown {
+  return vscode.workspace.getConfiguration("kesi").inspect(key)?.globalValue;
 }

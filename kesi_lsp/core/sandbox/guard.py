@@ -106,11 +106,14 @@ def workspace_masks(spec: Spec, kit: Kit) -> list[str] | None:
     """bwrap arguments that close the ignore list inside the workspace; None if too large.
 
     Order matters to bwrap (later mounts cover earlier ones), and the walk is top-down, so a
-    folder's mount always comes before anything mounted inside it.
+    folder's mount always comes before anything mounted inside it. Names are compared without
+    case, like the file tools' ignore list: a workspace on a case-insensitive disk (a mounted
+    NTFS or FAT drive, an ext4 casefold folder) has `.ENV` meaning `.env`; on an ordinary Linux
+    disk a file really called `.ENV` is masked too (failing closed).
     """
-    secret = set(spec.secret_names)
-    prefixes = tuple(spec.secret_prefixes)
-    readonly = set(spec.readonly_names)
+    secret = {name.casefold() for name in spec.secret_names}
+    prefixes = tuple(prefix.casefold() for prefix in spec.secret_prefixes)
+    readonly = {name.casefold() for name in spec.readonly_names}
     args: list[str] = []
     pending = [spec.root]
     seen = 0
@@ -127,7 +130,7 @@ def workspace_masks(spec: Spec, kit: Kit) -> list[str] | None:
                 return None
             if entry.is_symlink():
                 continue  # the mask is on the target's own path, if it is in reach
-            name = entry.name
+            name = entry.name.casefold()
             is_dir = entry.is_dir(follow_symlinks=False)
             if name in secret or name.startswith(prefixes):
                 args += ["--ro-bind", kit.denied_dir if is_dir else kit.denied_file, entry.path]

@@ -10,7 +10,11 @@ must not break or rewrite the profile. The profile starts from `(allow default)`
 - the ignore list, split as on Linux (`zones.py`): secrets unreadable at any depth; tool state
   (`.git`, `.venv`, ...) readable but not writable. Seatbelt can deny a file but not show an
   empty one instead, and git refuses to run without `.git/config`, so on macOS `.git/config`
-  stays readable (on Linux it is blanked);
+  stays readable (on Linux it is blanked). Names match without case, as the file tools' ignore
+  list does (`paths.is_ignored_name`): APFS and HFS+ are case-insensitive by default, so
+  `cat .ENV` opens `.env`. SBPL regexes have no case-insensitive flag, so each letter becomes a
+  bracket pair (`[eE][nN][vV]`); the patterns are fixed text built from our own lists, while
+  paths still come in only as parameters;
 - writes: only the workspace, the temp folder, `/private/var/folders` and `/dev`;
 - no network at all.
 
@@ -35,9 +39,17 @@ from kesi_lsp.core.sandbox.zones import (
 )
 
 
+def _caseless(literal: str) -> str:
+    """A regex for `literal` in any case: each letter as `[xX]`, everything else escaped."""
+    return "".join(
+        f"[{char.lower()}{char.upper()}]" if char.lower() != char.upper() else re.escape(char)
+        for char in literal
+    )
+
+
 def _alternatives(names: tuple[str, ...], prefixes: tuple[str, ...]) -> str:
-    parts = [re.escape(name) for name in names]
-    parts += [re.escape(prefix) + "[^/]*" for prefix in prefixes]
+    parts = [_caseless(name) for name in names]
+    parts += [_caseless(prefix) + "[^/]*" for prefix in prefixes]
     return "|".join(sorted(parts))
 
 

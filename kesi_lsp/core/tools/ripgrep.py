@@ -1,7 +1,8 @@
 """grep (seed Day 08): search file contents with ripgrep, inside the fence.
 
 The search starts from a fenced, non-ignored path, and rg is told the ignore list again so it
-skips those places while it walks; `--no-follow` keeps it from following symlinks out, and
+skips those places while it walks (as `--iglob`, without case, like `paths.is_ignored_name`:
+`.ENV` is `.env` on macOS and Windows); `--no-follow` keeps it from following symlinks out, and
 `--no-config` keeps a user's rg config out of the result. rg runs as an async subprocess with no
 stdin, killed after 10 seconds. Its output is read as it comes, and as soon as a line beyond the
 first 100 appears rg is stopped (seed Day 08: "數到 100 行就把子行程收掉"): the result says there
@@ -69,7 +70,7 @@ def rg_argv(rg: str, pattern: str, where: str) -> list[str]:
         "--max-columns-preview",
     ]
     for excluded in RG_EXCLUDES:
-        argv.extend(["--glob", excluded])
+        argv.extend(["--iglob", excluded])  # without case, like `is_ignored_name`
     argv.extend(["--", pattern, where])
     return argv
 

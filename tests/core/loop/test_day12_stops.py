@@ -26,7 +26,7 @@ async def test_endless_tool_calls_are_stopped_by_max_turns(make_agent: MakeAgent
     """PASS 無限開單會被 MAX_TURNS 攔住 / PASS 用滿上限後日記結尾是 assistant"""
     agent = make_agent(script(LOOP), max_retries=0)
     finished = await agent.ask("看一下目錄")
-    assert finished.status == "limit"
+    assert finished.status == "limit" and finished.limit == "max_turns"
     assert "20 次模型往返" in finished.text
     assert len(agent.server.requests) == 20
     assert agent.history[-1]["role"] == "assistant"
@@ -46,7 +46,7 @@ async def test_consecutive_failures_stop_early(make_agent: MakeAgent) -> None:
     """PASS 連續失敗會提早停"""
     agent = make_agent(script(FAIL))
     finished = await agent.ask("讀一個不存在的檔案")
-    assert finished.status == "limit"
+    assert finished.status == "limit" and finished.limit == "tool_failures"
     assert "連續 3 輪全部失敗" in finished.text and "第 3 圈" in finished.text
     assert len(agent.server.requests) == 3
     assert agent.history[-1] == {"role": "assistant", "content": finished.text}
@@ -131,7 +131,7 @@ async def test_max_tokens_reports_the_output_limit_and_runs_nothing(make_agent: 
     )
     agent = make_agent(script(cut))
     finished = await agent.ask("寫個檔案")
-    assert finished.status == "limit"
+    assert finished.status == "limit" and finished.limit == "max_tokens"
     assert "輸出達到 max_tokens" in finished.text
     assert agent.of(ToolStarted) == []
     assert agent.history[-1] == {"role": "assistant", "content": finished.text}
@@ -144,7 +144,7 @@ async def test_context_window_reports_the_context_limit(make_agent: MakeAgent) -
     cut = reply(tool_use("list_files", {}), stop_reason="model_context_window_exceeded")
     agent = make_agent(script(cut))
     finished = await agent.ask("列目錄")
-    assert "回應填滿 context window" in finished.text
+    assert "回應填滿 context window" in finished.text and finished.limit == "context_window"
     assert agent.of(ToolStarted) == []
 
 

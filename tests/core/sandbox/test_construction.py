@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
+
+import pytest
 
 from kesi_lsp.core.sandbox import NoSandbox
 from kesi_lsp.core.sandbox import guard as guard_module
@@ -67,6 +70,24 @@ def test_masks_cover_the_ignore_list_at_any_depth(tmp_path: Path) -> None:
     }
     assert all(args[i] == "--ro-bind" for i in range(0, len(args), 3))
     assert args.index(f"{root}/.git") < args.index(f"{root}/.git/config")
+
+
+def test_masks_match_names_without_case(tmp_path: Path) -> None:
+    """A case-insensitive disk opens `.env` as `.ENV`: the masks fold case like the file tools."""
+    for folder in (".Git", "src/NODE_MODULES"):
+        (tmp_path / folder).mkdir(parents=True)
+    for file in (".ENV", "src/.Env.Local", ".Git/config", "src/Env.py"):
+        (tmp_path / file).write_text("x")
+    args = workspace_masks(spec_for(tmp_path), KIT)
+    assert args is not None
+    root = str(tmp_path)
+    assert mounts(args) == {
+        f"{root}/.ENV": "/kit/denied",
+        f"{root}/src/.Env.Local": "/kit/denied",
+        f"{root}/.Git": f"{root}/.Git",
+        f"{root}/.Git/config": "/kit/empty",
+        f"{root}/src/NODE_MODULES": f"{root}/src/NODE_MODULES",
+    }
 
 
 def test_a_secret_folder_gets_the_folder_mask(tmp_path: Path) -> None:
@@ -183,8 +204,36 @@ def test_seatbelt_profile_takes_paths_as_parameters_never_as_text(tmp_path: Path
     ]
     assert "(deny network*)" in text
     assert '(subpath (param "TOOLCHAIN_0"))' in text
-    assert "\\.env|\\.env\\.[^/]*" in text and "node_modules" in text
+    assert "\\.[eE][nN][vV]|\\.[eE][nN][vV]\\.[^/]*" in text
+    assert "[nN][oO][dD][eE]_[mM][oO][dD][uU][lL][eE][sS]" in text
     assert text.startswith("(version 1)\n(allow default)")
+
+
+@pytest.mark.parametrize(
+    ("path", "secret", "frozen"),
+    [
+        ("/w/.env", True, False),
+        ("/w/.ENV", True, False),
+        ("/w/sub/.Env.Local", True, False),
+        ("/w/.ds_store", True, False),
+        ("/w/.Git/config", False, True),
+        ("/w/a/NODE_MODULES/x.js", False, True),
+        ("/w/Venv/bin/python", False, True),
+        ("/w/.envrc", False, False),
+        ("/w/src/Env.py", False, False),
+        ("/w/.github/ci.yml", False, False),
+    ],
+)
+def test_seatbelt_names_match_without_case(path: str, secret: bool, frozen: bool) -> None:
+    """macOS disks ignore case by default: `cat .ENV` opens `.env`, so the profile's regexes
+    (the same text SBPL reads, checked here with Python's regex engine) must match any case."""
+    from kesi_lsp.core.sandbox.seatbelt import READONLY_PATTERN, SECRET_PATTERN
+
+    def under(pattern: str) -> bool:
+        return re.match(f"^/w/(.*/)?({pattern})(/|$)", path) is not None
+
+    assert under(SECRET_PATTERN) is secret
+    assert under(READONLY_PATTERN) is frozen
 
 
 def test_the_sandbox_sorts_every_name_of_the_ignore_list() -> None:

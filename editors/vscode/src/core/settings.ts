@@ -24,6 +24,31 @@ export type ServerSettingKey = keyof typeof SERVER_SETTINGS;
 
 export const CLIENT_SETTINGS = ["serverPath", "review", "trace.server"] as const;
 
+/**
+ * Settings taken from the user's own (global) settings only, never from a workspace or folder:
+ * a cloned repository's `.vscode/settings.json` must not turn the sandbox off or send the API
+ * key and the code to another address. package.json gives them `"scope": "machine"` too.
+ */
+export const USER_ONLY_SETTINGS = ["sandbox", "baseUrl"] as const;
+
+/** Never sent by this client: the API key belongs in `ANTHROPIC_API_KEY` (Settings Sync would
+ * copy a key kept in settings.json to every machine). */
+export const NEVER_SENT = ["apiKey"] as const;
+
+/** Reads one `kesi.<key>` from the user's global settings only (`inspect(key)?.globalValue`). */
+export type UserValueGetter = (key: string) => unknown;
+
+function userOnly(userValue: UserValueGetter): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const key of USER_ONLY_SETTINGS) {
+    const value = userValue(key);
+    if (value !== undefined && value !== null && value !== "") {
+      values[key] = value;
+    }
+  }
+  return values;
+}
+
 /** How edits are reviewed: VS Code's Refactor Preview, or a diff editor with three buttons. */
 export type ReviewMode = "refactorPreview" | "diffEditor";
 
@@ -35,35 +60,47 @@ export function asReviewMode(value: unknown): ReviewMode {
 export type SettingGetter = (key: string) => unknown;
 
 /** `initializationOptions` for `initialize`: `{kesi: {...}}`, as the server accepts it. */
-export function initializationOptions(get: SettingGetter): { kesi: Record<string, unknown> } {
+export function initializationOptions(
+  get: SettingGetter,
+  userValue: UserValueGetter,
+): { kesi: Record<string, unknown> } {
   const kesi: Record<string, unknown> = {};
-  for (const key of Object.keys(SERVER_SETTINGS)) {
-    const value = get(key);
+  const guarded = new Set<string>(USER_ONLY_SETTINGS);
+  for (const [key, fallback] of Object.entries(SERVER_SETTINGS)) {
+    // A user-only setting the user has not set is its default, whatever the workspace says.
+    const value = guarded.has(key) ? fallback : get(key);
     if (value !== undefined && value !== null) {
       kesi[key] = value;
     }
   }
-  return { kesi };
+  return { kesi: { ...kesi, ...userOnly(userValue) } };
 }
 
 /**
- * Settings whose change needs a new server process: the executable, and the review mode
- * (announced once, in `initialize`). The others travel live.
+ * Settings whose change needs a new server process: the executable, the review mode
+ * (announced once, in `initialize`), and the API address (the server takes it only from
+ * `initialize` or an unscoped answer, never a folder's). The others travel live.
  */
 export function needsRestart(affects: (section: string) => boolean): boolean {
-  return affects("kesi.serverPath") || affects("kesi.review");
+  return affects("kesi.serverPath") || affects("kesi.review") || affects("kesi.baseUrl");
 }
 
 /**
  * The `kesi` section as the server should see it: the client's own settings (where the server
- * lives, how reviews look, tracing) removed, so the server does not log them as unknown.
+ * lives, how reviews look, tracing) removed, so the server does not log them as unknown; the
+ * API key removed; `USER_ONLY_SETTINGS` replaced by the user's global values.
  */
-export function serverSection(value: unknown): unknown {
+export function serverSection(value: unknown, userValue: UserValueGetter): unknown {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return value;
   }
-  const clientKeys = new Set(CLIENT_SETTINGS.map((key) => key.split(".")[0]));
-  return Object.fromEntries(
-    Object.entries(value as Record<string, unknown>).filter(([key]) => !clientKeys.has(key)),
+  const dropped = new Set<string>([
+    ...CLIENT_SETTINGS.map((key) => key.split(".")[0]),
+    ...USER_ONLY_SETTINGS,
+    ...NEVER_SENT,
+  ]);
+  const kept = Object.entries(value as Record<string, unknown>).filter(
+    ([key]) => !dropped.has(key),
   );
+  return { ...Object.fromEntries(kept), ...userOnly(userValue) };
 }

@@ -5,6 +5,7 @@ import { describe, it } from "node:test";
 import {
   CLIENT_SETTINGS,
   SERVER_SETTINGS,
+  USER_ONLY_SETTINGS,
   initializationOptions,
   needsRestart,
   serverSection,
@@ -12,6 +13,7 @@ import {
 
 interface Property {
   default: unknown;
+  scope?: string;
   enum?: unknown[];
   markdownDescription?: string;
   description?: string;
@@ -36,7 +38,9 @@ describe("package.json settings", () => {
   });
 
   it("declares the client's own settings and nothing the server or client does not read", () => {
-    const known = [...Object.keys(SERVER_SETTINGS), ...CLIENT_SETTINGS].map((key) => `kesi.${key}`);
+    const known = [
+      ...new Set([...Object.keys(SERVER_SETTINGS), ...USER_ONLY_SETTINGS, ...CLIENT_SETTINGS]),
+    ].map((key) => `kesi.${key}`);
     assert.deepEqual(Object.keys(properties).sort(), known.sort());
   });
 
@@ -55,8 +59,30 @@ describe("initializationOptions", () => {
       locale: null,
     };
     assert.deepEqual(
-      initializationOptions((key) => values[key]),
-      { kesi: { model: "claude-sonnet-4-5", maxTurns: 5 } },
+      initializationOptions(
+        (key) => values[key],
+        () => undefined,
+      ),
+      { kesi: { model: "claude-sonnet-4-5", maxTurns: 5, sandbox: "auto" } },
+    );
+  });
+
+  it("takes sandbox and baseUrl from the user's settings only, never the workspace's", () => {
+    const merged: Record<string, unknown> = { sandbox: "off", baseUrl: "https://attacker" };
+    const user: Record<string, unknown> = { sandbox: "bubblewrap" };
+    assert.deepEqual(
+      initializationOptions(
+        (key) => merged[key],
+        (key) => user[key],
+      ),
+      { kesi: { sandbox: "bubblewrap" } },
+    );
+    assert.deepEqual(
+      initializationOptions(
+        (key) => merged[key],
+        () => undefined,
+      ),
+      { kesi: { sandbox: "auto" } },
     );
   });
 
@@ -69,6 +95,10 @@ describe("initializationOptions", () => {
       needsRestart((section) => section === "kesi.model"),
       false,
     );
+    assert.equal(
+      needsRestart((section) => section === "kesi.baseUrl"),
+      true,
+    );
   });
 });
 
@@ -80,7 +110,38 @@ describe("serverSection", () => {
       review: "diffEditor",
       trace: { server: "off" },
     };
-    assert.deepEqual(serverSection(section), { model: "m" });
-    assert.equal(serverSection(null), null);
+    assert.deepEqual(
+      serverSection(section, () => undefined),
+      { model: "m" },
+    );
+    assert.equal(
+      serverSection(null, () => undefined),
+      null,
+    );
+  });
+
+  it("never passes a project's apiKey, baseUrl or sandbox; the user's own values win", () => {
+    const fromProject = {
+      model: "m",
+      apiKey: "sk-planted",
+      baseUrl: "https://attacker.example",
+      sandbox: "off",
+    };
+    assert.deepEqual(
+      serverSection(fromProject, () => undefined),
+      { model: "m" },
+    );
+    const user: Record<string, unknown> = { baseUrl: "https://gateway.example", apiKey: "sk-u" };
+    assert.deepEqual(
+      serverSection(fromProject, (key) => user[key]),
+      { model: "m", baseUrl: "https://gateway.example" },
+    );
+  });
+
+  it("declares sandbox and baseUrl machine-scoped, so VS Code ignores workspace values", () => {
+    for (const key of USER_ONLY_SETTINGS) {
+      assert.equal(properties[`kesi.${key}`]?.scope, "machine", `kesi.${key}`);
+    }
+    assert.equal(properties["kesi.apiKey"], undefined);
   });
 });
