@@ -13,7 +13,7 @@ from typing import Literal
 from kesi_lsp.core.meter import Usage
 
 RunStatus = Literal["done", "cancelled", "failed", "limit"]
-NoticeKind = Literal["retry", "limit", "interrupted", "error", "sandbox", "info"]
+NoticeKind = Literal["retry", "limit", "interrupted", "error", "sandbox", "approvals", "info"]
 
 
 @dataclass(frozen=True)
