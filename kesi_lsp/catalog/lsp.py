@@ -98,21 +98,18 @@ _TASKS: Final[dict[str, tuple[str, str]]] = {
 }
 
 _PROMPTS: Final[dict[str, tuple[str, str]]] = {
-    "lsp.action.allow_once": ("Allow once", "允許這一次"),
-    "lsp.action.allow_session": ("Allow for this session", "這個 session 都允許"),
-    "lsp.action.deny": ("Deny", "拒絕"),
-    "lsp.prompt.command": (
-        "[Permission needed] KeSi wants to run: {command}",
-        "[需要授權] KeSi 想執行：{command}",
+    "lsp.prompt.command": (  # Day 14's ask_user("執行指令：{command}", reason)
+        "[Permission needed] Run command: {command}",
+        "[需要授權] 執行指令：{command}",
     ),
     "lsp.prompt.reason": ("Why it asks: {reason}", "理由：{reason}"),
-    "lsp.prompt.edit": (
-        "[Permission needed] KeSi wants to change {path} ({tool}):",
-        "[需要授權] KeSi 想修改 {path}（{tool}）：",
+    "lsp.prompt.edit": (  # Day 14's ask_user("{tool} 修改檔案：{file_path}")
+        "[Permission needed] {tool} changes file: {path}",
+        "[需要授權] {tool} 修改檔案：{path}",
     ),
     "lsp.prompt.create": (
-        "[Permission needed] KeSi wants to create {path} ({tool}):",
-        "[需要授權] KeSi 想建立 {path}（{tool}）：",
+        "[Permission needed] {tool} creates file: {path}",
+        "[需要授權] {tool} 建立檔案：{path}",
     ),
     "lsp.prompt.diff_cut": (
         "… {count} more diff lines not shown",

@@ -153,7 +153,7 @@ class DemoEditor(LanguageClient):
             types.WINDOW_LOG_MESSAGE: lambda params: None,
         }
         for method, handler in handlers.items():
-            self.feature(method)(_plain(handler))
+            self.feature(method)(plain_handler(handler))
 
     # -- documents (the user's side) -------------------------------------------------------
 
@@ -328,7 +328,7 @@ def _language(path: Path) -> str:
     return {".py": "python", ".md": "markdown"}.get(path.suffix, "plaintext")
 
 
-def _plain(handler: Callable[[Any], Any]) -> Callable[[Any], Any]:
+def plain_handler(handler: Callable[[Any], Any]) -> Callable[[Any], Any]:
     """pygls tags handlers with attributes, which bound methods cannot carry."""
     if asyncio.iscoroutinefunction(handler):
 

@@ -1,6 +1,8 @@
 """Permission prompts as `window/showMessageRequest` (design §2.6).
 
-The user answers `Allow once`, `Allow for this session` or `Deny`. Anything else (a dismissed
+The user answers `Allow once`, `Allow for this session` or `Deny`: these three titles are fixed
+by the contract in every locale (clients and scripts may match on them); the question itself
+speaks the configured locale, in the seed's words for zh-TW. Anything else (a dismissed
 prompt, an error, a client without the method such as Helix, a client that went away) is a
 deny: the gate fails closed, exactly like the seed's 「沒有人可以問，自動拒絕」.
 """
@@ -9,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from typing import Final
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcMethodNotFound
@@ -22,11 +25,11 @@ log = logging.getLogger(__name__)
 MAX_DIFF_LINES = 40
 MAX_DIFF_CHARS = 3000
 
-_CHOICE_KEYS = (
-    (Choice.ALLOW_ONCE, "lsp.action.allow_once"),
-    (Choice.ALLOW_SESSION, "lsp.action.allow_session"),
-    (Choice.DENY, "lsp.action.deny"),
-)
+ACTIONS: Final = {
+    "Allow once": Choice.ALLOW_ONCE,
+    "Allow for this session": Choice.ALLOW_SESSION,
+    "Deny": Choice.DENY,
+}
 
 
 def truncate_diff(diff: str, locale: Locale) -> str:
@@ -62,11 +65,10 @@ class Prompter:
     async def ask(self, message: str) -> Choice:
         if self._support.unavailable:
             return Choice.DENY
-        titles = {text(key, self.locale): choice for choice, key in _CHOICE_KEYS}
         params = types.ShowMessageRequestParams(
             type=types.MessageType.Warning,
             message=message,
-            actions=[types.MessageActionItem(title=title) for title in titles],
+            actions=[types.MessageActionItem(title=title) for title in ACTIONS],
         )
         try:
             answer = await self._wire.request(types.WINDOW_SHOW_MESSAGE_REQUEST, params)
@@ -84,7 +86,7 @@ class Prompter:
             log.info("permission prompt failed, denying: %s", exc)
             return Choice.DENY
         title = getattr(answer, "title", None)
-        return titles.get(title, Choice.DENY) if isinstance(title, str) else Choice.DENY
+        return ACTIONS.get(title, Choice.DENY) if isinstance(title, str) else Choice.DENY
 
 
 def command_message(request: CommandRequest, locale: Locale) -> str:

@@ -85,7 +85,7 @@ def test_demo_yes_turns_the_tests_green_with_the_one_line_fix(tmp_path: Path) ->
         "edit_file",
         "run_command",
     ]
-    assert run.count("KeSi wants to run: python -m pytest -v") == 2
+    assert run.count("Run command: python -m pytest -v") == 2
     assert run.count("→ Allow once (--yes)") == 2
     assert "KeSi wants to change rules.py" in run and "→ Accept (--yes)" in run
     assert "[edited] rules.py" in run
@@ -138,7 +138,7 @@ def test_zh_tw_speaks_the_seeds_words(tmp_path: Path) -> None:
     out = done.stdout
     assert done.returncode == 0, out + done.stderr
     assert "  [執行工具] list_files({})" in out
-    assert "[需要授權] KeSi 想執行：python -m pytest -v" in out
+    assert "[需要授權] 執行指令：python -m pytest -v" in out
     assert "KeSi > ✅ **完成！所有測試現在都通過了。**" in out
     assert "模型往返 6 次" in out
     assert "示範專案的測試全綠" in out

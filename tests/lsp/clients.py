@@ -37,6 +37,7 @@ from pygls.uris import to_fs_path
 from pytest_lsp import LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES
 
+from kesi_lsp.demo.editor import plain_handler
 from kesi_lsp.lsp.wire import plain_json_converter
 from tests.lsp.neovim_model import VimBuffer, code_units, column, neovim_apply
 
@@ -195,21 +196,6 @@ class EditorRefusalError(JsonRpcInternalError):
     """An error answer the imitated editor gives on purpose (Emacs on a stale edit)."""
 
 
-def _plain(handler: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    """pygls tags handlers with attributes, which bound methods cannot carry."""
-    if asyncio.iscoroutinefunction(handler):
-
-        async def async_handler(params: Any) -> Any:
-            return await handler(params)
-
-        return async_handler
-
-    def sync_handler(params: Any) -> Any:
-        return handler(params)
-
-    return sync_handler
-
-
 # -- the client ------------------------------------------------------------------------------
 
 
@@ -276,7 +262,7 @@ class KesiClient(LanguageClient):
         if self.preset.prompts:
             features[types.WINDOW_SHOW_MESSAGE_REQUEST] = self._on_prompt
         for method, handler in features.items():
-            self.feature(method)(_plain(handler))
+            self.feature(method)(plain_handler(handler))
 
     def _recording(self, method: str, default: Any) -> Callable[[Any], Any]:
         def handler(params: Any) -> Any:

@@ -164,7 +164,7 @@ async def test_fix_this_end_to_end(
         command_prompts = [p for p in client.prompts if PYTEST in p.message]
         assert len(command_prompts) == 1
         assert command_prompts[0].message.startswith(
-            f"[Permission needed] KeSi wants to run: {PYTEST}\nWhy it asks: "
+            f"[Permission needed] Run command: {PYTEST}\nWhy it asks: "
         )
         client.prompts[:] = edit_prompts
         assert_review_path(client, REVIEW_PATHS[preset])

@@ -267,14 +267,11 @@ async def test_traditional_chinese_prompts(project: Path, scripted_api: StartSer
     )
     init = {"locale": "zh-TW", "sandbox": "off"}
     async with kesi_client("neovim", [project], env=api_env(api), init_options=init) as client:
-        client.answer_prompt = lambda params: "允許這一次"
+        client.answer_prompt = lambda params: "Allow once"
         done = await client.run("kesi.ask", {"prompt": "建立檔案"})
         assert done["status"] == "done" and (project / "ok").exists()
         (prompt,) = client.prompts
-        assert prompt.message.startswith("[需要授權] KeSi 想執行：touch ok")
-        assert [a.title for a in prompt.actions or []] == [
-            "允許這一次",
-            "這個 session 都允許",
-            "拒絕",
-        ]
+        assert prompt.message.startswith("[需要授權] 執行指令：touch ok")
+        titles = [a.title for a in prompt.actions or []]
+        assert titles == ["Allow once", "Allow for this session", "Deny"], "fixed by §2.6"
         assert any(line.startswith("  （本輪 2 次請求") for line in client.log_lines())

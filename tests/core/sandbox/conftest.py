@@ -168,19 +168,3 @@ def fork_bomb() -> tuple[str, str]:
     """A fork bomb whose function name is unique to this call, and that name."""
     name = f"kesibomb{secrets.token_hex(4)}"
     return f"{name}() {{ {name} | {name}; }}; {name}", name
-
-
-def processes_with(marker: str) -> list[str]:
-    """Command lines of live processes (anywhere on the host) that contain `marker`."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit() or int(entry.name) == os.getpid():
-            continue
-        try:
-            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-            state = (entry / "stat").read_text().rpartition(")")[2].split()[0]
-        except (OSError, IndexError):
-            continue
-        if marker in cmdline and state not in ("Z", "X"):
-            found.append(f"{entry.name}: {cmdline}")
-    return found

@@ -27,9 +27,9 @@ from tests.core.sandbox.conftest import (
     fork_bomb,
     kill_group,
     make_playground,
-    processes_with,
     unique_seconds,
 )
+from tests.processes import processes_with
 
 pytestmark = pytest.mark.usefixtures("bwrap")
 

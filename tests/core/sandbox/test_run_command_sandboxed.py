@@ -28,9 +28,9 @@ from tests.core.sandbox.conftest import (
     Playground,
     bubblewrap,
     fork_bomb,
-    processes_with,
     unique_seconds,
 )
+from tests.processes import processes_with
 
 pytestmark = pytest.mark.usefixtures("bwrap")
 
