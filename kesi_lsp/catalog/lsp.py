@@ -124,6 +124,13 @@ _PROMPTS: Final[dict[str, tuple[str, str]]] = {
         "修改和指令，KeSi 一律拒絕。想讓 KeSi 在這裡改檔案，請把 kesi.approvals 設成"
         "「acceptEdits」（改檔不先問，直接套用，可以在編輯器裡復原）；需要你點頭的指令還是會被拒絕。",
     ),
+    "lsp.prompts_unavailable_commands": (
+        "This editor cannot show KeSi's permission prompts (window/showMessageRequest), so "
+        "KeSi denies every command that needs your approval. File edits still land without "
+        "asking (kesi.approvals is acceptEdits).",
+        "這個編輯器不能顯示 KeSi 的授權詢問（window/showMessageRequest），所以需要你同意的"
+        "指令，KeSi 一律拒絕。改檔還是不先問，直接套用（kesi.approvals 是 acceptEdits）。",
+    ),
     "lsp.review.annotation": (
         "Review KeSi's change: tick what to apply, untick what to reject.",
         "檢查 KeSi 的修改：勾選要套用的部分，不要的就取消勾選。",

@@ -93,7 +93,8 @@ async def drive(host: Host, run: Run) -> None:
     if fresh:
         announce_sandbox(host, run, output, sandbox)
     announce_approvals(host, run, output)
-    prompter = Prompter(host.link.wire, host.prompts, settings.locale)
+    accepted = settings.approvals == "acceptEdits"
+    prompter = Prompter(host.link.wire, host.prompts, settings.locale, edits_accepted=accepted)
     view = LspWorkspaceView(
         host.link, run.folder.path, run.id, prompter, on_applied=lambda c: run.edits.append(c.path)
     )

@@ -123,7 +123,11 @@ async def test_helix_with_accept_edits_applies_the_fix_and_still_refuses_command
         assert lines.index(f"  ({NOTICE})") < lines.index("KeSi > Let me read it.")
         # The command needed a yes that Helix cannot give: refused, and the user is told why.
         (warning,) = client.shown(types.MessageType.Warning)
-        assert "cannot show KeSi's permission prompts" in warning
+        assert warning == (
+            "This editor cannot show KeSi's permission prompts (window/showMessageRequest), so "
+            "KeSi denies every command that needs your approval. File edits still land without "
+            "asking (kesi.approvals is acceptEdits)."
+        )
         again = await client.run("kesi.ask", {"prompt": "anything else?"})
         assert again["status"] == "done"
         assert client.log_lines().count(f"  ({NOTICE})") == 1  # once per folder, not per run
