@@ -260,6 +260,12 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "- 用 edit_file、write_file 做的修改會送到使用者的編輯器，"
         "使用者可能先看過 diff 再決定接受或拒絕。",
     ),
+    "loop.prompt.env.edits_accepted": (
+        "- Changes you make with edit_file and write_file are applied in the user's editor "
+        "without asking first; the user can review them there and undo them.",
+        "- 用 edit_file、write_file 做的修改會直接套用到使用者的編輯器，不會先問過使用者；"
+        "使用者之後可以在編輯器裡檢查，也可以復原。",
+    ),
     "loop.prompt.env.unsaved": (
         "- Files with unsaved changes in the editor: {files}. The file tools see the editor's "
         "text (unsaved changes included); shell commands (tests, for example) see the version "

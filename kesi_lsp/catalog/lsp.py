@@ -28,6 +28,10 @@ _SETTINGS: Final[dict[str, tuple[str, str]]] = {
         'one of "auto", "bubblewrap", "seatbelt", "off"',
         "「auto」、「bubblewrap」、「seatbelt」、「off」其中之一",
     ),
+    "lsp.expect.approvals": (
+        '"ask" (show each file edit first) or "acceptEdits" (apply file edits without asking)',
+        "「ask」（每次改檔先給你看）或「acceptEdits」（改檔不先問，直接套用）",
+    ),
     "lsp.expect.bool": ("true or false", "true 或 false"),
     "lsp.expect.budget": (
         "a number of tokens from 1000 to 2000000",
@@ -126,10 +130,19 @@ _PROMPTS: Final[dict[str, tuple[str, str]]] = {
     ),
     "lsp.prompts_unavailable": (
         "This editor cannot show KeSi's permission prompts (window/showMessageRequest), so "
-        "KeSi denies every edit and command that needs your approval. Use an editor that "
-        "supports prompts to let KeSi change files.",
+        "KeSi denies every edit and command that needs your approval. To let KeSi change files "
+        'here, set kesi.approvals to "acceptEdits" (edits land without asking; undo them in '
+        "the editor); commands that need a yes stay refused.",
         "這個編輯器不能顯示 KeSi 的授權詢問（window/showMessageRequest），所以需要你同意的"
-        "修改和指令，KeSi 一律拒絕。想讓 KeSi 改檔案，請改用支援詢問的編輯器。",
+        "修改和指令，KeSi 一律拒絕。想讓 KeSi 在這裡改檔案，請把 kesi.approvals 設成"
+        "「acceptEdits」（改檔不先問，直接套用，可以在編輯器裡復原）；需要你點頭的指令還是會被拒絕。",
+    ),
+    "lsp.prompts_unavailable_commands": (
+        "This editor cannot show KeSi's permission prompts (window/showMessageRequest), so "
+        "KeSi denies every command that needs your approval. File edits still land without "
+        "asking (kesi.approvals is acceptEdits).",
+        "這個編輯器不能顯示 KeSi 的授權詢問（window/showMessageRequest），所以需要你同意的"
+        "指令，KeSi 一律拒絕。改檔還是不先問，直接套用（kesi.approvals 是 acceptEdits）。",
     ),
     "lsp.review.annotation": (
         "Review KeSi's change: tick what to apply, untick what to reject.",
@@ -217,6 +230,13 @@ _RUNS: Final[dict[str, tuple[str, str]]] = {
         "KeSi in {folder}: {status}. Shell commands KeSi runs there are not confined; only the "
         "permission prompts stand in the way.",
         "KeSi 在 {folder}：{status}。KeSi 在那裡執行的 shell 指令不受限制，只靠授權詢問把關。",
+    ),
+    "lsp.edits_accepted": (
+        "Edits: applied without asking (kesi.approvals is acceptEdits). KeSi's file edits land "
+        "in the editor as they are made; review them there and undo what you do not want. "
+        "Commands still need your approval as before.",
+        "改檔：不先問，直接套用（kesi.approvals 是 acceptEdits）。KeSi 改的檔案會直接出現在"
+        "編輯器裡，請在那裡檢查，不要的就復原。指令還是跟以前一樣要經過你同意。",
     ),
     "lsp.run_crashed": (
         "KeSi hit an internal error ({error}). Your files are as the last applied edit left "

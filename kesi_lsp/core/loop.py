@@ -269,6 +269,7 @@ class _Run:
             os_name=f"{platform.system()} {platform.release()}".strip(),
             sandbox=describe(self.ctx.sandbox, root, self.ctx.environ),
             unsaved=tuple(sorted(unsaved)),
+            approvals=self.settings.approvals,
         )
 
     def _meter(self, result: TurnResult) -> None:

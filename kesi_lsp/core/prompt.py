@@ -2,9 +2,10 @@
 
 The two blocks change at different rates. The rules never change during a session, so they are
 byte-identical in every request and sit in front of the `cache_control` breakpoint; the
-environment (date, workspace, OS, closed names, the sandbox's honest state, the editor's
-unsaved files) is rebuilt for every request and sits after it. Everything here is pure: the
-caller passes every fact in, nothing is read from the process or the clock.
+environment (date, workspace, OS, closed names, the sandbox's honest state, whether edits are
+reviewed first, the editor's unsaved files) is rebuilt for every request and sits after it.
+Everything here is pure: the caller passes every fact in, nothing is read from the process or
+the clock.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.paths import IGNORED_NAMES
 from kesi_lsp.core.sandbox.selection import SandboxState, prompt_lines
+from kesi_lsp.core.settings import ApprovalMode
 
 if TYPE_CHECKING:
     from anthropic.types import TextBlockParam
@@ -32,6 +34,7 @@ class PromptEnvironment:
     os_name: str
     sandbox: SandboxState
     unsaved: tuple[str, ...] = ()
+    approvals: ApprovalMode = "ask"
     ignored_names: Collection[str] = IGNORED_NAMES
 
 
@@ -53,7 +56,11 @@ def environment_block(env: PromptEnvironment, locale: Locale) -> str:
         text("loop.prompt.env.ignored", locale, names=sep.join(sorted(env.ignored_names))),
     ]
     lines.extend(f"- {line}" for line in prompt_lines(env.sandbox, locale))
-    lines.append(text("loop.prompt.env.edits", locale))
+    # The model must know whether the user sees a change before it lands (Day 16's honesty).
+    accepted = env.approvals == "acceptEdits"
+    lines.append(
+        text("loop.prompt.env.edits_accepted" if accepted else "loop.prompt.env.edits", locale)
+    )
     if env.unsaved:
         lines.append(text("loop.prompt.env.unsaved", locale, files=sep.join(env.unsaved)))
     return "\n".join(lines)

@@ -14,6 +14,9 @@ from kesi_lsp.catalog import Locale
 SandboxMode = Literal["auto", "bubblewrap", "seatbelt", "off"]
 SANDBOX_MODES: Final[tuple[SandboxMode, ...]] = ("auto", "bubblewrap", "seatbelt", "off")
 
+ApprovalMode = Literal["ask", "acceptEdits"]
+APPROVAL_MODES: Final[tuple[ApprovalMode, ...]] = ("ask", "acceptEdits")
+
 DEFAULT_MODEL: Final = "claude-haiku-4-5"
 
 
@@ -25,7 +28,8 @@ class AgentSettings:
     `max_tokens` is larger than the seed's 1024 because an editor agent writes whole functions
     and a cut-off reply runs no tool (Day 10). `context_trimming` clears old, large tool results
     once they are superseded or the history passes `context_budget` estimated tokens
-    (`kesi_lsp.core.trim`).
+    (`kesi_lsp.core.trim`). `approvals` "acceptEdits" lets file edits land without a review
+    (they still go through the editor, so they can be undone); commands are gated as ever.
     """
 
     model: str = DEFAULT_MODEL
@@ -34,6 +38,7 @@ class AgentSettings:
     max_tool_failures: int = 3
     command_timeout: float = 120.0
     sandbox: SandboxMode = "auto"
+    approvals: ApprovalMode = "ask"
     prompt_caching: bool = True
     context_trimming: bool = True
     context_budget: int = 50_000

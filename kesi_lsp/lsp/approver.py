@@ -57,10 +57,17 @@ class PromptSupport:
 class Prompter:
     """Ask one three-way question through `window/showMessageRequest`."""
 
-    def __init__(self, wire: Wire, support: PromptSupport, locale: Locale) -> None:
+    def __init__(
+        self, wire: Wire, support: PromptSupport, locale: Locale, *, edits_accepted: bool = False
+    ) -> None:
         self._wire = wire
         self._support = support
         self.locale = locale
+        # Under `approvals: "acceptEdits"` only commands are asked: the notice must not tell
+        # the user that edits are refused, nor to turn on what is already on.
+        self._unavailable = (
+            "lsp.prompts_unavailable_commands" if edits_accepted else "lsp.prompts_unavailable"
+        )
 
     async def ask(self, message: str) -> Choice:
         if self._support.unavailable:
@@ -78,7 +85,7 @@ class Prompter:
                 types.WINDOW_SHOW_MESSAGE,
                 types.ShowMessageParams(
                     type=types.MessageType.Warning,
-                    message=text("lsp.prompts_unavailable", self.locale),
+                    message=text(self._unavailable, self.locale),
                 ),
             )
             return Choice.DENY

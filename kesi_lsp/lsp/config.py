@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Final
 
 from kesi_lsp.catalog import Locale, is_locale, text
-from kesi_lsp.core.settings import SANDBOX_MODES, AgentSettings
+from kesi_lsp.core.settings import APPROVAL_MODES, SANDBOX_MODES, AgentSettings
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +59,7 @@ RULES: Final = (
     Rule("maxToolFailures", "max_tool_failures", _is_int(1, 100), "lsp.expect.max_failures"),
     Rule("commandTimeout", "command_timeout", _is_number(0, 3600), "lsp.expect.timeout"),
     Rule("sandbox", "sandbox", lambda v: v in SANDBOX_MODES, "lsp.expect.sandbox"),
+    Rule("approvals", "approvals", lambda v: v in APPROVAL_MODES, "lsp.expect.approvals"),
     Rule("promptCaching", "prompt_caching", lambda v: isinstance(v, bool), "lsp.expect.bool"),
     Rule("contextTrimming", "context_trimming", lambda v: isinstance(v, bool), "lsp.expect.bool"),
     Rule("contextBudget", "context_budget", _is_int(1000, 2_000_000), "lsp.expect.budget"),

@@ -65,6 +65,7 @@ class Host:
     runner: AgentRunner
     environ: Mapping[str, str]
     sandboxes: Sandboxes
+    told_edits_accepted: set[Path] = field(default_factory=set)  # folders told "no review"
 
     @property
     def features(self) -> ClientFeatures:
@@ -91,7 +92,9 @@ async def drive(host: Host, run: Run) -> None:
         return
     if fresh:
         announce_sandbox(host, run, output, sandbox)
-    prompter = Prompter(host.link.wire, host.prompts, settings.locale)
+    announce_approvals(host, run, output)
+    accepted = settings.approvals == "acceptEdits"
+    prompter = Prompter(host.link.wire, host.prompts, settings.locale, edits_accepted=accepted)
     view = LspWorkspaceView(
         host.link, run.folder.path, run.id, prompter, on_applied=lambda c: run.edits.append(c.path)
     )
@@ -130,6 +133,16 @@ def announce_sandbox(host: Host, run: Run, output: RunOutput, sandbox: Sandbox) 
             types.WINDOW_SHOW_MESSAGE,
             types.ShowMessageParams(type=types.MessageType.Warning, message=message),
         )
+
+
+def announce_approvals(host: Host, run: Run, output: RunOutput) -> None:
+    """Under `approvals: "acceptEdits"`, say once per folder that file edits land without a
+    review: the user chose it, but a change that is not shown should never come as a surprise."""
+    settings = run.session.settings
+    if settings.approvals != "acceptEdits" or run.folder.path in host.told_edits_accepted:
+        return
+    host.told_edits_accepted.add(run.folder.path)
+    output.emit(Notice("approvals", text("lsp.edits_accepted", settings.locale)))
 
 
 async def _run_agent(runner: AgentRunner, ctx: ToolContext, run: Run) -> RunFinished:

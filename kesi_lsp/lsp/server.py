@@ -12,6 +12,7 @@ import logging
 import os
 import sys
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
@@ -47,6 +48,7 @@ class KesiServer(LanguageServer):
         self.runs = Runs()
         self.prompts = PromptSupport()
         self.sandboxes = Sandboxes(self.environ)
+        self.told_edits_accepted: set[Path] = set()  # folders told edits land unreviewed
         self.disk_texts = DiskTexts()
         self.disk_texts.buffer_text = lambda path: self.documents.buffer_text(path)
         self.config_ready: asyncio.Future[None] | None = None  # the settings pull under way
@@ -60,7 +62,9 @@ class KesiServer(LanguageServer):
 
     def host(self) -> Host:
         link = EditorLink(self.wire, self.features, self.documents, self.workspace.position_codec)
-        return Host(link, self.prompts, self.runner, self.environ, self.sandboxes)
+        return Host(
+            link, self.prompts, self.runner, self.environ, self.sandboxes, self.told_edits_accepted
+        )
 
     def settings_for(self, folder: Folder | None) -> Parsed:
         """Settings of `folder`; bad values are reported to the user once and defaulted."""

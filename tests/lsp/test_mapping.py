@@ -46,6 +46,7 @@ def test_valid_settings_map_onto_agent_settings() -> None:
             "maxToolFailures": 2,
             "commandTimeout": 30,
             "sandbox": "off",
+            "approvals": "acceptEdits",
             "promptCaching": False,
             "contextTrimming": False,
             "contextBudget": 30000,
@@ -62,6 +63,7 @@ def test_valid_settings_map_onto_agent_settings() -> None:
         max_tool_failures=2,
         command_timeout=30.0,
         sandbox="off",
+        approvals="acceptEdits",
         prompt_caching=False,
         context_trimming=False,
         context_budget=30000,
@@ -81,6 +83,9 @@ def test_valid_settings_map_onto_agent_settings() -> None:
         ("commandTimeout", -1),
         ("commandTimeout", 1e9),
         ("sandbox", "docker"),
+        ("approvals", "yolo"),
+        ("approvals", "acceptedits"),
+        ("approvals", True),
         ("promptCaching", 1),
         ("contextBudget", 10),
         ("locale", "fr"),
@@ -93,6 +98,19 @@ def test_bad_values_are_reported_and_defaulted(key: str, value: object) -> None:
     assert parsed.settings == AgentSettings()
     (problem,) = parsed.problems
     assert problem.startswith(f"KeSi setting kesi.{key}: expected ")
+
+
+def test_a_bad_approvals_value_says_what_is_allowed_and_keeps_asking() -> None:
+    parsed = parse_settings({"approvals": "bypassPermissions"})
+    assert parsed.settings.approvals == "ask"
+    assert parsed.problems == (
+        'KeSi setting kesi.approvals: expected "ask" (show each file edit first) or '
+        '"acceptEdits" (apply file edits without asking), got "bypassPermissions"; '
+        'using "ask".',
+    )
+    (zh,) = parse_settings({"locale": "zh-TW", "approvals": "auto"}).problems
+    assert zh.startswith("KeSi 設定 kesi.approvals：應該是「ask」")
+    assert zh.endswith('先用預設值 "ask"。')
 
 
 def test_later_layers_win_and_null_means_unset() -> None:

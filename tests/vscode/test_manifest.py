@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 from kesi_lsp.catalog import LOCALES
-from kesi_lsp.core.settings import SANDBOX_MODES, AgentSettings
+from kesi_lsp.core.settings import APPROVAL_MODES, SANDBOX_MODES, AgentSettings
 from kesi_lsp.lsp.config import RULES
 from tests.vscode.rig import EXTENSION_DIR
 
@@ -52,6 +52,10 @@ def test_a_project_cannot_set_the_sandbox_the_api_address_or_key() -> None:
 
 def test_choices_match_the_server() -> None:
     assert tuple(PROPERTIES["kesi.sandbox"]["enum"]) == SANDBOX_MODES
+    assert tuple(PROPERTIES["kesi.approvals"]["enum"]) == APPROVAL_MODES
+    for key in ("kesi.sandbox", "kesi.approvals", "kesi.locale"):
+        declared = PROPERTIES[key]
+        assert len(declared.get("enumDescriptions", declared["enum"])) == len(declared["enum"])
     assert tuple(PROPERTIES["kesi.locale"]["enum"]) == LOCALES
 
 

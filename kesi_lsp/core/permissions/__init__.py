@@ -18,7 +18,9 @@ home directory), so it runs in a worker thread: the host's event loop stays free
 Writes: in the seed the write permission was asked *before* validation. Here edit_file and
 write_file validate first and then hand the finished change to the editor, which shows it as a
 diff; `needs_review` tells them whether that review is needed (no session grant for the file),
-and `remember_file` records "allow for this session" when the user accepts one.
+and `remember_file` records "allow for this session" when the user accepts one. Under the
+`approvals` setting "acceptEdits" no write needs review (Claude Code's mode of that name); the
+command gate above is the same in every mode.
 """
 
 from __future__ import annotations
@@ -107,7 +109,11 @@ class PermissionGate:
         return choice if isinstance(choice, Choice) else Choice.DENY
 
     def needs_review(self, path: Path) -> bool:
-        """A write to `path` is shown to the user unless the file was granted for the session."""
+        """A write to `path` is shown to the user unless the file was granted for the session
+        or the user chose `approvals: "acceptEdits"` (the edit still lands through the editor,
+        where it can be reviewed and undone; commands never get such a pass)."""
+        if self._session.settings.approvals == "acceptEdits":
+            return False
         return path.resolve() not in self._session.grants.files
 
     def remember_file(self, path: Path) -> None:

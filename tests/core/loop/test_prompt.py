@@ -160,3 +160,31 @@ async def test_prompt_caching_off_sends_no_breakpoint(make_agent: MakeAgent) -> 
     await agent.ask("再看一下")
     assert all(breakpoints(r.body) == 0 for r in agent.server.requests)
     assert all(r.usage.cache_read_input_tokens == 0 for r in agent.server.accounting)
+
+
+def test_the_edits_line_says_whether_the_user_reviews_first() -> None:
+    asked_en = environment_block(env(), "en")
+    accepted_en = environment_block(env(approvals="acceptEdits"), "en")
+    assert "the user may look at the diff first and accept or reject it." in asked_en
+    assert "without asking first" not in asked_en
+    assert (
+        "- Changes you make with edit_file and write_file are applied in the user's editor "
+        "without asking first; the user can review them there and undo them."
+    ) in accepted_en
+    assert "accept or reject" not in accepted_en
+    asked_zh = environment_block(env(), "zh-TW")
+    accepted_zh = environment_block(env(approvals="acceptEdits"), "zh-TW")
+    assert "使用者可能先看過 diff 再決定接受或拒絕。" in asked_zh
+    assert (
+        "- 用 edit_file、write_file 做的修改會直接套用到使用者的編輯器，不會先問過使用者；"
+        "使用者之後可以在編輯器裡檢查，也可以復原。"
+    ) in accepted_zh
+    assert "接受或拒絕" not in accepted_zh
+
+
+async def test_the_request_carries_the_approvals_setting(make_agent: MakeAgent) -> None:
+    agent = make_agent(script(reply("好了。")), approvals="acceptEdits")
+    await agent.ask("看一下")
+    environment = agent.server.requests[0].body["system"][1]["text"]
+    assert "不會先問過使用者" in environment
+    assert "接受或拒絕" not in environment

@@ -14,6 +14,7 @@ export const SERVER_SETTINGS = {
   maxToolFailures: 3,
   commandTimeout: 120,
   sandbox: "auto",
+  approvals: "ask",
   promptCaching: true,
   contextTrimming: true,
   contextBudget: 50_000,

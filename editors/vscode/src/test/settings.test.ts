@@ -44,8 +44,9 @@ describe("package.json settings", () => {
     assert.deepEqual(Object.keys(properties).sort(), known.sort());
   });
 
-  it("offers exactly the sandbox modes and locales the server accepts", () => {
+  it("offers exactly the sandbox modes, approval modes and locales the server accepts", () => {
     assert.deepEqual(properties["kesi.sandbox"]?.enum, ["auto", "bubblewrap", "seatbelt", "off"]);
+    assert.deepEqual(properties["kesi.approvals"]?.enum, ["ask", "acceptEdits"]);
     assert.deepEqual(properties["kesi.locale"]?.enum, ["en", "zh-TW"]);
   });
 });
