@@ -64,6 +64,7 @@ def test_starts_the_server_and_offers_every_command(vscode: OpenVSCode, tmp_path
         "contextTrimming": True,
         "contextBudget": 50000,
         "locale": "en",
+        "approvals": "ask",
     }
     assert params["capabilities"]["window"]["workDoneProgress"] is True
     assert params["capabilities"]["workspace"]["workspaceEdit"]["changeAnnotationSupport"]
