@@ -241,6 +241,10 @@ _RUNS: Final[dict[str, tuple[str, str]]] = {
         "permission prompts stand in the way.",
         "KeSi 在 {folder}：{status}。KeSi 在那裡執行的 shell 指令不受限制，只靠授權詢問把關。",
     ),
+    "lsp.permissions.edits_accepted": (
+        "Every file edit is allowed without asking (kesi.approvals is acceptEdits).",
+        "所有改檔都不先問，直接允許（kesi.approvals 是 acceptEdits）。",
+    ),
     "lsp.edits_accepted": (
         "Edits: applied without asking (kesi.approvals is acceptEdits). KeSi's file edits land "
         "in the editor as they are made; review them there and undo what you do not want. "
