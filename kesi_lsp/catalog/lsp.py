@@ -216,6 +216,16 @@ _EDITS: Final[dict[str, tuple[str, str]]] = {
         "編輯器顯示的還是舊的內容。什麼都沒有改。請使用者在編輯器裡重新載入 {path}，"
         "再重新讀取它，然後才修改。",
     ),
+    "lsp.edit.disk_conflict": (
+        "Not applied: {path} changed on disk (a command may have changed it) while the editor "
+        "holds unsaved changes to it. Saving the edit would overwrite one or the other, so "
+        "nothing was changed. Ask the user to save or revert {path} in the editor, then read "
+        "it again before any edit.",
+        "沒有套用：{path} 在編輯器裡有還沒存檔的修改，"
+        "磁碟上的檔案卻又被改過（可能是某個指令改的）。"
+        "存下這個修改會蓋掉其中一邊，所以什麼都沒有改。請使用者在編輯器裡存檔或還原 {path}，"
+        "再重新讀取它，然後才修改。",
+    ),
     "lsp.edit.reformatted": (
         "The editor reformatted {path} when saving it (format on save), so the file now differs "
         "from the text you wrote. Read it again before any further change.",
@@ -230,6 +240,10 @@ _RUNS: Final[dict[str, tuple[str, str]]] = {
         "KeSi in {folder}: {status}. Shell commands KeSi runs there are not confined; only the "
         "permission prompts stand in the way.",
         "KeSi 在 {folder}：{status}。KeSi 在那裡執行的 shell 指令不受限制，只靠授權詢問把關。",
+    ),
+    "lsp.permissions.edits_accepted": (
+        "Every file edit is allowed without asking (kesi.approvals is acceptEdits).",
+        "所有改檔都不先問，直接允許（kesi.approvals 是 acceptEdits）。",
     ),
     "lsp.edits_accepted": (
         "Edits: applied without asking (kesi.approvals is acceptEdits). KeSi's file edits land "

@@ -198,13 +198,22 @@ def _say(ls: KesiServer, lines: list[str]) -> None:
 
 
 def permissions(ls: KesiServer, *args: Any) -> dict[str, object]:
-    """The session's grants (seed `/permissions`); `lines` is the seed's two-line listing."""
+    """The session's grants (seed `/permissions`); `lines` is the seed's two-line listing,
+    plus a third when `kesi.approvals` lets every edit through (no grant is needed then)."""
     folder, _ = target(ls, opt_str(PERMISSIONS, one_object(PERMISSIONS, args), "uri"))
     session = ls.sessions.peek(folder)
     view = describe_grants(session) if session is not None else GrantsView([], [])
-    lines = grants_lines(view, ls.locale_for(folder))
+    settings = ls.settings_for(folder).settings
+    lines = grants_lines(view, settings.locale)
+    if settings.approvals == "acceptEdits":
+        lines.append(text("lsp.permissions.edits_accepted", settings.locale))
     _say(ls, lines)
-    return {"commands": view.commands, "files": view.files, "lines": lines}
+    return {
+        "commands": view.commands,
+        "files": view.files,
+        "approvals": settings.approvals,
+        "lines": lines,
+    }
 
 
 def revoke(ls: KesiServer, *args: Any) -> dict[str, object]:

@@ -145,10 +145,15 @@ class LspWorkspaceView:
         return await self._disk(path)
 
     def _outdated(self, change: FileChange) -> Delivery | None:
-        """Refuse an edit to an open buffer whose file changed on disk since it was loaded."""
+        """Refuse an edit to an open buffer whose file changed on disk since it was loaded
+        (clean buffer: reload it; unsaved changes: the user must choose which side wins)."""
         documents = self._link.documents
-        if change.path in documents.disk.moved and documents.open_document(change.path) is not None:
+        if documents.open_document(change.path) is None:
+            return None
+        if change.path in documents.disk.moved:
             return _failed("lsp.edit.disk_moved", self._locale, path=change.rel)
+        if change.path in documents.disk.conflicted:
+            return _failed("lsp.edit.disk_conflict", self._locale, path=change.rel)
         return None
 
     def _review_path(self, change: FileChange, review: bool) -> str | None:

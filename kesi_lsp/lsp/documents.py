@@ -82,7 +82,10 @@ class DiskTexts:
     `moved` maps each open document whose disk changed while its buffer still held the
     previous disk text (clean, but now outdated) to that previous text, the one the editor
     loaded. A path leaves it once buffer and disk agree again (the editor reloaded it, or
-    saved) or the document is closed. `buffer_text` gives the open buffer's text for a
+    saved) or the document is closed. `conflicted` holds the open documents whose disk
+    changed while the buffer had unsaved changes of its own: buffer and disk each hold
+    something the other lacks, and saving either would lose the other's change. A path leaves
+    it when buffer and disk agree again. `buffer_text` gives the open buffer's text for a
     path (None: not open); the server connects it to `Documents.buffer_text` at start.
     """
 
@@ -90,6 +93,7 @@ class DiskTexts:
         self._texts: dict[Path, str | None] = {}
         self._notes: dict[Path, int] = {}  # how often each path was noted, to spot a newer one
         self.moved: dict[Path, str] = {}
+        self.conflicted: set[Path] = set()
         self.buffer_text: Callable[[Path], str | None] = _no_buffer
 
     async def refresh(self, paths: Iterable[Path]) -> None:
@@ -109,24 +113,35 @@ class DiskTexts:
         self._notes[path] = self._notes.get(path, 0) + 1
 
     def _store(self, path: Path, text: str | None) -> None:
-        """Record the disk's new text; note a clean buffer the disk moved away from."""
+        """Record the disk's new text; note a buffer the disk moved away from (clean: moved;
+        with unsaved changes of its own: conflicted)."""
         old = self._texts.get(path, _UNKNOWN)
         self._texts[path] = text
         buffer = self.buffer_text(path)
         if buffer is None or buffer == text:
             self.moved.pop(path, None)
+            self.conflicted.discard(path)
         elif isinstance(old, str) and old != text and buffer == old:
             self.moved[path] = old
+        elif isinstance(old, str) and old != text and path not in self.moved:
+            self.conflicted.add(path)
 
     def settle(self, path: Path) -> None:
-        """The buffer changed: once it holds the disk's text again, it is no longer outdated."""
+        """The buffer changed: once it holds the disk's text again, it is no longer outdated;
+        typing into an outdated buffer gives it changes of its own (conflicted)."""
         known = self._texts.get(path, _UNKNOWN)
-        if known is not _UNKNOWN and known == self.buffer_text(path):
+        buffer = self.buffer_text(path)
+        if known is not _UNKNOWN and known == buffer:
             self.moved.pop(path, None)
+            self.conflicted.discard(path)
+        elif path in self.moved and buffer != self.moved[path]:  # typed into an outdated one
+            del self.moved[path]
+            self.conflicted.add(path)
 
     def forget(self, path: Path) -> None:
         self._texts.pop(path, None)
         self.moved.pop(path, None)
+        self.conflicted.discard(path)
 
     def differs(self, path: Path, text: str) -> bool:
         """Whether `text` differs from the disk's last known text (unknown: it does not)."""

@@ -319,11 +319,13 @@ async def test_appending_to_the_end_of_a_file(
 GRANTED = {
     "commands": [],
     "files": ["calc.py"],
+    "approvals": "ask",
     "lines": ["Allowed commands: (none)", "Allowed files: calc.py"],
 }
 NO_GRANTS = {
     "commands": [],
     "files": [],
+    "approvals": "ask",
     "lines": ["Allowed commands: (none)", "Allowed files: (none)"],
 }
 REVOKED = "(all grants for this session have been revoked)"
@@ -364,6 +366,24 @@ async def test_permissions_speak_the_seed_in_traditional_chinese(
         revoked = await client.command("kesi.revoke", {})
         assert revoked == {"message": "（這個 session 的授權已全部收回）"}
         assert client.shown() == ["\n".join(listed["lines"]), revoked["message"]]
+
+
+async def test_permissions_say_when_every_edit_is_allowed(
+    project: Path, scripted_agent: AgentCommand
+) -> None:
+    """Under acceptEdits no file grant is needed: /permissions says so instead of implying
+    that edits still ask."""
+    init = {"approvals": "acceptEdits"}
+    async with kesi_client(
+        "helix", [project], command=scripted_agent([]), init_options=init
+    ) as client:
+        listed = await client.command("kesi.permissions", {})
+    assert listed["approvals"] == "acceptEdits"
+    assert listed["lines"] == [
+        "Allowed commands: (none)",
+        "Allowed files: (none)",
+        "Every file edit is allowed without asking (kesi.approvals is acceptEdits).",
+    ]
 
 
 async def _wait_for(condition: Any, seconds: float = 20) -> None:

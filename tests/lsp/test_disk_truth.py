@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from kesi_lsp.lsp.documents import DiskTexts
 from kesi_lsp.scripted_api import reply, script, tool_use
 from tests.lsp.clients import ALLOW_ONCE, DENY, kesi_client
 from tests.lsp.conftest import BUGGY, FIXED
@@ -83,6 +84,45 @@ async def test_an_edit_never_undoes_a_commands_change_the_editor_did_not_reload(
         assert done["status"] == "done" and done["edits"] == ["calc.py"]
         assert calc.read_text() == FIXED.replace("def add", "def add_numbers")
         assert client.buffer(calc).text == calc.read_text()
+
+
+CONFLICT = "changed on disk (a command may have changed it) while the editor holds unsaved"
+APPEND = "printf 'X = 1\\n' >> calc.py"
+
+
+@pytest.mark.parametrize("preset", ["neovim", "vscode"])
+async def test_an_edit_never_saves_over_a_disk_a_command_changed_under_unsaved_typing(
+    preset: str, project: Path, scripted_api: StartServer
+) -> None:
+    """The user has typed in calc.py without saving; a command appends to the file on disk.
+    Saving an edit would overwrite one side, so it is refused: the user's typing stays in the
+    buffer, the command's line on disk, and the model is told to have the user save or
+    revert first."""
+    api = scripted_api(
+        script(
+            reply(tool_use("read_file", {"file_path": "calc.py"})),
+            reply(tool_use("run_command", {"command": APPEND})),
+            reply(tool_use("edit_file", FIX), expect={"last_tool_result_is_error": False}),
+            reply(
+                "calc.py has unsaved changes and changed on disk.",
+                expect={
+                    "last_tool_result_contains": f"Not applied: calc.py {CONFLICT}",
+                    "last_tool_result_is_error": True,
+                },
+            ),
+        )
+    )
+    calc = project / "calc.py"
+    mine = BUGGY.replace("def add", "def add  # mine\ndef add")
+    async with kesi_client(preset, [project], env=api_env(api)) as client:
+        answer(client, accept=True)
+        client.open(calc)
+        client.type_text(calc, "def add", "def add  # mine\ndef add")
+        done = await client.run("kesi.ask", {"prompt": "append, then fix"})
+        assert done["status"] == "done" and done["edits"] == []
+        assert calc.read_text() == BUGGY + "X = 1\n", "the command's change is on disk"
+        assert client.buffer(calc).text == mine and client.buffer(calc).dirty
+        assert not client.applied and not client.saves and not client.reviews
 
 
 def _strip_trailing_spaces(text: str) -> str:
@@ -162,3 +202,31 @@ async def test_a_new_file_the_preview_cannot_show_is_asked_about_first(
         else:
             assert not new.exists() and not new.parent.exists()
             assert done["edits"] == []
+
+
+async def test_disk_texts_tell_an_outdated_buffer_from_a_conflicted_one(tmp_path: Path) -> None:
+    """The states behind both refusals: a clean buffer the disk moved away from is outdated
+    (a reload fixes it); typing into it, or a disk change under unsaved typing, is a conflict
+    (only the user can choose); buffer and disk agreeing again ends either."""
+    path = tmp_path / "calc.py"
+    path.write_text(BUGGY)
+    buffer = {"text": BUGGY}
+    disk = DiskTexts()
+    disk.buffer_text = lambda p: buffer["text"] if p == path else None
+    await disk.refresh([path])
+    path.write_text(RENAMED)  # a command
+    await disk.refresh([path])
+    assert disk.moved == {path: BUGGY} and not disk.conflicted
+    buffer["text"] = BUGGY + "# mine\n"  # the user types into the outdated buffer
+    disk.settle(path)
+    assert not disk.moved and disk.conflicted == {path}
+    buffer["text"] = RENAMED  # the user reverts from disk
+    disk.settle(path)
+    assert not disk.moved and not disk.conflicted
+    buffer["text"] = RENAMED + "# mine\n"  # unsaved typing, then a command
+    path.write_text(FIXED)
+    await disk.refresh([path])
+    assert disk.conflicted == {path}
+    path.write_text(buffer["text"])  # the user saves: buffer and disk agree
+    await disk.refresh([path])
+    assert not disk.moved and not disk.conflicted

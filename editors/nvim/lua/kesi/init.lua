@@ -283,11 +283,15 @@ function M.permissions()
   session_command('kesi.permissions', function(result)
     result = type(result) == 'table' and result or {}
     local commands, files = result.commands or {}, result.files or {}
-    if #commands == 0 and #files == 0 then
+    local accepted = result.approvals == 'acceptEdits'
+    if #commands == 0 and #files == 0 and not accepted then
       vim.notify('KeSi: no permissions granted in this session', vim.log.levels.INFO)
       return
     end
     local lines = { 'KeSi permissions for this session:' }
+    if accepted then
+      table.insert(lines, '  edits: all allowed without asking (approvals = acceptEdits)')
+    end
     if #commands > 0 then
       table.insert(lines, '  commands:')
       for _, c in ipairs(commands) do

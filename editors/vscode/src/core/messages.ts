@@ -24,6 +24,8 @@ const EN = {
   "permissions.files": "Allowed files: {list}",
   "permissions.none": "(none)",
   "permissions.separator": ", ",
+  "permissions.editsAccepted":
+    "Every file edit is allowed without asking (kesi.approvals is acceptEdits).",
   "revoke.done": "All grants for this session have been revoked.",
   "reset.done": "KeSi's history and read records for this session are cleared.",
   "cancel.nothing": "No KeSi run is in progress.",
@@ -72,6 +74,7 @@ const ZH_TW: Record<MessageKey, string> = {
   "permissions.files": "已放行的檔案：{list}",
   "permissions.none": "（無）",
   "permissions.separator": "、",
+  "permissions.editsAccepted": "所有改檔都不先問，直接允許（kesi.approvals 是 acceptEdits）。",
   "revoke.done": "（這個 session 的授權已全部收回）",
   "reset.done": "已清空這個 session 的對話與讀檔紀錄。",
   "cancel.nothing": "KeSi 現在沒有在執行。",
@@ -158,10 +161,14 @@ export function formatPermissions(result: PermissionsResult, locale: Locale): st
     items.length
       ? [...items].sort().join(t("permissions.separator", locale))
       : t("permissions.none", locale);
-  return [
+  const lines = [
     t("permissions.commands", locale, { list: list(result.commands) }),
     t("permissions.files", locale, { list: list(result.files) }),
   ];
+  if (result.approvals === "acceptEdits") {
+    lines.push(t("permissions.editsAccepted", locale));
+  }
+  return lines;
 }
 
 export function runEndWord(status: RunStatus, locale: Locale): string {

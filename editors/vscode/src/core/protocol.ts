@@ -134,6 +134,8 @@ export interface CancelResult {
 export interface PermissionsResult {
   commands: string[];
   files: string[];
+  /** kesi.approvals: "acceptEdits" means every file edit is allowed without asking. */
+  approvals?: string;
 }
 
 export interface SaveDocumentsParams {
@@ -196,7 +198,8 @@ export function asPermissions(value: unknown): PermissionsResult | undefined {
   if (!isRecord(value) || !Array.isArray(value.commands) || !Array.isArray(value.files)) {
     return undefined;
   }
-  return { commands: value.commands.map(String), files: value.files.map(String) };
+  const approvals = typeof value.approvals === "string" ? value.approvals : undefined;
+  return { commands: value.commands.map(String), files: value.files.map(String), approvals };
 }
 
 export function asSaveDocumentsParams(value: unknown): SaveDocumentsParams | undefined {

@@ -46,6 +46,17 @@ describe("formatPermissions", () => {
       "Allowed files: src/a.py",
     ]);
   });
+
+  it("says when kesi.approvals lets every edit through", () => {
+    assert.deepEqual(
+      formatPermissions({ commands: [], files: [], approvals: "acceptEdits" }, "en"),
+      [
+        "Allowed commands: (none)",
+        "Allowed files: (none)",
+        "Every file edit is allowed without asking (kesi.approvals is acceptEdits).",
+      ],
+    );
+  });
 });
 
 describe("t", () => {
