@@ -198,8 +198,14 @@ export function asPermissions(value: unknown): PermissionsResult | undefined {
   if (!isRecord(value) || !Array.isArray(value.commands) || !Array.isArray(value.files)) {
     return undefined;
   }
-  const approvals = typeof value.approvals === "string" ? value.approvals : undefined;
-  return { commands: value.commands.map(String), files: value.files.map(String), approvals };
+  const result: PermissionsResult = {
+    commands: value.commands.map(String),
+    files: value.files.map(String),
+  };
+  if (typeof value.approvals === "string") {
+    result.approvals = value.approvals;
+  }
+  return result;
 }
 
 export function asSaveDocumentsParams(value: unknown): SaveDocumentsParams | undefined {

@@ -33,6 +33,10 @@ describe("wire readers", () => {
       commands: ["ls"],
       files: [],
     });
+    assert.deepEqual(
+      asPermissions({ commands: [], files: [], approvals: "acceptEdits", lines: [] }),
+      { commands: [], files: [], approvals: "acceptEdits" },
+    );
     assert.equal(asPermissions({ commands: [] }), undefined);
     assert.deepEqual(asSaveDocumentsParams({ uris: ["file:///a", 3] }), { uris: ["file:///a"] });
   });
