@@ -226,6 +226,13 @@ _EDITS: Final[dict[str, tuple[str, str]]] = {
         "存下這個修改會蓋掉其中一邊，所以什麼都沒有改。請使用者在編輯器裡存檔或還原 {path}，"
         "再重新讀取它，然後才修改。",
     ),
+    "lsp.edit.partial": (
+        "The user applied only part of your change to {path} in the editor's preview and "
+        "rejected the rest; what they kept is saved. From your version to the file as it is "
+        "now:\n{diff}\nRead it again before any further change.",
+        "使用者在編輯器的預覽裡只套用了你對 {path} 的一部分修改，其餘的拒絕了；保留的部分已經存檔。"
+        "從你的版本到檔案現在的內容：\n{diff}\n再改之前請先重新讀取檔案。",
+    ),
     "lsp.edit.reformatted": (
         "The editor reformatted {path} when saving it (format on save), so the file now differs "
         "from the text you wrote. Read it again before any further change.",

@@ -60,7 +60,8 @@ class Delivery:
     """What became of a change.
 
     APPLIED: disk and the editor buffer (if the file is open) both hold `change.after` now
-    (or, with a `note`, the text the editor reformatted it to on save);
+    (or, with a `note`, the text the editor reformatted it to on save, or the part of it the
+    user kept in the editor's preview);
     `choice` says whether the user accepted once or for the session (ALLOW_ONCE when no review
     was needed). REJECTED: the user said no; nothing changed anywhere. FAILED: it could not be
     applied (stale buffer, I/O error, the editor refused); `reason` says why, nothing changed.
@@ -68,13 +69,16 @@ class Delivery:
     session's locale (edit_file and write_file pass it on as it is).
     `note`, on APPLIED, is a sentence the model must hear along with its success: the editor
     reshaped the text while saving it (format on save), so disk and buffer agree on that text
-    rather than on `change.after`, and the model has to read the file again.
+    rather than on `change.after`, or the user kept only part of the change in the editor's
+    preview; either way the model has to read the file again. `text`, on APPLIED, is what
+    landed when it is not `change.after` (None: exactly `change.after`).
     """
 
     status: DeliveryStatus
     choice: Choice = Choice.ALLOW_ONCE
     reason: str = ""
     note: str = ""
+    text: str | None = None
 
 
 class WorkspaceView(Protocol):

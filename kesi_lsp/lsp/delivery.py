@@ -19,6 +19,10 @@ The editor may reshape the text while saving it (format on save, trimmed whitesp
 newline). When disk and buffer agree after the save, the edit landed: the model is told the
 file was reformatted, so it reads it again before the next change.
 
+In the editor's own preview (VS Code's Refactor Preview) the user may tick only part of a
+change: that part is their answer. It is saved like any accepted edit, and the model is told
+exactly what landed (a diff from its version to the saved one).
+
 A change that needs review is never delivered unreviewed: when the annotated `applyEdit`
 (the editor's own preview) cannot carry it, the user is asked with the prompt instead.
 """
@@ -29,7 +33,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final
 
@@ -42,7 +46,7 @@ from kesi_lsp.core.approval import Choice, EditRequest, asking
 from kesi_lsp.core.diff import unified_diff
 from kesi_lsp.core.events import Event, ToolFinished
 from kesi_lsp.core.workspace import Delivery, DeliveryStatus, FileChange, FileText
-from kesi_lsp.lsp.approver import Prompter, edit_message
+from kesi_lsp.lsp.approver import Prompter, edit_message, truncate_diff
 from kesi_lsp.lsp.capabilities import ClientFeatures
 from kesi_lsp.lsp.documents import Documents, read_disk_or_none, write_atomic
 from kesi_lsp.lsp.edits import EditPlan, workspace_edit
@@ -184,13 +188,37 @@ class LspWorkspaceView:
                 return Delivery(DeliveryStatus.REJECTED, choice=Choice.DENY)
             if (stale := await self._stale(change, "lsp.edit.stale_review")) is not None:
                 return stale
-        outcome = await self._apply(change, annotate=path == "annotation")
+        annotate = path == "annotation"
+        outcome = await self._apply(change, annotate=annotate)
         if outcome is None:
-            outcome = await self._settle(change)
-        if outcome is None:
-            saved_by_editor = await self._save(change, disk_before)
-            outcome = await self._verify(change, choice, reshaped_ok=saved_by_editor)
+            outcome = await self._settle(change, annotate=annotate)
+        if outcome is not None:
+            return outcome
+        kept = self._kept_part(change) if annotate else None
+        target = replace(change, after=kept) if kept is not None else change
+        saved_by_editor = await self._save(target, disk_before)
+        outcome = await self._verify(target, choice, reshaped_ok=saved_by_editor)
+        if kept is not None and outcome.status is DeliveryStatus.APPLIED:
+            outcome = replace(outcome, note=self._partial_note(change, kept), text=kept)
         return outcome
+
+    def _kept_part(self, change: FileChange) -> str | None:
+        """After the editor's preview: the buffer's text when the user ticked only part of
+        the change (neither all of it nor none), else None."""
+        doc = self._link.documents.open_document(change.path)
+        if doc is None or doc.source in (change.after, change.before or ""):
+            return None
+        return doc.source
+
+    def _partial_note(self, change: FileChange, kept: str) -> str:
+        """Tell the model exactly what landed: a diff from its version to the user's."""
+        diff = unified_diff(change.rel, change.after, kept)
+        return text(
+            "lsp.edit.partial",
+            self._locale,
+            path=change.rel,
+            diff=truncate_diff(diff, self._locale),
+        )
 
     # -- 1. review ------------------------------------------------------------------------
 
@@ -270,8 +298,11 @@ class LspWorkspaceView:
             return _failed("lsp.edit.write_error", self._locale, path=change.rel, error=str(exc))
         return None
 
-    async def _settle(self, change: FileChange) -> Delivery | None:
-        """Wait for the editor's didChange/didOpen to show the edit; judge the buffer."""
+    async def _settle(self, change: FileChange, *, annotate: bool = False) -> Delivery | None:
+        """Wait for the editor's didChange/didOpen to show the edit; judge the buffer.
+
+        After the editor's own preview (`annotate`), a buffer holding part of the change is
+        the user's answer, not a failure: None, and `deliver` keeps that part."""
         documents = self._link.documents
         was_open = documents.open_document(change.path) is not None
         deadline = time.monotonic() + (SETTLE_SECONDS if was_open else APPEAR_SECONDS)
@@ -288,6 +319,8 @@ class LspWorkspaceView:
             return None  # the editor does not show us this file; the disk decides
         if doc.source == (change.before or ""):
             return _failed("lsp.edit.skipped", self._locale, path=change.rel)
+        if annotate:
+            return None
         return _failed("lsp.edit.buffer_differs", self._locale, path=change.rel)
 
     # -- 3. save and 4. verify --------------------------------------------------------------
@@ -333,7 +366,7 @@ class LspWorkspaceView:
         if reshaped_ok and self._editor_reshaped(change, disk):
             self._on_applied(change)
             note = text("lsp.edit.reformatted", self._locale, path=change.rel)
-            return Delivery(DeliveryStatus.APPLIED, choice=choice, note=note)
+            return Delivery(DeliveryStatus.APPLIED, choice=choice, note=note, text=disk)
         if disk != change.after:
             return _failed("lsp.edit.not_saved", self._locale, path=change.rel)
         doc = self._link.documents.open_document(change.path)

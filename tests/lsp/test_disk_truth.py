@@ -18,6 +18,7 @@ import re
 from pathlib import Path
 
 import pytest
+from lsprotocol import types
 
 from kesi_lsp.lsp.documents import DiskTexts
 from kesi_lsp.scripted_api import reply, script, tool_use
@@ -230,3 +231,43 @@ async def test_disk_texts_tell_an_outdated_buffer_from_a_conflicted_one(tmp_path
     path.write_text(buffer["text"])  # the user saves: buffer and disk agree
     await disk.refresh([path])
     assert not disk.moved and not disk.conflicted
+
+
+async def test_part_of_a_change_kept_in_the_preview_is_saved_and_told_to_the_model(
+    project: Path, scripted_api: StartServer
+) -> None:
+    """In VS Code's Refactor Preview the user ticks one of two hunks: that part is saved, the
+    run lists the file, the stream shows the diff that landed, and the model reads a diff
+    from its version to the saved one (so it does not believe its whole change is there)."""
+    calc = project / "calc.py"
+    calc.write_text("one\ntwo\nthree\n")
+    api = scripted_api(
+        script(
+            reply(tool_use("read_file", {"file_path": "calc.py"})),
+            reply(tool_use("write_file", {"file_path": "calc.py", "content": "ONE\ntwo\nTHREE\n"})),
+            reply(
+                "You kept ONE only.",
+                expect={
+                    "last_tool_result_contains": "applied only part of your change to calc.py",
+                    "last_tool_result_is_error": False,
+                },
+            ),
+        )
+    )
+
+    def tick_first_hunk(edit: types.WorkspaceEdit) -> bool:
+        change = (edit.document_changes or [])[0]
+        assert isinstance(change, types.TextDocumentEdit) and len(change.edits) == 2
+        change.edits = change.edits[:1]  # the preview applies only what is ticked
+        return True
+
+    async with kesi_client("vscode+kesi", [project], env=api_env(api)) as client:
+        client.answer_preview = tick_first_hunk
+        done = await client.run("kesi.ask", {"prompt": "shout"})
+        assert done["status"] == "done" and done["edits"] == ["calc.py"]
+        assert calc.read_text() == "ONE\ntwo\nthree\n" == client.buffer(calc).text
+        (landed,) = client.stream(done["runId"], "edit")
+        assert "+ONE" in landed["diff"] and "THREE" not in landed["diff"]
+    told = api.requests[2].body["messages"][-1]["content"][0]["content"]
+    told = told if isinstance(told, str) else "".join(part["text"] for part in told)
+    assert "-THREE\n+three" in told and "Read it again" in told

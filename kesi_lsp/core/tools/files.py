@@ -221,7 +221,8 @@ async def _deliver(ctx: ToolContext, change: FileChange, done: str) -> ToolResul
         return ToolResult(reason, True)
     if delivery.choice is Choice.ALLOW_SESSION:
         ctx.gate.remember_file(change.path)
-    diff = await asyncio.to_thread(unified_diff, change.rel, change.before, change.after)
+    landed = delivery.text if delivery.text is not None else change.after
+    diff = await asyncio.to_thread(unified_diff, change.rel, change.before, landed)
     with contextlib.suppress(Exception):  # a broken sink must not misreport a landed edit
         ctx.emit(EditApplied(change.tool, change.rel, diff))
     return ToolResult(f"{done} {delivery.note}" if delivery.note else done)
