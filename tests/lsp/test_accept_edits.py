@@ -17,7 +17,7 @@ from lsprotocol import types
 from kesi_lsp.scripted_api import reply, script, tool_use
 from tests.lsp.clients import KesiClient, kesi_client
 from tests.lsp.conftest import BUGGY, FIXED, AgentCommand
-from tests.lsp.test_delivery import EDIT, LABEL, _wait_for, outcomes
+from tests.lsp.test_delivery import EDIT, LABEL, outcomes, type_while_held
 from tests.lsp.test_e2e import PYTEST, TEST_CALC, api_env, fix_this_args
 from tests.plugins.scripted_api import StartServer
 
@@ -145,12 +145,7 @@ async def test_helix_accept_edits_never_overwrites_what_the_user_typed(
     ) as client:
         client.open(calc)
         started = await client.command("kesi.ask", {"prompt": "fix add"})
-        await _wait_for(lambda: len(outcomes(client, started["runId"])) == 1)
-        client.type_text(calc, "return a - b", "return a - b  # mine")
-        await client.sync()
-        (project / ".go").touch()
-        await client.wait_finished(started["runId"])
-        result = outcomes(client, started["runId"])[-1]
+        result = await type_while_held(client, calc, started["runId"], project)
         assert result.startswith("failed: 沒有套用：你讀過 calc.py 之後，它在編輯器裡又被改過")
         assert "請重新讀取檔案" in result
         mine = BUGGY.replace("return a - b", "return a - b  # mine")

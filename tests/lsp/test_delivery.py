@@ -51,6 +51,25 @@ def outcomes(client: KesiClient, run_id: str) -> list[str]:
     return [line.strip()[2:] for line in client.log_lines() if line.strip().startswith(("→", "✗"))]
 
 
+def tick_first_hunk(edit: types.WorkspaceEdit) -> bool:
+    """The user of VS Code's Refactor Preview ticks the first of two changes and applies."""
+    change = (edit.document_changes or [])[0]
+    assert isinstance(change, types.TextDocumentEdit) and len(change.edits) == 2
+    change.edits = change.edits[:1]  # the preview applies only what is ticked
+    return True
+
+
+async def type_while_held(client: KesiClient, calc: Path, run_id: str, project: Path) -> str:
+    """Between the scripted agent's read and its edit (held by a `wait_file` of `.go`), the
+    user types into calc.py; returns the edit's outcome."""
+    await _wait_for(lambda: len(outcomes(client, run_id)) == 1)
+    client.type_text(calc, "return a - b", "return a - b  # mine")
+    await client.sync()
+    (project / ".go").touch()
+    await client.wait_finished(run_id)
+    return outcomes(client, run_id)[-1]
+
+
 def answer(client: KesiClient, accept: bool, *, session: bool = False) -> None:
     """Script the user: accept or reject whatever review this client shows."""
     client.answer_preview = lambda edit: accept
@@ -181,12 +200,7 @@ async def test_user_typing_between_read_and_write_is_never_overwritten(
         answer(client, accept=True)
         client.open(calc)
         started = await client.command("kesi.ask", {"prompt": "fix add"})
-        await _wait_for(lambda: len(outcomes(client, started["runId"])) == 1)
-        client.type_text(calc, "return a - b", "return a - b  # mine")
-        await client.sync()
-        (project / ".go").touch()
-        await client.wait_finished(started["runId"])
-        result = outcomes(client, started["runId"])[-1]
+        result = await type_while_held(client, calc, started["runId"], project)
         assert result.startswith("failed: Not applied: calc.py changed in the editor")
         assert "Read the file again" in result
         mine = BUGGY.replace("return a - b", "return a - b  # mine")
@@ -251,12 +265,6 @@ async def test_partial_acceptance_in_the_preview_is_reported(
         {"do": "read", "path": "calc.py"},
         {"do": "write", "path": "calc.py", "content": "ONE\ntwo\nTHREE\n"},
     ]
-
-    def tick_first_hunk(edit: types.WorkspaceEdit) -> bool:
-        change = edit.document_changes[0]
-        assert isinstance(change, types.TextDocumentEdit) and len(change.edits) == 2
-        change.edits = change.edits[:1]  # the preview applies only what is ticked
-        return True
 
     async with kesi_client("vscode", [project], command=scripted_agent(steps)) as client:
         client.answer_preview = tick_first_hunk

@@ -18,13 +18,12 @@ import re
 from pathlib import Path
 
 import pytest
-from lsprotocol import types
 
 from kesi_lsp.lsp.documents import DiskTexts
 from kesi_lsp.scripted_api import reply, script, tool_use
 from tests.lsp.clients import ALLOW_ONCE, DENY, kesi_client
 from tests.lsp.conftest import BUGGY, FIXED
-from tests.lsp.test_delivery import answer
+from tests.lsp.test_delivery import answer, tick_first_hunk
 from tests.lsp.test_e2e import api_env
 from tests.plugins.scripted_api import StartServer
 
@@ -254,12 +253,6 @@ async def test_part_of_a_change_kept_in_the_preview_is_saved_and_told_to_the_mod
             ),
         )
     )
-
-    def tick_first_hunk(edit: types.WorkspaceEdit) -> bool:
-        change = (edit.document_changes or [])[0]
-        assert isinstance(change, types.TextDocumentEdit) and len(change.edits) == 2
-        change.edits = change.edits[:1]  # the preview applies only what is ticked
-        return True
 
     async with kesi_client("vscode+kesi", [project], env=api_env(api)) as client:
         client.answer_preview = tick_first_hunk
