@@ -83,6 +83,18 @@ def _failed(key: str, locale: Locale, **fields: object) -> Delivery:
     return Delivery(DeliveryStatus.FAILED, reason=text(key, locale, **fields))
 
 
+def _failed_uris(answer: object) -> set[str]:
+    """The URIs a `kesi/saveDocuments` answer lists as not saved (VS Code sends strings,
+    Neovim `{uri, message}` objects)."""
+    failed = answer.get("failed") if isinstance(answer, dict) else None
+    uris: set[str] = set()
+    for item in failed if isinstance(failed, list) else []:
+        uri = item.get("uri") if isinstance(item, dict) else item
+        if isinstance(uri, str):
+            uris.add(uri)
+    return uris
+
+
 class LspWorkspaceView:
     """`WorkspaceView` for one run: reads the editor's text, delivers changes through it."""
 
@@ -129,9 +141,11 @@ class LspWorkspaceView:
             return doc.source
         return await asyncio.to_thread(read_disk_or_none, path)
 
-    async def _disk(self, path: Path) -> str | None:
+    async def _disk(self, path: Path, *, saved_by_editor: bool = False) -> str | None:
+        """Read the disk (off the loop) and note it; after the editor's own save the new text
+        is the editor's write, never a sign that something else changed the file."""
         text = await asyncio.to_thread(read_disk_or_none, path)
-        self._link.documents.disk.note(path, text)
+        self._link.documents.disk.note(path, text, written_by_editor=saved_by_editor)
         return text
 
     async def _stale(self, change: FileChange, key: str) -> Delivery | None:
@@ -144,8 +158,8 @@ class LspWorkspaceView:
     async def _disk_now(self, path: Path) -> str | None:
         """The disk's text, read after the refreshes under way (a command just finished):
         reading it notes a move under a clean buffer (`DiskTexts.moved`)."""
-        if self._refreshing:
-            await asyncio.gather(*self._refreshing, return_exceptions=True)
+        if self._refreshing:  # `wait`, not `gather`: a cancel here must not cancel them
+            await asyncio.wait(set(self._refreshing))
         return await self._disk(path)
 
     def _outdated(self, change: FileChange) -> Delivery | None:
@@ -188,6 +202,9 @@ class LspWorkspaceView:
                 return Delivery(DeliveryStatus.REJECTED, choice=Choice.DENY)
             if (stale := await self._stale(change, "lsp.edit.stale_review")) is not None:
                 return stale
+            disk_before = await self._disk_now(change.path)  # the disk may have moved meanwhile
+            if (outdated := self._outdated(change)) is not None:
+                return outdated
         annotate = path == "annotation"
         outcome = await self._apply(change, annotate=annotate)
         if outcome is None:
@@ -199,7 +216,9 @@ class LspWorkspaceView:
         saved_by_editor = await self._save(target, disk_before)
         outcome = await self._verify(target, choice, reshaped_ok=saved_by_editor)
         if kept is not None and outcome.status is DeliveryStatus.APPLIED:
-            outcome = replace(outcome, note=self._partial_note(change, kept), text=kept)
+            landed = outcome.text if outcome.text is not None else kept
+            note = " ".join(filter(None, [self._partial_note(change, landed), outcome.note]))
+            outcome = replace(outcome, note=note, text=landed)
         return outcome
 
     def _kept_part(self, change: FileChange) -> str | None:
@@ -338,26 +357,34 @@ class LspWorkspaceView:
             log.info("%s changed on disk during the delivery; not saving over it", change.rel)
             return False
         if self._link.features.save_documents:
-            params = {"uris": [path_to_uri(change.path)]}
+            uri = path_to_uri(change.path)
             try:
-                await asyncio.wait_for(
-                    self._link.wire.request(SAVE_DOCUMENTS, params), SAVE_SECONDS
+                answer = await asyncio.wait_for(
+                    self._link.wire.request(SAVE_DOCUMENTS, {"uris": [uri]}), SAVE_SECONDS
                 )
             except (ClientGoneError, JsonRpcException, TimeoutError) as exc:
                 log.info("kesi/saveDocuments failed, saving ourselves: %s", exc)
             else:
-                saved = await self._disk(change.path)
+                saved = await self._disk(change.path, saved_by_editor=True)
                 if saved == change.after or self._editor_reshaped(change, saved):
                     return True
+                if uri in _failed_uris(answer):  # e.g. VS Code: "the file on disk is newer"
+                    log.info("the editor could not save %s; not saving over it", change.rel)
+                    return False
         doc = self._link.documents.open_document(change.path)
         if doc is None or doc.source == change.after:
+            if await self._disk(change.path) != now:  # someone wrote it while we waited
+                log.info("%s changed on disk while saving; not saving over it", change.rel)
+                return False
             await self._write(change)
         return False
 
     def _editor_reshaped(self, change: FileChange, disk: str | None) -> bool:
         """The editor saved what it shows, but not `change.after`: it reformatted on save."""
         doc = self._link.documents.open_document(change.path)
-        return disk is not None and disk != change.after and doc is not None and doc.source == disk
+        if disk is None or disk in (change.after, change.before) or doc is None:
+            return False  # the buffer back at `before` is an undo, not a reformat
+        return doc.source == disk
 
     async def _verify(self, change: FileChange, choice: Choice, *, reshaped_ok: bool) -> Delivery:
         """I1: the disk, then the buffer (in memory, after the read), must hold the intent --

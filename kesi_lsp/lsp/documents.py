@@ -96,8 +96,8 @@ class DiskTexts:
         self.conflicted: set[Path] = set()
         self.buffer_text: Callable[[Path], str | None] = _no_buffer
 
-    async def refresh(self, paths: Iterable[Path]) -> None:
-        """Re-read `paths` (resolved) in a worker thread."""
+    async def refresh(self, paths: Iterable[Path], *, written_by_editor: bool = False) -> None:
+        """Re-read `paths` (resolved) in a worker thread (`written_by_editor`: after a save)."""
         wanted = list(paths)
         if not wanted:
             return
@@ -105,20 +105,23 @@ class DiskTexts:
         texts = await asyncio.to_thread(lambda: [read_disk_or_none(p) for p in wanted])
         for path, stamp, text in zip(wanted, stamps, texts, strict=True):
             if self._notes.get(path, 0) == stamp:
-                self._store(path, text)
+                self._store(path, text, written_by_editor=written_by_editor)
 
-    def note(self, path: Path, text: str | None) -> None:
-        """Remember what was just read from (or written to) the disk at `path` (resolved)."""
-        self._store(path, text)
+    def note(self, path: Path, text: str | None, *, written_by_editor: bool = False) -> None:
+        """Remember what was just read from (or written to) the disk at `path` (resolved).
+
+        `written_by_editor`: the editor itself just saved the file, so a new text is its
+        write (the user may have typed since), never a sign of someone else's change."""
+        self._store(path, text, written_by_editor=written_by_editor)
         self._notes[path] = self._notes.get(path, 0) + 1
 
-    def _store(self, path: Path, text: str | None) -> None:
+    def _store(self, path: Path, text: str | None, *, written_by_editor: bool = False) -> None:
         """Record the disk's new text; note a buffer the disk moved away from (clean: moved;
         with unsaved changes of its own: conflicted)."""
         old = self._texts.get(path, _UNKNOWN)
         self._texts[path] = text
         buffer = self.buffer_text(path)
-        if buffer is None or buffer == text:
+        if buffer is None or buffer == text or written_by_editor:
             self.moved.pop(path, None)
             self.conflicted.discard(path)
         elif isinstance(old, str) and old != text and buffer == old:

@@ -44,10 +44,11 @@ def did_close(ls: KesiServer, params: types.DidCloseTextDocumentParams) -> None:
 
 
 async def did_save(ls: KesiServer, params: types.DidSaveTextDocumentParams) -> None:
-    """The disk changed: re-read it (off the event loop) for the list of unsaved files."""
+    """The editor wrote the file: re-read it (off the event loop) for the list of unsaved
+    files. Typing that arrives before the read lands is unsaved typing, not a conflict."""
     log.debug("saved %s", params.text_document.uri)
     if (path := _path(params.text_document.uri)) is not None:
-        await ls.disk_texts.refresh([path])
+        await ls.disk_texts.refresh([path], written_by_editor=True)
 
 
 def register(server: KesiServer) -> None:

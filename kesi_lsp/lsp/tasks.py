@@ -57,6 +57,8 @@ def clipped_last(source: str, first: int, last: int) -> int:
     """The last line (0-based) of `first`..`last` the excerpt can show within both caps, as
     `numbered` formats it; `first - 1` when even line `first` alone is over the byte cap."""
     lines = split_lines(source)
+    if not lines:
+        return last  # an empty file: nothing to clip
     end = min(last, len(lines) - 1, first + MAX_EXCERPT_LINES - 1)
     width = len(str(end + 1))
     used = 0

@@ -242,6 +242,9 @@ class KesiClient(LanguageClient):
         # Format on save: kesi/saveDocuments reshapes the buffer's text before writing it, as
         # VS Code's save participants do (formatters, trim trailing whitespace, final newline).
         self.reshape_on_save: Callable[[str], str] | None = None
+        # Before saving a buffer on kesi/saveDocuments: False = the editor refuses (VS Code's
+        # "the file on disk is newer"), the buffer stays unsaved and the URI is reported failed.
+        self.before_save: Callable[[Path], bool] | None = None
         self._finished: dict[str, asyncio.Event] = {}
         self._register()
 
@@ -465,15 +468,18 @@ class KesiClient(LanguageClient):
             self.violations.append("kesi/saveDocuments sent to a client that did not announce it")
         self.timeline.append(("kesi/saveDocuments", params))
         self.saves.append(list(params["uris"]))
-        saved = []
+        saved, failed = [], []
         for uri in params["uris"]:
             if uri in self.buffers:
                 buffer = self.buffers[uri]
+                if self.before_save is not None and not self.before_save(Path(buffer.path)):
+                    failed.append(uri)
+                    continue
                 if self.reshape_on_save is not None:
                     self._reshape(buffer, self.reshape_on_save(buffer.text))
                 self._save(buffer)
                 saved.append(uri)
-        return {"saved": saved, "failed": []}
+        return {"saved": saved, "failed": failed}
 
     async def _on_apply_edit(
         self, params: types.ApplyWorkspaceEditParams

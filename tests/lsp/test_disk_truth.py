@@ -22,8 +22,8 @@ import pytest
 from kesi_lsp.lsp.documents import DiskTexts
 from kesi_lsp.scripted_api import reply, script, tool_use
 from tests.lsp.clients import ALLOW_ONCE, DENY, kesi_client
-from tests.lsp.conftest import BUGGY, FIXED
-from tests.lsp.test_delivery import answer, tick_first_hunk
+from tests.lsp.conftest import BUGGY, FIXED, AgentCommand
+from tests.lsp.test_delivery import EDIT, answer, outcomes, tick_first_hunk
 from tests.lsp.test_e2e import api_env
 from tests.plugins.scripted_api import StartServer
 
@@ -264,3 +264,97 @@ async def test_part_of_a_change_kept_in_the_preview_is_saved_and_told_to_the_mod
     told = api.requests[2].body["messages"][-1]["content"][0]["content"]
     told = told if isinstance(told, str) else "".join(part["text"] for part in told)
     assert "-THREE\n+three" in told and "Read it again" in told
+
+
+async def test_an_edit_the_editor_could_not_save_is_never_saved_over_a_newer_disk(
+    project: Path, scripted_agent: AgentCommand
+) -> None:
+    """Another program writes calc.py just as the editor saves KeSi's edit; the editor
+    refuses ("the file on disk is newer"). KeSi must not then write the file itself: the
+    other program's text stays on disk, the edit stays unsaved in the buffer, the run says
+    it was not saved."""
+    calc = project / "calc.py"
+    theirs = "y = 3\n"
+
+    def newer_on_disk(path: Path) -> bool:
+        path.write_text(theirs)
+        return False
+
+    async with kesi_client("vscode+kesi", [project], command=scripted_agent(EDIT)) as client:
+        answer(client, accept=True)
+        client.open(calc)
+        client.before_save = newer_on_disk
+        done = await client.run("kesi.ask", {"prompt": "fix add"})
+        assert outcomes(client, done["runId"])[-1].startswith("failed:")
+        assert calc.read_text() == theirs
+        assert client.buffer(calc).text == FIXED and client.buffer(calc).dirty
+        assert done["edits"] == []
+
+
+async def test_a_disk_change_during_the_review_is_caught_before_the_edit_lands(
+    project: Path, scripted_agent: AgentCommand
+) -> None:
+    """While the diff waits for the user, a command elsewhere rewrites calc.py; the clean
+    buffer still shows the old text. Accepting must not put the edit into that outdated
+    buffer: it is refused before anything is applied."""
+    calc = project / "calc.py"
+
+    def change_disk_then_accept(params: object) -> str:
+        calc.write_text(RENAMED)
+        return "accept"
+
+    async with kesi_client("neovim+kesi", [project], command=scripted_agent(EDIT)) as client:
+        client.open(calc)
+        client.answer_review = change_disk_then_accept
+        done = await client.run("kesi.ask", {"prompt": "fix add"})
+        result = outcomes(client, done["runId"])[-1]
+        assert result.startswith(f"failed: Not applied: calc.py {MOVED}")
+        assert not client.applied and not client.saves
+        assert client.buffer(calc).text == BUGGY and calc.read_text() == RENAMED
+
+
+SHOUTED = "ONE  \ntwo\nTHREE\n"
+
+
+async def test_part_kept_in_the_preview_then_reformatted_on_save_is_told_as_it_landed(
+    project: Path, scripted_api: StartServer
+) -> None:
+    """Both at once: the user keeps one hunk, the editor trims it on save. The model's diff
+    and the stream's edit show the trimmed text, and both sentences reach the model."""
+    calc = project / "calc.py"
+    calc.write_text("one\ntwo\nthree\n")
+    api = scripted_api(
+        script(
+            reply(tool_use("read_file", {"file_path": "calc.py"})),
+            reply(tool_use("write_file", {"file_path": "calc.py", "content": SHOUTED})),
+            reply("Noted.", expect={"last_tool_result_is_error": False}),
+        )
+    )
+    async with kesi_client("vscode+kesi", [project], env=api_env(api)) as client:
+        client.answer_preview = tick_first_hunk
+        client.reshape_on_save = _strip_trailing_spaces
+        done = await client.run("kesi.ask", {"prompt": "shout"})
+        assert done["edits"] == ["calc.py"]
+        assert calc.read_text() == "ONE\ntwo\nthree\n" == client.buffer(calc).text
+        (landed,) = client.stream(done["runId"], "edit")
+        assert "+ONE\n" in landed["diff"]
+    told = api.requests[2].body["messages"][-1]["content"][0]["content"]
+    told = told if isinstance(told, str) else "".join(part["text"] for part in told)
+    assert "-ONE  \n+ONE\n" in told and "-THREE\n+three" in told
+    assert "applied only part" in told and "reformatted calc.py" in told
+
+
+async def test_the_users_own_save_then_typing_is_not_a_conflict(tmp_path: Path) -> None:
+    """The editor saves, the user types before the server re-read the disk: that is unsaved
+    typing, not someone else's change (no refusal of the agent's next edit)."""
+    path = tmp_path / "calc.py"
+    path.write_text(BUGGY)
+    buffer = {"text": BUGGY}
+    disk = DiskTexts()
+    disk.buffer_text = lambda p: buffer["text"] if p == path else None
+    await disk.refresh([path])
+    path.write_text(FIXED)  # the user's save (buffer held FIXED) ...
+    buffer["text"] = FIXED + "# typing\n"  # ... and typing before didSave's read lands
+    await disk.refresh([path], written_by_editor=True)
+    assert not disk.conflicted and not disk.moved
+    assert disk.differs(path, buffer["text"]), "the typing is unsaved"

@@ -2,15 +2,19 @@
 
 The answer to a folder-scoped `workspace/configuration` includes the folder's settings file
 (`.vscode/settings.json` in VS Code), which arrives with a `git clone`. The server ignores
-`kesi.apiKey` and `kesi.baseUrl` there; the user's own settings and environment decide.
+`kesi.apiKey`, `kesi.baseUrl`, `kesi.sandbox` and `kesi.approvals` there; the user's own
+settings, the editor's initialization options and the environment decide.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from kesi_lsp.scripted_api import reply, script
-from tests.lsp.clients import kesi_client
+from lsprotocol import types
+
+from kesi_lsp.scripted_api import reply, script, tool_use
+from tests.lsp.clients import DENY, kesi_client
+from tests.lsp.conftest import BUGGY
 from tests.lsp.test_e2e import api_env
 from tests.plugins.scripted_api import StartServer
 
@@ -27,3 +31,29 @@ async def test_folder_settings_cannot_redirect_the_api_key(
     assert done["status"] == "done" and done["text"] == "Hello from the real API."
     (request,) = api.requests
     assert not any("sk-attacker" in value for value in request.headers.values())
+
+
+async def test_folder_settings_cannot_unconfine_commands_or_skip_reviews(
+    project: Path, scripted_api: StartServer
+) -> None:
+    """`sandbox: off` and `approvals: acceptEdits` from a folder's answer are ignored: the
+    run is sandboxed as before, and an edit still asks (here: denied, nothing written)."""
+    edit = {"file_path": "calc.py", "old_string": "a - b", "new_string": "a + b"}
+    api = scripted_api(
+        script(
+            reply(tool_use("read_file", {"file_path": "calc.py"})),
+            reply(tool_use("edit_file", edit)),
+            reply("Refused.", expect={"last_tool_result_is_error": True}),
+        )
+    )
+    planted = {"kesi": {"sandbox": "off", "approvals": "acceptEdits"}}
+    configuration = {project.as_uri(): planted}
+    async with kesi_client(
+        "neovim", [project], env=api_env(api), configuration=configuration
+    ) as client:
+        client.answer_prompt = lambda params: DENY
+        done = await client.run("kesi.ask", {"prompt": "fix"})
+        assert done["status"] == "done"
+        assert len(client.prompts) == 1, "the edit was asked about"
+        assert not client.shown(types.MessageType.Warning), "no 'sandbox off' warning"
+    assert (project / "calc.py").read_text() == BUGGY

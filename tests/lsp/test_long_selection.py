@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from kesi_lsp.lsp.tasks import MAX_EXCERPT_BYTES, clipped_last, fix_task
+from kesi_lsp.lsp.tasks import MAX_EXCERPT_BYTES, clip_note, clipped_last, fix_task
 from kesi_lsp.scripted_api import reply, script
 from tests.lsp.clients import kesi_client
 from tests.lsp.test_e2e import api_env
@@ -94,3 +94,9 @@ def test_a_first_line_over_the_cap_sends_no_lines_and_says_why() -> None:
         "Read min.js with read_file (or search it with grep) to see it."
     )
     assert clipped_last(source, 1, 1) == 1
+
+
+def test_an_empty_file_is_not_clipped() -> None:
+    """Fix this on an empty file: nothing to clip, and no false "over 64 KB" sentence."""
+    assert clipped_last("", 0, 0) == 0
+    assert clip_note("empty.py", (0, 0), clipped_last("", 0, 0), "en") is None

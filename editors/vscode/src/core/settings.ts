@@ -27,10 +27,11 @@ export const CLIENT_SETTINGS = ["serverPath", "review", "trace.server"] as const
 
 /**
  * Settings taken from the user's own (global) settings only, never from a workspace or folder:
- * a cloned repository's `.vscode/settings.json` must not turn the sandbox off or send the API
- * key and the code to another address. package.json gives them `"scope": "machine"` too.
+ * a cloned repository's `.vscode/settings.json` must not turn the sandbox off, skip the review
+ * of edits, or send the API key and the code to another address. package.json gives them
+ * `"scope": "machine"` too, and the server ignores them in a folder's answer.
  */
-export const USER_ONLY_SETTINGS = ["sandbox", "baseUrl"] as const;
+export const USER_ONLY_SETTINGS = ["sandbox", "approvals", "baseUrl"] as const;
 
 /** Never sent by this client: the API key belongs in `ANTHROPIC_API_KEY` (Settings Sync would
  * copy a key kept in settings.json to every machine). */
@@ -39,12 +40,17 @@ export const NEVER_SENT = ["apiKey"] as const;
 /** Reads one `kesi.<key>` from the user's global settings only (`inspect(key)?.globalValue`). */
 export type UserValueGetter = (key: string) => unknown;
 
+/** The user-only settings: the user's global value, else the default (never the workspace's),
+ * so removing a user value really goes back to the default. */
 function userOnly(userValue: UserValueGetter): Record<string, unknown> {
   const values: Record<string, unknown> = {};
+  const defaults: Record<string, unknown> = SERVER_SETTINGS;
   for (const key of USER_ONLY_SETTINGS) {
     const value = userValue(key);
     if (value !== undefined && value !== null && value !== "") {
       values[key] = value;
+    } else if (defaults[key] !== undefined) {
+      values[key] = defaults[key];
     }
   }
   return values;
@@ -79,11 +85,11 @@ export function initializationOptions(
 
 /**
  * Settings whose change needs a new server process: the executable, the review mode
- * (announced once, in `initialize`), and the API address (the server takes it only from
- * `initialize` or an unscoped answer, never a folder's). The others travel live.
+ * (announced once, in `initialize`), and the user-only settings (the server takes them only
+ * from `initialize` or an unscoped answer, never a folder's). The others travel live.
  */
 export function needsRestart(affects: (section: string) => boolean): boolean {
-  return affects("kesi.serverPath") || affects("kesi.review") || affects("kesi.baseUrl");
+  return ["serverPath", "review", ...USER_ONLY_SETTINGS].some((key) => affects(`kesi.${key}`));
 }
 
 /**

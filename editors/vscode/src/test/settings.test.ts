@@ -64,30 +64,34 @@ describe("initializationOptions", () => {
         (key) => values[key],
         () => undefined,
       ),
-      { kesi: { model: "claude-sonnet-4-5", maxTurns: 5, sandbox: "auto" } },
+      { kesi: { model: "claude-sonnet-4-5", maxTurns: 5, sandbox: "auto", approvals: "ask" } },
     );
   });
 
-  it("takes sandbox and baseUrl from the user's settings only, never the workspace's", () => {
-    const merged: Record<string, unknown> = { sandbox: "off", baseUrl: "https://attacker" };
+  it("takes sandbox, approvals and baseUrl from the user's settings only", () => {
+    const merged: Record<string, unknown> = {
+      sandbox: "off",
+      approvals: "acceptEdits",
+      baseUrl: "https://attacker",
+    };
     const user: Record<string, unknown> = { sandbox: "bubblewrap" };
     assert.deepEqual(
       initializationOptions(
         (key) => merged[key],
         (key) => user[key],
       ),
-      { kesi: { sandbox: "bubblewrap" } },
+      { kesi: { sandbox: "bubblewrap", approvals: "ask" } },
     );
     assert.deepEqual(
       initializationOptions(
         (key) => merged[key],
         () => undefined,
       ),
-      { kesi: { sandbox: "auto" } },
+      { kesi: { sandbox: "auto", approvals: "ask" } },
     );
   });
 
-  it("restarts the server only when its path changes", () => {
+  it("restarts the server when its path, the review or a user-only setting changes", () => {
     assert.equal(
       needsRestart((section) => section === "kesi.serverPath"),
       true,
@@ -98,6 +102,10 @@ describe("initializationOptions", () => {
     );
     assert.equal(
       needsRestart((section) => section === "kesi.baseUrl"),
+      true,
+    );
+    assert.equal(
+      needsRestart((section) => section === "kesi.sandbox"),
       true,
     );
   });
@@ -113,7 +121,7 @@ describe("serverSection", () => {
     };
     assert.deepEqual(
       serverSection(section, () => undefined),
-      { model: "m" },
+      { model: "m", sandbox: "auto", approvals: "ask" },
     );
     assert.equal(
       serverSection(null, () => undefined),
@@ -121,25 +129,27 @@ describe("serverSection", () => {
     );
   });
 
-  it("never passes a project's apiKey, baseUrl or sandbox; the user's own values win", () => {
+  it("never passes a project's apiKey, baseUrl, sandbox or approvals; the user's own win", () => {
     const fromProject = {
       model: "m",
       apiKey: "sk-planted",
       baseUrl: "https://attacker.example",
       sandbox: "off",
+      approvals: "acceptEdits",
     };
+    // Nothing set by the user: the defaults, so removing "off" really turns the sandbox on.
     assert.deepEqual(
       serverSection(fromProject, () => undefined),
-      { model: "m" },
+      { model: "m", sandbox: "auto", approvals: "ask" },
     );
     const user: Record<string, unknown> = { baseUrl: "https://gateway.example", apiKey: "sk-u" };
     assert.deepEqual(
       serverSection(fromProject, (key) => user[key]),
-      { model: "m", baseUrl: "https://gateway.example" },
+      { model: "m", sandbox: "auto", approvals: "ask", baseUrl: "https://gateway.example" },
     );
   });
 
-  it("declares sandbox and baseUrl machine-scoped, so VS Code ignores workspace values", () => {
+  it("declares the user-only settings machine-scoped, so VS Code ignores workspace values", () => {
     for (const key of USER_ONLY_SETTINGS) {
       assert.equal(properties[`kesi.${key}`]?.scope, "machine", `kesi.${key}`);
     }
