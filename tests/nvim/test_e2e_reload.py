@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from kesi_lsp.scripted_api import reply, script, tool_use
+from kesi_lsp.scripted_api import Timing, reply, script, tool_use
 from tests.nvim.conftest import OpenEditor
 from tests.nvim.kesi_session import disk, start_kesi
 from tests.nvim.project import CALC_BUGGY, CALC_FIXED, failing_project
@@ -34,7 +34,15 @@ def test_a_command_s_change_shows_in_the_clean_buffer_and_the_next_edit_keeps_it
     api = scripted_api(
         script(
             reply("Renaming.", tool_use("run_command", {"command": RENAME})),
-            reply("Now the fix.", EDIT, expect={"last_tool_result_is_error": False}),
+            # A real model takes a while to answer; the reload (milliseconds after the
+            # command) lands before its edit does. Without the pause this scripted model
+            # could edit in the very moment the buffer reloads, and be refused as stale.
+            reply(
+                "Now the fix.",
+                EDIT,
+                expect={"last_tool_result_is_error": False},
+                timing=Timing(headers_delay=0.5),
+            ),
             reply("Done.", expect={"last_tool_result_contains": "Replaced"}),
         )
     )
