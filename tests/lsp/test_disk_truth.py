@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from kesi_lsp.lsp.documents import DiskTexts
-from kesi_lsp.scripted_api import reply, script, tool_use
+from kesi_lsp.scripted_api import Step, reply, script, tool_use
 from tests.lsp.clients import ALLOW_ONCE, DENY, kesi_client
 from tests.lsp.conftest import BUGGY, FIXED, AgentCommand
 from tests.lsp.test_delivery import EDIT, answer, outcomes, tick_first_hunk
@@ -36,6 +36,23 @@ UNSAVED = "Files with unsaved changes in the editor"
 FIX = {"file_path": "calc.py", "old_string": "a - b", "new_string": "a + b"}
 
 
+def read_run_edit_refused(command: str, refusal: str) -> list[Step]:
+    """The model reads calc.py, runs `command` (which changes it on disk), edits it, and is
+    told the edit was refused with `refusal`."""
+    return [
+        reply(tool_use("read_file", {"file_path": "calc.py"})),
+        reply(tool_use("run_command", {"command": command})),
+        reply(tool_use("edit_file", FIX), expect={"last_tool_result_is_error": False}),
+        reply(
+            "calc.py changed on disk; it needs the user.",
+            expect={
+                "last_tool_result_contains": f"Not applied: calc.py {refusal}",
+                "last_tool_result_is_error": True,
+            },
+        ),
+    ]
+
+
 @pytest.mark.parametrize("preset", ["neovim", "neovim+kesi", "vscode"])
 async def test_an_edit_never_undoes_a_commands_change_the_editor_did_not_reload(
     preset: str, project: Path, scripted_api: StartServer
@@ -45,16 +62,7 @@ async def test_an_edit_never_undoes_a_commands_change_the_editor_did_not_reload(
     change on disk survives, and once the user reloads the buffer the edit goes through."""
     api = scripted_api(
         script(
-            reply(tool_use("read_file", {"file_path": "calc.py"})),
-            reply(tool_use("run_command", {"command": RENAME})),
-            reply(tool_use("edit_file", FIX), expect={"last_tool_result_is_error": False}),
-            reply(
-                "calc.py changed on disk; please reload it.",
-                expect={
-                    "last_tool_result_contains": f"Not applied: calc.py {MOVED}",
-                    "last_tool_result_is_error": True,
-                },
-            ),
+            *read_run_edit_refused(RENAME, MOVED),
             reply(tool_use("read_file", {"file_path": "calc.py"})),
             reply(
                 tool_use("edit_file", FIX),
@@ -98,20 +106,7 @@ async def test_an_edit_never_saves_over_a_disk_a_command_changed_under_unsaved_t
     Saving an edit would overwrite one side, so it is refused: the user's typing stays in the
     buffer, the command's line on disk, and the model is told to have the user save or
     revert first."""
-    api = scripted_api(
-        script(
-            reply(tool_use("read_file", {"file_path": "calc.py"})),
-            reply(tool_use("run_command", {"command": APPEND})),
-            reply(tool_use("edit_file", FIX), expect={"last_tool_result_is_error": False}),
-            reply(
-                "calc.py has unsaved changes and changed on disk.",
-                expect={
-                    "last_tool_result_contains": f"Not applied: calc.py {CONFLICT}",
-                    "last_tool_result_is_error": True,
-                },
-            ),
-        )
-    )
+    api = scripted_api(script(*read_run_edit_refused(APPEND, CONFLICT)))
     calc = project / "calc.py"
     mine = BUGGY.replace("def add", "def add  # mine\ndef add")
     async with kesi_client(preset, [project], env=api_env(api)) as client:
