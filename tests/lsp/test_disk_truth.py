@@ -353,3 +353,25 @@ async def test_the_users_own_save_then_typing_is_not_a_conflict(tmp_path: Path) 
     await disk.refresh([path], written_by_editor=True)
     assert not disk.conflicted and not disk.moved
     assert disk.differs(path, buffer["text"]), "the typing is unsaved"
+
+
+async def test_an_undo_before_the_save_is_not_taken_for_a_reformat(
+    project: Path, scripted_agent: AgentCommand
+) -> None:
+    """The user takes the edit back (reverts the buffer) just as the editor saves it: disk
+    and buffer agree, on the old text. That is not the edit landing in a new shape: the run
+    must not report it applied."""
+    calc = project / "calc.py"
+
+    def revert_then_save(path: Path) -> bool:
+        client.reload(path)  # back to what the disk holds: the text before the edit
+        return True
+
+    async with kesi_client("vscode+kesi", [project], command=scripted_agent(EDIT)) as client:
+        answer(client, accept=True)
+        client.open(calc)
+        client.before_save = revert_then_save
+        done = await client.run("kesi.ask", {"prompt": "fix add"})
+        assert outcomes(client, done["runId"])[-1].startswith("failed:")
+        assert done["edits"] == []
+        assert calc.read_text() == BUGGY == client.buffer(calc).text
