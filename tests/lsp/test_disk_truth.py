@@ -15,14 +15,17 @@ real model loop (scripted Messages API):
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from kesi_lsp.lsp.documents import DiskTexts
 from kesi_lsp.scripted_api import Step, reply, script, tool_use
-from tests.lsp.clients import ALLOW_ONCE, DENY, kesi_client
+from tests.lsp.clients import ALLOW_ONCE, DENY, KesiClient, kesi_client
 from tests.lsp.conftest import BUGGY, FIXED, AgentCommand
+from tests.lsp.test_cancel import result_text, tool_results
 from tests.lsp.test_delivery import EDIT, answer, outcomes, tick_first_hunk
 from tests.lsp.test_e2e import api_env
 from tests.plugins.scripted_api import StartServer
@@ -256,9 +259,21 @@ async def test_part_of_a_change_kept_in_the_preview_is_saved_and_told_to_the_mod
         assert calc.read_text() == "ONE\ntwo\nthree\n" == client.buffer(calc).text
         (landed,) = client.stream(done["runId"], "edit")
         assert "+ONE" in landed["diff"] and "THREE" not in landed["diff"]
-    told = api.requests[2].body["messages"][-1]["content"][0]["content"]
-    told = told if isinstance(told, str) else "".join(part["text"] for part in told)
+    told = result_text(tool_results(api.requests[2])[-1])
     assert "-THREE\n+three" in told and "Read it again" in told
+
+
+async def edit_with_save_hook(
+    client: KesiClient, calc: Path, before_save: Callable[[Path], bool]
+) -> dict[str, Any]:
+    """The user accepts the scripted agent's edit of calc.py; `before_save` runs when the
+    editor is asked to save it. Returns the run's end, after checking the edit failed."""
+    answer(client, accept=True)
+    client.open(calc)
+    client.before_save = before_save
+    done = await client.run("kesi.ask", {"prompt": "fix add"})
+    assert outcomes(client, done["runId"])[-1].startswith("failed:")
+    return done
 
 
 async def test_an_edit_the_editor_could_not_save_is_never_saved_over_a_newer_disk(
@@ -276,11 +291,7 @@ async def test_an_edit_the_editor_could_not_save_is_never_saved_over_a_newer_dis
         return False
 
     async with kesi_client("vscode+kesi", [project], command=scripted_agent(EDIT)) as client:
-        answer(client, accept=True)
-        client.open(calc)
-        client.before_save = newer_on_disk
-        done = await client.run("kesi.ask", {"prompt": "fix add"})
-        assert outcomes(client, done["runId"])[-1].startswith("failed:")
+        done = await edit_with_save_hook(client, calc, newer_on_disk)
         assert calc.read_text() == theirs
         assert client.buffer(calc).text == FIXED and client.buffer(calc).dirty
         assert done["edits"] == []
@@ -333,8 +344,7 @@ async def test_part_kept_in_the_preview_then_reformatted_on_save_is_told_as_it_l
         assert calc.read_text() == "ONE\ntwo\nthree\n" == client.buffer(calc).text
         (landed,) = client.stream(done["runId"], "edit")
         assert "+ONE\n" in landed["diff"]
-    told = api.requests[2].body["messages"][-1]["content"][0]["content"]
-    told = told if isinstance(told, str) else "".join(part["text"] for part in told)
+    told = result_text(tool_results(api.requests[2])[-1])
     assert "-ONE  \n+ONE\n" in told and "-THREE\n+three" in told
     assert "applied only part" in told and "reformatted calc.py" in told
 
@@ -368,10 +378,6 @@ async def test_an_undo_before_the_save_is_not_taken_for_a_reformat(
         return True
 
     async with kesi_client("vscode+kesi", [project], command=scripted_agent(EDIT)) as client:
-        answer(client, accept=True)
-        client.open(calc)
-        client.before_save = revert_then_save
-        done = await client.run("kesi.ask", {"prompt": "fix add"})
-        assert outcomes(client, done["runId"])[-1].startswith("failed:")
+        done = await edit_with_save_hook(client, calc, revert_then_save)
         assert done["edits"] == []
         assert calc.read_text() == BUGGY == client.buffer(calc).text
