@@ -115,6 +115,28 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "（.git、node_modules 這類目錄以外超過 {limit} 個項目），指令沒有執行。"
         "請使用者開一個小一點的資料夾，或是把沙箱關掉。",
     ),
+    # Appended to a command's result when its output names something the sandbox hid (new).
+    "sandbox.note.hidden": (
+        "(sandbox: {paths} exists on this machine but is hidden from commands: outside the "
+        "workspace they see only system folders, toolchains and the active environment. It is "
+        "not missing; if the command needs it, tell the user.)",
+        "（沙箱：{paths} 在這台機器上是存在的，只是指令看不到：工作目錄以外，"
+        "指令只看得到系統資料夾、工具鏈跟目前啟用的環境。它沒有不見；"
+        "如果指令需要它，請告訴使用者。）",
+    ),
+    "sandbox.note.secret": (
+        "(sandbox: {paths} is closed to commands because it may hold secrets; the file is "
+        "there, it just cannot be read.)",
+        "（沙箱：{paths} 可能放著機密，所以不開放給指令讀取；檔案是在的，只是讀不到。）",
+    ),
+    "sandbox.note.read_only": (
+        "(sandbox: the command tried to write where commands may only read: outside the "
+        "workspace and the temp folder, or inside .git, .venv, venv, node_modules or "
+        "__pycache__. Ask the user to run this step themselves.)",
+        "（沙箱：這個指令想寫入只開放讀取的地方：工作目錄跟暫存目錄以外，"
+        "或是 .git、.venv、venv、node_modules、__pycache__ 裡面。"
+        "這一步請使用者自己執行。）",
+    ),
     # Raised to the host when the `sandbox` setting asks for something this machine lacks.
     "sandbox.error.platform": (
         "The sandbox setting is {mode}, but {mode} only exists on {platform}; this machine "

@@ -74,7 +74,7 @@ def select_sandbox(
         if program is None:
             return _unavailable(mode, "sandbox-exec", platform, locale, missing=True)
         tmp = Path(environ.get("TMPDIR") or "/tmp").resolve()
-        return SeatbeltSandbox(program, home_from(environ), tmp)
+        return SeatbeltSandbox(program, home_from(environ), tmp, dict(environ))
     return _unavailable(mode, "", platform, locale, missing=False)
 
 

@@ -18,12 +18,14 @@ import asyncio
 import contextlib
 import os
 import signal
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.sandbox.env import scrub_environment
+from kesi_lsp.core.sandbox.hidden import explain
 from kesi_lsp.core.tools.context import ToolContext
 from kesi_lsp.core.tools.pipes import settle
 from kesi_lsp.core.tools.result import ToolResult
@@ -33,6 +35,8 @@ MAX_OUTPUT_BYTES: Final = 8000
 KILL_GRACE_SECONDS: Final = 3.0
 READ_CHUNK: Final = 65536
 POLL_SECONDS: Final = 0.05
+
+Explain = Callable[[str], list[str]]
 
 
 @dataclass
@@ -179,8 +183,14 @@ def _seconds(value: float) -> str:
     return f"{value:g}"
 
 
-def report(outcome: _Outcome, timeout: float, locale: Locale) -> ToolResult:
-    """The seed's result: output (or "no output") then the notes, exit code always last."""
+def report(
+    outcome: _Outcome, timeout: float, locale: Locale, *, explain: Explain | None = None
+) -> ToolResult:
+    """The seed's result: output (or "no output") then the notes, exit code always last.
+
+    `explain` adds the sandbox's notes about what it hid from the command (`sandbox.hidden`),
+    read from the same clipped text the model gets.
+    """
     notes: list[str] = []
     if outcome.timed_out:
         notes.append(text("tools.run.timed_out", locale, seconds=_seconds(timeout)))
@@ -197,6 +207,8 @@ def report(outcome: _Outcome, timeout: float, locale: Locale) -> ToolResult:
         body = clip_output(outcome.output, locale)
         if not body.endswith("\n"):
             body += "\n"
+        if explain is not None:
+            body += "".join(note + "\n" for note in explain(body))
     is_error = outcome.timed_out or outcome.overflow or code != 0
     return ToolResult(body + joined, is_error)
 
@@ -249,4 +261,9 @@ async def run_command(args: dict[str, str], ctx: ToolContext) -> ToolResult:
         error = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         return ToolResult(text("tools.run.launch_failed", ctx.locale, error=error), True)
     outcome = await supervise(proc, timeout)
-    return report(outcome, timeout, ctx.locale)
+    return report(outcome, timeout, ctx.locale, explain=_explainer(ctx))
+
+
+def _explainer(ctx: ToolContext) -> Explain:
+    sandbox, root, locale = ctx.sandbox, ctx.session.root, ctx.locale
+    return lambda output: explain(sandbox, output, root, locale)
