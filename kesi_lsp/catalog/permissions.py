@@ -41,6 +41,26 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "this command would delete a top-level directory of the system",
         "這個指令會刪掉系統最上層的目錄",
     ),
+    "permissions.reason.system_files": (  # new: design §3
+        "this command would delete or overwrite system files",
+        "這個指令會刪掉或覆寫系統檔案",
+    ),
+    "permissions.reason.block_device": (  # new
+        "this command would write straight to a disk device",
+        "這個指令會直接寫入磁碟裝置",
+    ),
+    "permissions.reason.makes_filesystem": (  # new
+        "this command would make a filesystem or repartition a disk, erasing what is on it",
+        "這個指令會建立檔案系統或重新分割磁碟，上面的資料會被清掉",
+    ),
+    "permissions.reason.kernel_module": (  # new
+        "loading or unloading kernel modules is not allowed: {command}",
+        "不允許載入或卸載核心模組：{command}",
+    ),
+    "permissions.reason.setuid": (  # new
+        "setting setuid/setgid bits or file capabilities is not allowed: {command}",
+        "不允許設定 setuid／setgid 位元或檔案權能：{command}",
+    ),
     "permissions.reason.metachars": (
         "the command has shell special characters; what it really does goes beyond the text",
         "指令含有 shell 特殊字元，實際會做什麼超出字面",
