@@ -94,6 +94,19 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "{command} changes the system, it is not read-only",
         "{command} 會改動系統設定，不是唯讀操作",
     ),
+    "permissions.reason.option_not_read_only": (  # new: design §3
+        "{command}: {option} writes files, runs other programs or is not read-only",
+        "{command}：{option} 會寫檔、執行其他程式，或不是唯讀操作",
+    ),
+    "permissions.reason.folder_holds_closed": (  # new
+        "the folder {folder} holds files closed to the tools (such as .env or .git), and this "
+        "command reads what is inside it",
+        "資料夾 {folder} 裡有不開放給工具讀取的檔案（像是 .env 或 .git），這個指令會讀到裡面的內容",
+    ),
+    "permissions.reason.shadowed": (  # new
+        "{command} would run {path} from the workspace, not the system's {command}",
+        "{command} 實際會執行工作目錄裡的 {path}，不是系統的 {command}",
+    ),
     "permissions.reason.read_only": ("all read-only commands", "都是唯讀指令"),
     # /permissions and /revoke.
     "permissions.granted_commands": ("Allowed commands: {items}", "已放行的指令：{items}"),

@@ -354,3 +354,13 @@ def parse(source: str, *, _depth: int = 0) -> Script:
         redirects=tuple(redirects) + tuple(reader.nested_redirects),
         operators=operators | reader.nested_operators,
     )
+
+
+def read_tokens(source: str) -> list[Word | str]:
+    """The words and operators of `source` at its top level, in order (operators as text).
+
+    For rebuilding a command the policy allowed (no substitutions, no redirections in it).
+    """
+    reader = _Reader(source, 0)
+    reader.read()
+    return [token if isinstance(token, Word) else token.text for token in reader.tokens]
