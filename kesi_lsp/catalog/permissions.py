@@ -107,6 +107,36 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "{command} would run {path} from the workspace, not the system's {command}",
         "{command} 實際會執行工作目錄裡的 {path}，不是系統的 {command}",
     ),
+    "permissions.reason.rule_denied": (  # new: the permission rules (Day 14's promise)
+        'your permission rule "{pattern}" ({source}) denies it',
+        "你的權限規則「{pattern}」（{source}）不允許",
+    ),
+    "permissions.reason.rule_asks": (
+        'your permission rule "{pattern}" ({source}) says to ask',
+        "你的權限規則「{pattern}」（{source}）要求先問過你",
+    ),
+    "permissions.reason.rule_allows": (
+        'allowed by your permission rule "{pattern}" ({source})',
+        "你的權限規則「{pattern}」（{source}）允許",
+    ),
+    "permissions.rule_denied_edit": (
+        'Error: your permission rule "{pattern}" ({source}) does not allow changing this '
+        "file. Nothing was changed. Do not send the same change again.",
+        "錯誤：你的權限規則「{pattern}」（{source}）不允許修改這個檔案。"
+        "檔案沒有任何變動，不要再送出同樣的修改。",
+    ),
+    "permissions.rules": ("Permission rules: {items}", "權限規則：{items}"),
+    "permissions.rule_item": ("{kind} {pattern} ({source})", "{kind} {pattern}（{source}）"),
+    "permissions.kind.allow": ("allow", "允許"),
+    "permissions.kind.ask": ("ask", "詢問"),
+    "permissions.kind.deny": ("deny", "拒絕"),
+    "permissions.source.init": ("initialization options", "初始化選項"),
+    "permissions.source.user": ("user settings", "使用者設定"),
+    "permissions.ran_as": (
+        "(ran as: {command}; git's configured programs are turned off for commands that run "
+        "without asking)",
+        "（實際執行：{command}；不經詢問就執行的 git 指令會關掉 git 設定裡指定的外部程式）",
+    ),
     "permissions.reason.read_only": ("all read-only commands", "都是唯讀指令"),
     # /permissions and /revoke.
     "permissions.granted_commands": ("Allowed commands: {items}", "已放行的指令：{items}"),

@@ -48,23 +48,33 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
     "sandbox.prompt.on": (
         "Command sandbox: on. Shell commands cannot read user data outside the workspace, "
         "may write only to the workspace, the system temp folder and the necessary devices, "
-        "and cannot reach the network. Necessary system paths and toolchains stay readable. "
-        "This is a deliberate limit, not a broken environment.",
+        "and cannot reach the network. Necessary system paths, toolchains and the active "
+        "environment stay readable. Inside the workspace, .env, .env.* and .DS_Store files are "
+        "unreadable; .git (its config included, which may hold tokens in remote URLs), .venv, "
+        "venv, node_modules and __pycache__ can be read but not written. This is a deliberate "
+        "limit, not a broken environment.",
         "指令沙箱：開啟。shell 指令讀不到工作目錄以外的使用者資料，"
         "寫入只開放工作目錄、系統暫存跟必要的裝置介面，也連不到網路。"
-        "必要的系統路徑跟工具鏈仍然可以讀取。這是刻意的限制，不是環境壞掉。",
+        "必要的系統路徑、工具鏈跟目前啟用的環境仍然可以讀取。"
+        "工作目錄裡的 .env、.env.*、.DS_Store 讀不到；"
+        ".git（包括可能在遠端網址裡帶著權杖的 .git/config）、.venv、venv、node_modules、"
+        "__pycache__ 可以讀但不能寫。這是刻意的限制，不是環境壞掉。",
     ),
     "sandbox.prompt.on_bubblewrap": (
         "Command sandbox: on (bubblewrap). Shell commands cannot read user data outside the "
         "workspace (of the home directory only the toolchain folders are visible), may write "
         "only to the workspace and a private temp folder that is discarded afterwards, and "
-        "cannot reach the network. Inside the workspace, .env files are unreadable, and .git, "
-        ".venv, venv, node_modules and __pycache__ can be read but not written: git commit, "
-        "git checkout or installing packages must be done by the user. This is a deliberate "
-        "limit, not a broken environment.",
+        "cannot reach the network. The folders on PATH and the active environment (virtualenv, "
+        "conda, pyenv, nvm) are readable but not writable. Inside the workspace, .env files "
+        "are unreadable and .git/config reads as empty, so programs that only read (grep -r, "
+        "rg, diff -r) run without asking; .git, .venv, venv, node_modules and __pycache__ can "
+        "be read but not written: git commit, git checkout or installing packages must be done "
+        "by the user. This is a deliberate limit, not a broken environment.",
         "指令沙箱：開啟（bubblewrap）。shell 指令讀不到工作目錄以外的使用者資料"
         "（家目錄只看得到工具鏈資料夾），寫入只開放工作目錄跟用完就丟的私有暫存目錄，"
-        "也連不到網路。工作目錄裡的 .env 這類檔案讀不到，"
+        "也連不到網路。PATH 上的資料夾跟目前啟用的環境（virtualenv、conda、pyenv、nvm）"
+        "可以讀但不能寫。工作目錄裡的 .env 這類檔案讀不到，.git/config 讀起來是空的，"
+        "所以只會讀取的程式（grep -r、rg、diff -r）不用先問就能執行；"
         ".git、.venv、venv、node_modules、__pycache__ 可以讀但不能寫，"
         "git commit、git checkout 或安裝套件要請使用者自己做。這是刻意的限制，不是環境壞掉。",
     ),

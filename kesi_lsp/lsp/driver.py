@@ -22,7 +22,12 @@ from kesi_lsp.core.events import Event, Notice, RunFinished
 from kesi_lsp.core.meter import Usage
 from kesi_lsp.core.permissions import PermissionGate, home_from
 from kesi_lsp.core.sandbox import Sandbox
-from kesi_lsp.core.sandbox.selection import describe, select_sandbox, status_line
+from kesi_lsp.core.sandbox.selection import (
+    describe,
+    masks_secrets,
+    select_sandbox,
+    status_line,
+)
 from kesi_lsp.core.settings import AgentSettings
 from kesi_lsp.core.tools.context import ToolContext
 from kesi_lsp.lsp.approver import LspApprover, Prompter, PromptSupport
@@ -110,7 +115,12 @@ async def drive(host: Host, run: Run) -> None:
     ctx = ToolContext(
         session=run.session,
         view=view,
-        gate=PermissionGate(run.session, LspApprover(prompter), home=home_from(host.environ)),
+        gate=PermissionGate(
+            run.session,
+            LspApprover(prompter),
+            home=home_from(host.environ),
+            secrets_masked=masks_secrets(describe(sandbox, run.folder.path, host.environ)),
+        ),
         sandbox=sandbox,
         environ=host.environ,
         emit=emit,

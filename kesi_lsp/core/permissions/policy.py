@@ -98,7 +98,7 @@ def classify(
         return ask("permissions.reason.unparseable")
     if not script.valid:
         return ask("permissions.reason.unparseable")
-    if _shell_features(script):
+    if shell_features(script):
         return ask("permissions.reason.metachars")
     rewrite = False
     for words in script.commands:
@@ -116,7 +116,7 @@ def _invisible(char: str) -> bool:
     return char not in _VISIBLE_SPACE and unicodedata.category(char) in _INVISIBLE_CATEGORIES
 
 
-def _shell_features(script: Script) -> bool:
+def shell_features(script: Script) -> bool:
     """Substitutions, variables, globs, braces, redirections, subshells: beyond the words."""
     if script.redirects or script.operators & SHELL_OPERATORS_ASKED:
         return True

@@ -156,6 +156,13 @@ def describe(sandbox: Sandbox, root: Path, environ: Mapping[str, str]) -> Sandbo
     return SandboxState(sandbox.kind, variant, program=str(program))
 
 
+def masks_secrets(state: SandboxState) -> bool:
+    """Whether commands cannot read the ignore list's secrets (bubblewrap masks `.env` files
+    and blanks `.git/config`; Seatbelt cannot blank a file, and a void sandbox shows home):
+    then a program may read folders holding them without asking (design §3)."""
+    return state.kind == "bubblewrap" and state.variant == "on"
+
+
 def status_line(state: SandboxState, locale: Locale) -> str:
     """The user's one line, e.g. `指令沙箱：開啟（/usr/bin/bwrap）`."""
     if state.variant == "off":

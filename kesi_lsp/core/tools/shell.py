@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from kesi_lsp.catalog import Locale, text
+from kesi_lsp.core.events import Notice
 from kesi_lsp.core.sandbox.env import scrub_environment
 from kesi_lsp.core.sandbox.hidden import explain
 from kesi_lsp.core.tools.context import ToolContext
@@ -252,16 +253,30 @@ async def run_command(args: dict[str, str], ctx: ToolContext) -> ToolResult:
     refusal = await ctx.gate.authorize_command(command)
     if refusal is not None:
         return ToolResult(refusal, True)
+    actual = ctx.gate.runs_as(command)
+    ran_as = _ran_as(ctx, command, actual)
     root = ctx.session.root
     timeout = ctx.session.settings.command_timeout
     env = scrub_environment(ctx.sandbox.environment(ctx.environ, root))
     try:
-        proc = await _spawn(ctx.sandbox.argv(command, root), root, env)
+        proc = await _spawn(ctx.sandbox.argv(actual, root), root, env)
     except (OSError, ValueError) as exc:
         error = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         return ToolResult(text("tools.run.launch_failed", ctx.locale, error=error), True)
     outcome = await supervise(proc, timeout)
-    return report(outcome, timeout, ctx.locale, explain=_explainer(ctx))
+    result = report(outcome, timeout, ctx.locale, explain=_explainer(ctx))
+    return ToolResult(ran_as + result.text, result.is_error) if ran_as else result
+
+
+def _ran_as(ctx: ToolContext, command: str, actual: str) -> str:
+    """When the command runs as another text (design §3: git with its configured programs
+    off), the user and the model are shown that text: a notice, and the result's first line."""
+    if actual == command:
+        return ""
+    line = text("permissions.ran_as", ctx.locale, command=actual)
+    with contextlib.suppress(Exception):  # a broken sink must not stop the command
+        ctx.emit(Notice("info", line))
+    return line + "\n"
 
 
 def _explainer(ctx: ToolContext) -> Explain:

@@ -1,0 +1,253 @@
+"""The user's permission rules (Day 14: "KeSi 還沒有規則設定檔" — the promised rule file).
+
+A user-level setting `permissions` with `allow`, `ask` and `deny` lists. A string is a command
+pattern (`*` matches anything: `"python -m pytest*"`, `"npm test"`); `"edit:GLOB"` (or
+Claude Code's `Edit(GLOB)`, and `Bash(PATTERN)` for commands) is a file glob for edits
+(`**` crosses folders; a glob without `/` matches the name at any depth).
+
+How they combine with the seed's order (deny, then ask, then allow):
+- the red line is first and no rule can lift it;
+- a deny rule denies if any command in the text (a wrapper's, a substitution's, a `sh -c`
+  string's) matches it, and beats every allow rule;
+- an ask rule asks even for what the read-only list would let run;
+- an allow rule lets a command run without asking only when every simple command of it is
+  allowed (by a rule or by the read-only list) and the text has nothing the shell would add
+  (substitutions, redirections, globs...): `"npm test"` never allows `npm test > ~/.bashrc`
+  or `npm test && curl x | sh`.
+
+Rules come from the user's own settings or the editor's initialization options, never from a
+folder's settings: a cloned project must not grant itself anything.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final, Literal
+
+from kesi_lsp.catalog import Locale, text
+from kesi_lsp.core.permissions.policy import Verdict, classify, shell_features
+from kesi_lsp.core.permissions.shellwords import parse
+
+RuleKind = Literal["allow", "ask", "deny"]
+RULE_KINDS: Final[tuple[RuleKind, ...]] = ("deny", "ask", "allow")
+Target = Literal["command", "edit"]
+MAX_RULES: Final = 500
+MAX_NESTING: Final = 3
+
+_TAGGED = re.compile(r"^(Bash|Edit|Write)\((.*)\)$", re.DOTALL)
+_SHELLS: Final = frozenset({"sh", "bash", "zsh", "dash", "ksh"})
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule as the user wrote it, and where it came from (a settings layer)."""
+
+    kind: RuleKind
+    target: Target
+    pattern: str
+    source: str
+
+    def matches(self, subject: str) -> bool:
+        return _compiled(self.target, self.pattern).fullmatch(subject) is not None
+
+
+@dataclass(frozen=True)
+class PermissionRules:
+    """The rules in force for a session (possibly none)."""
+
+    rules: tuple[Rule, ...] = ()
+
+    def of(self, kind: RuleKind, target: Target) -> list[Rule]:
+        return [r for r in self.rules if r.kind == kind and r.target == target]
+
+
+def parse_rules(value: object, source: str) -> tuple[PermissionRules, list[tuple[str, str]]]:
+    """Read the `permissions` setting; also (pattern, why) for each malformed entry, ignored."""
+    problems: list[tuple[str, str]] = []
+    if not isinstance(value, dict):
+        return PermissionRules(), [(_shown(value), "object")]
+    rules: list[Rule] = []
+    for key, items in value.items():
+        if key not in RULE_KINDS:
+            problems.append((str(key), "kind"))
+            continue
+        for item in items if isinstance(items, list) else [items]:
+            rule = _rule(key, item, source)
+            if isinstance(rule, Rule):
+                rules.append(rule)
+            else:
+                problems.append((_shown(item), rule))
+    return PermissionRules(tuple(rules[:MAX_RULES])), problems
+
+
+def _shown(value: object) -> str:
+    return value if isinstance(value, str) else repr(value)
+
+
+def _rule(kind: RuleKind, item: object, source: str) -> Rule | str:
+    """A rule, or the catalog word for what is wrong with it."""
+    if not isinstance(item, str) or not item.strip():
+        return "empty"
+    if any(ord(char) < 32 for char in item):
+        return "control"
+    target: Target = "command"
+    pattern = item.strip()
+    tagged = _TAGGED.match(pattern)
+    if tagged:
+        target = "command" if tagged.group(1) == "Bash" else "edit"
+        pattern = tagged.group(2).strip()
+        pattern = pattern[:-2] + " *" if pattern.endswith(":*") else pattern
+    elif pattern.startswith("edit:"):
+        target, pattern = "edit", pattern[5:].strip()
+    if not pattern:
+        return "empty"
+    if target == "command" and not parse(pattern.replace("*", "x")).complete:
+        return "quotes"
+    if target == "edit" and (pattern.startswith(("/", "~")) or ".." in Path(pattern).parts):
+        return "outside"
+    return Rule(kind, target, pattern, source)
+
+
+def _compiled(target: Target, pattern: str) -> re.Pattern[str]:
+    if target == "command":
+        body = ".*".join(re.escape(part) for part in pattern.split("*"))
+        if pattern.endswith(" *"):  # `npm run *` also matches `npm run`
+            body = body[: -len(re.escape(" ") + ".*")] + r"(?:\ .*)?"
+        return re.compile(body, re.DOTALL)
+    glob = pattern if "/" in pattern.rstrip("/") else "**/" + pattern
+    parts = re.split(r"(\*\*/?|\*|\?)", glob.rstrip("/") + ("/**" if glob.endswith("/") else ""))
+    regex = "".join(
+        "(?:.*/)?"
+        if p == "**/"
+        else ".*"
+        if p == "**"
+        else "[^/]*"
+        if p == "*"
+        else "[^/]"
+        if p == "?"
+        else re.escape(p)
+        for p in parts
+    )
+    return re.compile(regex)
+
+
+def judge(
+    command: str,
+    root: Path,
+    home: Path,
+    *,
+    rules: PermissionRules,
+    locale: Locale = "en",
+    secrets_masked: bool = False,
+) -> Verdict:
+    """The classifier's verdict with the user's rules applied (see the module text)."""
+    verdict = classify(command, root, home, locale=locale, secrets_masked=secrets_masked)
+    if verdict.kind == "deny" or not rules.rules:
+        return verdict
+    segments = _segments(command, 0)
+    for kind in ("deny", "ask"):
+        for rule in rules.of(kind, "command"):
+            if any(rule.matches(s) for s in _suffixes(segments)) or rule.matches(command.strip()):
+                key = (
+                    "permissions.reason.rule_denied"
+                    if kind == "deny"
+                    else "permissions.reason.rule_asks"
+                )
+                return Verdict(kind, text(key, locale, **rule_fields(rule, locale)))
+    if verdict.kind == "allow":
+        return verdict
+    allowed = _allowed_by_rules(command, root, home, rules, locale, secrets_masked)
+    if allowed is not None:
+        return Verdict(
+            "allow",
+            text(
+                "permissions.reason.rule_allows",
+                locale,
+                pattern=allowed.pattern,
+                source=allowed.source,
+            ),
+        )
+    return verdict
+
+
+def rule_fields(rule: Rule, locale: Locale) -> dict[str, str]:
+    """How a rule is named to the user: its pattern as written and its source, in words."""
+    pattern = f"edit:{rule.pattern}" if rule.target == "edit" else rule.pattern
+    return {"pattern": pattern, "source": text(f"permissions.source.{rule.source}", locale)}
+
+
+def rules_line(rules: PermissionRules, locale: Locale) -> str:
+    """The `/permissions` line that lists the rules in force (or "(none)")."""
+    items = [
+        text(
+            "permissions.rule_item",
+            locale,
+            kind=text(f"permissions.kind.{r.kind}", locale),
+            **rule_fields(r, locale),
+        )
+        for r in rules.rules
+    ]
+    joined = text("common.list_sep", locale).join(items) or text("common.none", locale)
+    return text("permissions.rules", locale, items=joined)
+
+
+def _segments(command: str, depth: int) -> list[list[str]]:
+    """Every simple command's words, the ones in `sh -c '...'` / `eval` strings included."""
+    found: list[list[str]] = []
+    for words in parse(command).commands:
+        texts = [w.text for w in words]
+        found.append(texts)
+        if depth < MAX_NESTING and texts and (texts[0] in _SHELLS or texts[0] == "eval"):
+            for inner in texts[1:]:
+                if not inner.startswith("-"):
+                    found += _segments(inner, depth + 1)
+    return found
+
+
+def _suffixes(segments: list[list[str]]) -> list[str]:
+    """Each command from every word on (`timeout 5 git push` holds `git push`)."""
+    return [" ".join(words[i:]) for words in segments for i in range(len(words))]
+
+
+def _allowed_by_rules(
+    command: str,
+    root: Path,
+    home: Path,
+    rules: PermissionRules,
+    locale: Locale,
+    secrets_masked: bool,
+) -> Rule | None:
+    """The allow rule that lets `command` run, if every part of it is allowed."""
+    script = parse(command)
+    if not script.complete or not script.valid or shell_features(script):
+        return None
+    used: Rule | None = None
+    for words in script.commands:
+        segment = " ".join(w.text for w in words)
+        rule = next((r for r in rules.of("allow", "command") if r.matches(segment)), None)
+        if rule is not None:
+            used = used or rule
+            continue
+        alone = classify(
+            shlex.join(w.text for w in words),
+            root,
+            home,
+            locale=locale,
+            secrets_masked=secrets_masked,
+        )
+        if alone.kind != "allow":
+            return None
+    return used
+
+
+def edit_decision(rules: PermissionRules, relative: str) -> Rule | None:
+    """The rule that decides an edit of `relative` (POSIX, inside the workspace): deny first,
+    then ask, then allow; None when no rule speaks."""
+    for kind in RULE_KINDS:
+        for rule in rules.of(kind, "edit"):
+            if rule.matches(relative):
+                return rule
+    return None
