@@ -179,6 +179,12 @@ def rule_fields(rule: Rule, locale: Locale) -> dict[str, str]:
     return {"pattern": pattern, "source": text(f"permissions.source.{rule.source}", locale)}
 
 
+def describe_rule(rule: Rule) -> dict[str, str]:
+    """One rule for `kesi.permissions`: kind, target (command or edit), pattern, source."""
+    source = "initializationOptions" if rule.source == "init" else "userSettings"
+    return {"kind": rule.kind, "target": rule.target, "pattern": rule.pattern, "source": source}
+
+
 def rules_line(rules: PermissionRules, locale: Locale) -> str:
     """The `/permissions` line that lists the rules in force (or "(none)")."""
     items = [
