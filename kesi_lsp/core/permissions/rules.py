@@ -161,15 +161,8 @@ def judge(
         return verdict
     allowed = _allowed_by_rules(command, root, home, rules, locale, secrets_masked)
     if allowed is not None:
-        return Verdict(
-            "allow",
-            text(
-                "permissions.reason.rule_allows",
-                locale,
-                pattern=allowed.pattern,
-                source=allowed.source,
-            ),
-        )
+        reason = text("permissions.reason.rule_allows", locale, **rule_fields(allowed, locale))
+        return Verdict("allow", reason)
     return verdict
 
 
