@@ -4,9 +4,11 @@ Day 05 says a description must tell the model what the tool does, when to use it
 limits. The zh-TW texts are the seed's own, word for word (Days 06–11), and the English says the
 same; where the seed gives no text (glob) the wording is ours. One deliberate change: Day 11's
 run_command text bakes in the timeout, and Day 11 itself names the fix we use ("has a time
-limit; the tool's result says how many seconds"), since the limit is a setting here. Kept apart from the tools' results and
-errors (`tools.py`) because these are sent with every request (they sit in the cached prefix)
-and change for a different reason: how the model is steered, not what a tool answers.
+limit; the tool's result says how many seconds"), since the limit is a setting here.
+
+Kept apart from the tools' results and errors (`tools.py`) because these are sent with every
+request (they sit in the cached prefix) and change for a different reason: how the model is
+steered, not what a tool answers.
 """
 
 from __future__ import annotations
