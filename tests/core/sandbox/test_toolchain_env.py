@@ -127,4 +127,4 @@ def test_the_prompt_names_the_venv_commands_run_with() -> None:
     bare = PromptEnvironment(
         today=datetime.date(2026, 1, 1), root=Path("/w"), os_name="Linux", sandbox=env.sandbox
     )
-    assert "virtualenv" not in environment_block(bare, "en")
+    assert "virtualenv .venv activated" not in environment_block(bare, "en")
