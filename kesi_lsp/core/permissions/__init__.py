@@ -39,7 +39,7 @@ from kesi_lsp.core.permissions.grants import (
     revoked_line,
 )
 from kesi_lsp.core.permissions.policy import Verdict, classify
-from kesi_lsp.core.permissions.rules import Rule, edit_decision, judge, rule_fields
+from kesi_lsp.core.permissions.rules import Rule, apply_rules, edit_decision, rule_fields
 from kesi_lsp.core.sandbox.env import home_from
 
 if TYPE_CHECKING:  # core.session imports this package's grants: a runtime import is a cycle
@@ -91,13 +91,16 @@ class PermissionGate:
     def classify(self, command: str) -> Verdict:
         """The policy's verdict for `command` in this session's workspace and locale, with the
         user's permission rules applied."""
-        settings = self._session.settings
-        verdict = judge(
+        settings, root = self._session.settings, self._session.root
+        locale = settings.locale
+        verdict = classify(command, root, self._home, locale=locale, secrets_masked=self._masked)
+        verdict = apply_rules(
+            verdict,
             command,
-            self._session.root,
+            root,
             self._home,
             rules=settings.permissions,
-            locale=settings.locale,
+            locale=locale,
             secrets_masked=self._masked,
         )
         if verdict.command is not None:

@@ -145,6 +145,22 @@ def judge(
 ) -> Verdict:
     """The classifier's verdict with the user's rules applied (see the module text)."""
     verdict = classify(command, root, home, locale=locale, secrets_masked=secrets_masked)
+    return apply_rules(
+        verdict, command, root, home, rules=rules, locale=locale, secrets_masked=secrets_masked
+    )
+
+
+def apply_rules(
+    verdict: Verdict,
+    command: str,
+    root: Path,
+    home: Path,
+    *,
+    rules: PermissionRules,
+    locale: Locale = "en",
+    secrets_masked: bool = False,
+) -> Verdict:
+    """The user's rules on top of the classifier's `verdict` for `command`."""
     if verdict.kind == "deny" or not rules.rules:
         return verdict
     segments = _segments(command, 0)
