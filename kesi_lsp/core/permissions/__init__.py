@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from kesi_lsp.catalog import text
 from kesi_lsp.core.approval import Approver, Choice, CommandRequest, PromptInterrupted, asking
@@ -40,9 +39,7 @@ from kesi_lsp.core.permissions.grants import (
 )
 from kesi_lsp.core.permissions.policy import Verdict, classify
 from kesi_lsp.core.sandbox.env import home_from
-
-if TYPE_CHECKING:  # core.session imports this package's grants: a runtime import is a cycle
-    from kesi_lsp.core.session import Session
+from kesi_lsp.core.session import Session
 
 __all__ = [
     "GrantsView",
