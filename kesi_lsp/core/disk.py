@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 
 from kesi_lsp.catalog import DEFAULT_LOCALE, Locale, text
-from kesi_lsp.core.approval import Approver, Choice, EditRequest, asking
+from kesi_lsp.core.approval import Answer, Approver, Choice, EditRequest, Refused, consult
 from kesi_lsp.core.diff import unified_diff
 from kesi_lsp.core.paths import is_ignored
 from kesi_lsp.core.workspace import Delivery, DeliveryStatus, FileChange, FileText
@@ -54,9 +54,10 @@ class DiskWorkspace:
     async def deliver(self, change: FileChange, *, review: bool) -> Delivery:
         choice = Choice.ALLOW_ONCE
         if review:
-            choice = await self._ask(change)
-            if choice is Choice.DENY:
-                return Delivery(DeliveryStatus.REJECTED, choice=choice)
+            answer = await self._ask(change)
+            if isinstance(answer, Refused):
+                return Delivery(DeliveryStatus.REJECTED, Choice.DENY, reason=answer.message)
+            choice = answer.choice
         reason = await asyncio.to_thread(self._apply, change)
         if reason is not None:
             return Delivery(DeliveryStatus.FAILED, choice=choice, reason=reason)
@@ -65,7 +66,7 @@ class DiskWorkspace:
     def unsaved_files(self) -> tuple[Path, ...]:
         return ()
 
-    async def _ask(self, change: FileChange) -> Choice:
+    async def _ask(self, change: FileChange) -> Answer:
         diff = await asyncio.to_thread(unified_diff, change.rel, change.before, change.after)
         request = EditRequest(
             tool=change.tool,
@@ -75,11 +76,7 @@ class DiskWorkspace:
             after=change.after,
             diff=diff,
         )
-        try:
-            with asking():
-                return await self._approver.approve_edit(request)
-        except Exception:
-            return Choice.DENY  # nobody could answer: the gate fails closed
+        return await consult(self._approver, request, self.locale)
 
     def _say(self, key: str, **fields: object) -> str:
         return text(key, self.locale, **fields)
