@@ -5,7 +5,7 @@ Delivering follows seed Day 10: a new file is created exclusively (a file that a
 meantime is never overwritten), an existing file is replaced atomically through a temporary file
 in the same folder, flushed to disk, with its permission bits kept, and only if it still holds
 the text the change was computed against. File work runs in a thread so the event loop stays
-responsive.
+responsive. `write_change` is that write on its own, for every front end that writes a file itself.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ class DiskWorkspace:
             if isinstance(answer, Refused):
                 return Delivery(DeliveryStatus.REJECTED, Choice.DENY, reason=answer.message)
             choice = answer.choice
-        reason = await asyncio.to_thread(self._apply, change)
+        reason = await asyncio.to_thread(write_change, change, self.root, self.locale)
         if reason is not None:
             return Delivery(DeliveryStatus.FAILED, choice=choice, reason=reason)
         return Delivery(DeliveryStatus.APPLIED, choice=choice)
@@ -78,12 +78,29 @@ class DiskWorkspace:
         )
         return await consult(self._approver, request, self.locale)
 
+
+def write_change(change: FileChange, root: Path, locale: Locale) -> str | None:
+    """Write `change` to disk the seed's way (Day 10); None when it landed, else the model-facing
+    sentence saying why nothing was changed (the seed's own words where the seed has them).
+
+    `change.before` is what the file must still hold (None: it must not exist yet); `root` is the
+    workspace, re-checked once the folders of a new file exist. Blocking: call it in a worker
+    thread. Every front end's own write goes through here, so there is one atomic write.
+    """
+    return _Writer(root.resolve(), locale).apply(change)
+
+
+class _Writer:
+    """One write: the fence it re-checks and the locale it explains itself in."""
+
+    def __init__(self, root: Path, locale: Locale) -> None:
+        self.root = root
+        self.locale = locale
+
     def _say(self, key: str, **fields: object) -> str:
         return text(key, self.locale, **fields)
 
-    def _apply(self, change: FileChange) -> str | None:
-        """Write the change; return None on success, else the model-facing sentence saying why
-        nothing was changed (the seed's own words where the seed has them)."""
+    def apply(self, change: FileChange) -> str | None:
         editing = change.tool == "edit_file"
         try:
             data = change.after.encode("utf-8")
