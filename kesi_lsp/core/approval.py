@@ -122,14 +122,17 @@ _REFUSALS: dict[type[Request], str] = {
 }
 
 
-def answer(request: Request, choice: object, locale: Locale) -> Answer:
-    """What a human's `choice` about `request` means; anything but a yes is a no (fail closed).
+def refusal(kind: type[Request], locale: Locale) -> Refused:
+    """The seed's "no" to a request of `kind`; also for a no given some other way than through
+    `consult` (the editor's own preview of an edit), so that it reads exactly the same."""
+    return Refused(text(_REFUSALS[kind], locale))
 
-    For an answer collected some other way than through `consult` (the editor's own preview of
-    an edit), so that it reads exactly like one given to the approver."""
+
+def answer_to(kind: type[Request], choice: object, locale: Locale) -> Answer:
+    """What a human's `choice` about a request of `kind` means; anything but a yes is a no."""
     if isinstance(choice, Choice) and choice is not Choice.DENY:
         return Allowed(choice)
-    return Refused(text(_REFUSALS[type(request)], locale))
+    return refusal(kind, locale)
 
 
 async def consult(approver: Approver, request: Request, locale: Locale) -> Answer:
@@ -143,4 +146,4 @@ async def consult(approver: Approver, request: Request, locale: Locale) -> Answe
                 choice = await approver.approve_edit(request)
     except Exception:
         choice = Choice.DENY
-    return answer(request, choice, locale)
+    return answer_to(type(request), choice, locale)

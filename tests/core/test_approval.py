@@ -14,7 +14,7 @@ from kesi_lsp.core.approval import (
     EditRequest,
     PromptInterrupted,
     Refused,
-    answer,
+    answer_to,
     consult,
 )
 from tests.core.approvers import AlwaysAllow, Raising, Scripted
@@ -52,8 +52,8 @@ async def test_a_broken_approver_is_a_no_never_a_yes() -> None:
 
 def test_anything_but_a_choice_is_a_no() -> None:
     for nonsense in (None, "y", True, "session"):
-        assert answer(EDIT, nonsense, "en") == Refused(REFUSED_EDIT)
-    assert answer(COMMAND, Choice.ALLOW_ONCE, "en") == Allowed(Choice.ALLOW_ONCE)
+        assert answer_to(EditRequest, nonsense, "en") == Refused(REFUSED_EDIT)
+    assert answer_to(CommandRequest, Choice.ALLOW_ONCE, "en") == Allowed(Choice.ALLOW_ONCE)
 
 
 class Waiting:
