@@ -15,6 +15,7 @@ import contextlib
 import os
 import stat
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from kesi_lsp.catalog import DEFAULT_LOCALE, Locale, text
@@ -22,6 +23,10 @@ from kesi_lsp.core.approval import Answer, Approver, Choice, EditRequest, Refuse
 from kesi_lsp.core.diff import unified_diff
 from kesi_lsp.core.paths import is_ignored
 from kesi_lsp.core.workspace import Delivery, DeliveryStatus, FileChange, FileText
+
+Reader = Callable[[Path], str]
+"""Reads a file's text; raises OSError (FileNotFoundError when it is gone) or
+UnicodeDecodeError."""
 
 
 def read_utf8(path: Path) -> str:
@@ -79,23 +84,28 @@ class DiskWorkspace:
         return await consult(self._approver, request, self.locale)
 
 
-def write_change(change: FileChange, root: Path, locale: Locale) -> str | None:
+def write_change(
+    change: FileChange, root: Path, locale: Locale, *, read: Reader | None = None
+) -> str | None:
     """Write `change` to disk the seed's way (Day 10); None when it landed, else the model-facing
     sentence saying why nothing was changed (the seed's own words where the seed has them).
 
-    `change.before` is what the file must still hold (None: it must not exist yet); `root` is the
-    workspace, re-checked once the folders of a new file exist. Blocking: call it in a worker
-    thread. Every front end's own write goes through here, so there is one atomic write.
+    `change.before` is what the file must still hold (None: it must not exist yet), as `read`
+    reads it: the caller's own reader, so the check compares like with like (default
+    `read_utf8`). `root` is the workspace, re-checked once the folders of a new file exist.
+    Blocking: call it in a worker thread. Every front end's own write goes through here, so
+    there is one atomic write.
     """
-    return _Writer(root.resolve(), locale).apply(change)
+    return _Writer(root.resolve(), locale, read or read_utf8).apply(change)
 
 
 class _Writer:
-    """One write: the fence it re-checks and the locale it explains itself in."""
+    """One write: the fence it re-checks, how it reads the file, the locale it speaks."""
 
-    def __init__(self, root: Path, locale: Locale) -> None:
+    def __init__(self, root: Path, locale: Locale, read: Reader) -> None:
         self.root = root
         self.locale = locale
+        self.read = read
 
     def _say(self, key: str, **fields: object) -> str:
         return text(key, self.locale, **fields)
@@ -158,7 +168,7 @@ class _Writer:
         path, before = change.path, change.before
         stale = self._say("tools.edit.stale" if editing else "tools.write.stale")
         try:
-            if read_utf8(path) != before:
+            if self.read(path) != before:
                 return stale
             mode = stat.S_IMODE(path.stat().st_mode)
         except FileNotFoundError:
@@ -173,7 +183,7 @@ class _Writer:
                 handle.write(data)
                 handle.flush()
                 os.fsync(handle.fileno())
-            if read_utf8(path) != before:  # last look before the swap (seed Day 10)
+            if self.read(path) != before:  # last look before the swap (seed Day 10)
                 return stale
             temp.chmod(mode)
             temp.replace(path)

@@ -32,6 +32,7 @@ from kesi_lsp.core import (
     refusal,
     write_change,
 )
+from kesi_lsp.lsp.documents import read_disk
 from kesi_lsp.lsp.edits import EditPlan, workspace_edit
 from kesi_lsp.lsp.folders import path_to_uri
 from kesi_lsp.lsp.link import EditorLink
@@ -56,7 +57,7 @@ async def apply_change(
     if not features.apply_edit or (creating and not features.create_files):
         if doc is not None:
             return failed("lsp.edit.no_apply", locale, path=change.rel)
-        reason = await asyncio.to_thread(write_change, change, root, locale)
+        reason = await asyncio.to_thread(write_change, change, root, locale, read=read_disk)
         return Landed() if reason is None else Delivery(DeliveryStatus.FAILED, reason=reason)
     version = doc.version if doc is not None else None
     refusal = await _send(link, change, version, locale, preview=preview)

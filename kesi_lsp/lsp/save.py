@@ -24,7 +24,7 @@ from pygls.exceptions import JsonRpcException
 
 from kesi_lsp.catalog import Locale
 from kesi_lsp.core import FileChange, write_change
-from kesi_lsp.lsp.documents import Documents
+from kesi_lsp.lsp.documents import Documents, read_disk
 from kesi_lsp.lsp.folders import path_to_uri
 from kesi_lsp.lsp.link import EditorLink
 from kesi_lsp.lsp.outcomes import Saved
@@ -55,7 +55,7 @@ async def save_change(
     if doc is not None and doc.source != change.after:
         return Saved.NOT_SAVED  # the buffer does not hold the change: nothing to write
     on_disk = replace(change, before=now)  # what the disk must still hold when it is replaced
-    reason = await asyncio.to_thread(write_change, on_disk, root, locale)
+    reason = await asyncio.to_thread(write_change, on_disk, root, locale, read=read_disk)
     if reason is not None:
         log.info("not saving %s ourselves: %s", change.rel, reason)
         return Saved.NOT_SAVED
