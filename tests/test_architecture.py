@@ -166,7 +166,7 @@ def test_the_cycle_finder_finds_and_names_a_cycle() -> None:
 def test_type_checking_and_function_level_imports_count() -> None:
     source = PACKAGE / "core" / "__init__.py"  # lazy exports: TYPE_CHECKING and importlib
     imported = imports_of("kesi_lsp.core", source, MODULES)
-    assert {"kesi_lsp.core.session", "kesi_lsp.core.loop"} <= imported
+    assert {"kesi_lsp.core.session", "kesi_lsp.core.model.anthropic"} <= imported
     cli = imports_of("kesi_lsp.cli", PACKAGE / "cli.py", MODULES)
     assert "kesi_lsp.lsp.app" in cli  # imported inside main()
 

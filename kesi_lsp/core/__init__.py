@@ -33,7 +33,6 @@ _EXPORTS: Final[dict[str, str]] = {
     "Approver": "approval",
     "Choice": "approval",
     "CommandRequest": "approval",
-    "DenyAll": "approval",
     "EditRequest": "approval",
     "PromptInterrupted": "approval",
     "Refused": "approval",
@@ -46,7 +45,6 @@ _EXPORTS: Final[dict[str, str]] = {
     "FileText": "workspace",
     "WorkspaceView": "workspace",
     "DiskWorkspace": "disk",
-    "read_utf8": "disk",
     "write_change": "disk",
     # the model client seam (loads the SDK: only when used)
     "ModelClient": "model.anthropic",
@@ -67,7 +65,6 @@ _EXPORTS: Final[dict[str, str]] = {
     "UsageReported": "events",
     "Usage": "meter",
     # sessions, settings and what a session may do
-    "Grants": "session",
     "Session": "session",
     "APPROVAL_MODES": "settings",
     "DEFAULT_MODEL": "settings",
@@ -80,8 +77,6 @@ _EXPORTS: Final[dict[str, str]] = {
     "grants_lines": "permissions.grants",
     "revoke": "permissions.grants",
     "revoked_line": "permissions.grants",
-    "PermissionGate": "permissions",
-    "home_from": "sandbox.env",
     # runs: their life, the agent, the tools' context
     "Run": "runs.registry",
     "Runs": "runs.registry",
@@ -91,11 +86,7 @@ _EXPORTS: Final[dict[str, str]] = {
     "drive": "runs.drive",
     "AgentRunner": "runs.agent",
     "run_core_agent": "runs.agent",
-    "run_agent": "loop",
     "ToolContext": "tools.context",
-    "KesiError": "errors",
-    "MissingApiKeyError": "errors",
-    "SandboxUnavailableError": "errors",
     # the task text
     "MAX_EXCERPT_BYTES": "tasks",
     "MAX_EXCERPT_LINES": "tasks",
@@ -111,7 +102,6 @@ _EXPORTS: Final[dict[str, str]] = {
     "select_excerpt": "tasks",
     # what the doctor checks
     "NoSandbox": "sandbox",
-    "Sandbox": "sandbox",
     "describe_sandbox": "sandbox.selection:describe",
     "sandbox_status_line": "sandbox.selection:status_line",
     "select_sandbox": "sandbox.selection",
@@ -138,7 +128,6 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "CommandRequest",
     "Delivery",
     "DeliveryStatus",
-    "DenyAll",
     "DiskWorkspace",
     "EditApplied",
     "EditRequest",
@@ -147,16 +136,12 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "Excerpt",
     "FileChange",
     "FileText",
-    "Grants",
     "GrantsView",
-    "KesiError",
     "LimitKind",
-    "MissingApiKeyError",
     "ModelClient",
     "NoSandbox",
     "Notice",
     "NoticeKind",
-    "PermissionGate",
     "Problem",
     "PromptInterrupted",
     "Refused",
@@ -166,9 +151,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "RunStatus",
     "Runs",
     "Runtime",
-    "Sandbox",
     "SandboxMode",
-    "SandboxUnavailableError",
     "Session",
     "SessionBusyError",
     "Severity",
@@ -191,15 +174,12 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "find_rg",
     "fix_task",
     "grants_lines",
-    "home_from",
     "is_ignored",
     "line_span",
     "numbered",
-    "read_utf8",
     "refusal",
     "revoke",
     "revoked_line",
-    "run_agent",
     "run_core_agent",
     "sandbox_status_line",
     "select_excerpt",
@@ -232,7 +212,6 @@ if TYPE_CHECKING:
         Approver,
         Choice,
         CommandRequest,
-        DenyAll,
         EditRequest,
         PromptInterrupted,
         Refused,
@@ -240,8 +219,7 @@ if TYPE_CHECKING:
         refusal,
     )
     from kesi_lsp.core.diff import split_lines, unified_diff
-    from kesi_lsp.core.disk import DiskWorkspace, read_utf8, write_change
-    from kesi_lsp.core.errors import KesiError, MissingApiKeyError, SandboxUnavailableError
+    from kesi_lsp.core.disk import DiskWorkspace, write_change
     from kesi_lsp.core.events import (
         EditApplied,
         Event,
@@ -257,12 +235,10 @@ if TYPE_CHECKING:
         TurnStarted,
         UsageReported,
     )
-    from kesi_lsp.core.loop import run_agent
     from kesi_lsp.core.meter import Usage
     from kesi_lsp.core.model.anthropic import ModelClient
     from kesi_lsp.core.model.describe import describe_api_error
     from kesi_lsp.core.paths import is_ignored
-    from kesi_lsp.core.permissions import PermissionGate
     from kesi_lsp.core.permissions.grants import (
         GrantsView,
         describe_grants,
@@ -273,12 +249,11 @@ if TYPE_CHECKING:
     from kesi_lsp.core.runs.agent import AgentRunner, run_core_agent
     from kesi_lsp.core.runs.drive import RunFrontend, Runtime, drive
     from kesi_lsp.core.runs.registry import Run, Runs, SessionBusyError
-    from kesi_lsp.core.sandbox import NoSandbox, Sandbox
-    from kesi_lsp.core.sandbox.env import home_from
+    from kesi_lsp.core.sandbox import NoSandbox
     from kesi_lsp.core.sandbox.selection import describe as describe_sandbox
     from kesi_lsp.core.sandbox.selection import select_sandbox
     from kesi_lsp.core.sandbox.selection import status_line as sandbox_status_line
-    from kesi_lsp.core.session import Grants, Session
+    from kesi_lsp.core.session import Session
     from kesi_lsp.core.settings import (
         APPROVAL_MODES,
         DEFAULT_MODEL,
