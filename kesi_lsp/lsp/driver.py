@@ -1,8 +1,8 @@
 """A run as the LSP client sees it: the core drives it, this module says where it goes.
 
 The run's life (one per folder at a time, the sandbox and approvals notices, the gate, the one
-`RunFinished`) is the core's (`kesi_lsp.core.drive`); here is only its `RunFrontend` for an LSP
-client: its story goes out as `kesi/stream` or log lines with a progress bar (`output.py`),
+`RunFinished`) is the core's (`kesi_lsp.core.runs.drive`); here is only its `RunFrontend` for an
+LSP client: its story goes out as `kesi/stream` or log lines with a progress bar (`output.py`),
 its edits through the editor (`delivery.py`), its questions as prompts or reviews
 (`approver.py`), and an unconfined sandbox is also shown as a warning message.
 """

@@ -49,5 +49,6 @@ class Announcement:
 def announcement(
     sandbox: Sandbox, root: Path, settings: AgentSettings, environ: Mapping[str, str]
 ) -> Announcement:
+    """The words for `sandbox` in `root`, in the session's locale."""
     state: SandboxState = describe(sandbox, root, environ)
     return Announcement(status_line(state, settings.locale), state.variant != "on")
