@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from kesi_lsp.catalog import Locale
-from kesi_lsp.core.permissions.rules import PermissionRules
+from kesi_lsp.core.permission_rules import PermissionRules
 
 SandboxMode = Literal["auto", "bubblewrap", "seatbelt", "off"]
 SANDBOX_MODES: Final[tuple[SandboxMode, ...]] = ("auto", "bubblewrap", "seatbelt", "off")

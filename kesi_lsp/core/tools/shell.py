@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from kesi_lsp.catalog import Locale, text
+from kesi_lsp.core.approval import Refused
 from kesi_lsp.core.events import Notice
 from kesi_lsp.core.sandbox.env import scrub_environment
 from kesi_lsp.core.sandbox.hidden import explain
@@ -250,9 +251,9 @@ async def run_command(args: dict[str, str], ctx: ToolContext) -> ToolResult:
     command = args["command"]
     if not command.strip():
         return ToolResult(text("tools.run.empty", ctx.locale), True)
-    refusal = await ctx.gate.authorize_command(command)
-    if refusal is not None:
-        return ToolResult(refusal, True)
+    answer = await ctx.gate.authorize_command(command)
+    if isinstance(answer, Refused):
+        return ToolResult(answer.message, True)
     actual = ctx.gate.runs_as(command)
     ran_as = _ran_as(ctx, command, actual)
     root = ctx.session.root

@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from kesi_lsp.core.approval import Choice, CommandRequest, EditRequest
+from kesi_lsp.core.approval import Allowed, Choice, CommandRequest, EditRequest, Refused
+from kesi_lsp.core.permission_rules import PermissionRules, parse_rules
 from kesi_lsp.core.permissions import PermissionGate
-from kesi_lsp.core.permissions.rules import PermissionRules, judge, parse_rules
+from kesi_lsp.core.permissions.rules import judge
 from kesi_lsp.core.session import Session
 from kesi_lsp.core.settings import AgentSettings
 from tests.core.permissions.conftest import Layout
@@ -115,10 +116,10 @@ def gate_for(layout: Layout, permissions: PermissionRules, **settings: object) -
 
 async def test_the_gate_applies_command_rules(layout: Layout) -> None:
     gate = gate_for(layout, USER)
-    assert await gate.authorize_command("npm test") is None
+    assert isinstance(await gate.authorize_command("npm test"), Allowed)
     refusal = await gate.authorize_command("git push")
-    assert refusal is not None and "git push*" in refusal
-    assert await gate.authorize_command("git status") is None
+    assert isinstance(refusal, Refused) and "git push*" in refusal.message
+    assert isinstance(await gate.authorize_command("git status"), Allowed)
     assert gate._approver.asked == ["git status"]  # type: ignore[attr-defined]
 
 
