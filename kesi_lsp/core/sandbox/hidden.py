@@ -8,7 +8,8 @@ hidden inside the sandbox (outside every readable place), or is a secret the san
 gets a note appended to the result, in the session's locale. Paths that do not exist on the
 host either are really missing and get no note.
 
-Only the clipped output the model sees is read, and at most `MAX_CANDIDATES` words of it.
+Only the clipped output the model sees is read, at most `MAX_CANDIDATES` words of it, and only
+when it carries an error (`ERROR_WORDS`): a listing that merely names `.env` gets no note.
 """
 
 from __future__ import annotations
@@ -34,6 +35,11 @@ MAX_CANDIDATES: Final = 200
 MAX_SHOWN: Final = 3
 READ_ONLY_ERROR: Final = "Read-only file system"
 
+ERROR_WORDS: Final = re.compile(
+    r"no such file|permission denied|not permitted|cannot|can't|not found|unable|error",
+    re.IGNORECASE,
+)
+"""What a tool says when it could not reach something; without it, no note is added."""
 _WORD: Final = re.compile(r"[^\s'\"`,;()\[\]{}<>|=]+")
 _SECRETS: Final = frozenset(name.casefold() for name in SECRET_NAMES)
 _SECRET_PREFIXES: Final = tuple(prefix.casefold() for prefix in SECRET_PREFIXES)
@@ -51,14 +57,16 @@ def explain(sandbox: Sandbox, output: str, root: Path, locale: Locale) -> list[s
         visible = _seatbelt_view(sandbox, root)
     else:
         return []
-    hidden, secret = _classify(_candidates(output, root, home), root, visible)
     notes: list[str] = []
+    if READ_ONLY_ERROR in output:
+        notes.append(text("sandbox.note.read_only", locale))
+    if not ERROR_WORDS.search(output):
+        return notes  # a listing that merely names `.env` or a path under home: no note
+    hidden, secret = _classify(_candidates(output, root, home), root, visible)
     if hidden:
         notes.append(text("sandbox.note.hidden", locale, paths=_shown(hidden, locale)))
     if secret:
         notes.append(text("sandbox.note.secret", locale, paths=_shown(secret, locale)))
-    if READ_ONLY_ERROR in output:
-        notes.append(text("sandbox.note.read_only", locale))
     return notes
 
 

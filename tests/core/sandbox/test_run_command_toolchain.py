@@ -61,3 +61,9 @@ async def test_submodule_configs_are_blank_too(playground: Playground) -> None:
     tools = agent(playground, bubblewrap(playground))
     result = await tools.run("cat .git/modules/lib/config; echo end")
     assert "secret/sub" not in result.text and "end" in result.text
+
+
+async def test_a_plain_listing_gets_no_note(playground: Playground) -> None:
+    tools = agent(playground, bubblewrap(playground))
+    result = await tools.run(f"ls -a; echo {playground.home}/.ssh")
+    assert ".env" in result.text and "sandbox:" not in result.text
