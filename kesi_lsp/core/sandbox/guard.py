@@ -45,6 +45,7 @@ from typing import Any, Final
 
 POLL_SECONDS: Final = 0.05
 MAX_GIT_CONFIGS: Final = 500
+GIT_INTERNALS: Final = frozenset({"objects", "refs", "logs", "hooks", "info", "lfs", "rr-cache"})
 EXIT_REFUSED: Final = 126
 EXIT_STOPPED: Final = 137  # 128 + SIGKILL: what a shell reports for a killed command
 EXIT_FILE_TOO_BIG: Final = 128 + signal.SIGXFSZ
@@ -145,12 +146,12 @@ def workspace_masks(spec: Spec, kit: Kit) -> list[str] | None:
 
 
 def _blanks(git_dir: str, kit: Kit) -> list[str]:
-    """Blank the repository's config, and those of its submodules and worktrees
-    (`.git/modules/*/config`, `.git/worktrees/*/config.worktree`): remote URLs with tokens,
-    programs git would run."""
+    """Blank the repository's config and its submodules' and worktrees' (`.git/modules/*/`,
+    `.git/worktrees/*/`): remote URLs with tokens, programs git would run."""
     paths = [Path(git_dir, "config"), Path(git_dir, "config.worktree")]
     for folder in ("modules", "worktrees"):
-        for current, _dirs, files in os.walk(Path(git_dir, folder)):
+        for current, dirs, files in os.walk(Path(git_dir, folder)):
+            dirs[:] = [d for d in dirs if d not in GIT_INTERNALS]  # not objects/, refs/, ...
             paths += [Path(current, n) for n in files if n in ("config", "config.worktree")]
             if len(paths) > MAX_GIT_CONFIGS:
                 break
