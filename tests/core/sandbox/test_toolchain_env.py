@@ -128,3 +128,16 @@ def test_the_prompt_names_the_venv_commands_run_with() -> None:
         today=datetime.date(2026, 1, 1), root=Path("/w"), os_name="Linux", sandbox=env.sandbox
     )
     assert "virtualenv .venv activated" not in environment_block(bare, "en")
+
+
+def test_a_packaged_pyenv_launcher_is_undone_too() -> None:
+    """pyenv from a package (/usr/share/pyenv) with its versions under ~/.pyenv."""
+    env = {
+        "PYENV_ROOT": "/home/u/.pyenv",
+        "PYENV_DIR": "/home/u",
+        "PYENV_VERSION": "3.12.1",
+        "_PYENV_INSTALL_PREFIX": "/usr/share/pyenv",
+        "PATH": "/home/u/.pyenv/versions/3.12.1/bin:/usr/share/pyenv/libexec:"
+        "/usr/share/pyenv/plugins/python-build/bin:/home/u/.pyenv/shims:/usr/bin",
+    }
+    assert without_launcher(env)["PATH"] == "/home/u/.pyenv/shims:/usr/bin"
