@@ -300,6 +300,11 @@ class LspWorkspaceView:
         except (ClientGoneError, JsonRpcException) as exc:
             if await self._current(change.path) != change.before:  # Emacs: "require version"
                 return _failed("lsp.edit.stale", self._locale, path=change.rel)
+            if isinstance(exc, JsonRpcException):
+                # Eglot answers the user's "n" to its own "Server wants to edit … Proceed?"
+                # with an error ("User cancelled server edit"): a refusal, like applied: false.
+                log.info("the editor answered applyEdit with an error; the user refused: %s", exc)
+                return Delivery(DeliveryStatus.REJECTED, choice=Choice.DENY)
             return _failed("lsp.edit.apply_error", self._locale, path=change.rel, error=str(exc))
         if getattr(result, "applied", False):
             return None
