@@ -1,0 +1,436 @@
+;;; kesi-eglot.el --- KeSi's server class and its LSP methods, over eglot  -*- lexical-binding: t; -*-
+
+;; SPDX-License-Identifier: MIT
+
+;;; Commentary:
+
+;; `kesi-server' is the eglot server class for kesi-lsp.  Specialising eglot's generic
+;; functions on it keeps every change to KeSi's own connection: other servers see eglot
+;; exactly as it was.
+;;
+;; - It announces `experimental.kesi' (`kesi-eglot-features').
+;; - `kesi/stream' and `kesi/runFinished' go to the `*kesi*' buffer and the echo area.
+;; - `kesi/reviewEdit', `kesi/saveDocuments' and `window/showMessageRequest' are answered
+;;   later, from the command loop, never inside the process filter (`kesi--receive'): a
+;;   review may stay open while the user reads code, cancels the run or asks for the cost,
+;;   and no other message of the server waits behind it.
+;; - `workspace/applyEdit' is applied without eglot's own confirmation: KeSi's review was
+;;   the confirmation, and eglot's y/n shows only the path (issue 17 item 1).
+
+;;; Code:
+
+(require 'cl-lib)
+(require 'subr-x)
+(require 'eglot)
+(require 'jsonrpc)
+(require 'flymake)
+(require 'kesi)
+(require 'kesi-output)
+(require 'kesi-review)
+(require 'kesi-prompt)
+
+(defclass kesi-server (eglot-lsp-server) ()
+  :documentation "An eglot connection to kesi-lsp, the KeSi agent.")
+
+(defvar kesi-eglot-features '(:stream t :reviewEdit t :saveDocuments t)
+  "What this client announces in `capabilities.experimental.kesi' (design §2.2).
+`plan' and `diagnostics' join this list when the client handles `kesi/plan' and
+answers `kesi/diagnostics'.")
+
+(defun kesi--contact (&optional _interactive)
+  "The eglot contact for kesi-lsp: the class and `kesi-program'."
+  (cons 'kesi-server kesi-program))
+
+;;;; Starting
+
+(defun kesi--register-modes (modes)
+  "Make `M-x eglot' start KeSi for MODES (see `kesi-modes').
+KeSi's entries come first, so they win over other servers for MODES."
+  (setq eglot-server-programs
+        (cl-remove #'kesi--contact eglot-server-programs :key #'cdr))
+  (dolist (entry (reverse modes))
+    (push (cons entry #'kesi--contact) eglot-server-programs)))
+
+(defun kesi--modes-for (mode)
+  "The major modes one KeSi server manages with MODE.
+MODE's group in `kesi-modes', else MODE alone."
+  (or (cl-find-if (lambda (entry) (and (consp entry) (memq mode entry))) kesi-modes)
+      (list mode)))
+
+(defun kesi--project ()
+  "The current project as eglot finds it.
+In a folder without version control: a transient project there."
+  (or (project-current) (cons 'transient default-directory)))
+
+(defun kesi-eglot-start ()
+  "Start kesi-lsp through eglot for this buffer's project and major mode."
+  (unless buffer-file-name
+    (user-error "KeSi: start it from a file of your project"))
+  (let ((current (eglot-current-server)))
+    (cond
+     ((and current (cl-typep current 'kesi-server) (jsonrpc-running-p current))
+      (message "KeSi is already running for %s" (eglot-project-nickname current)))
+     (t
+      (when (and current (jsonrpc-running-p current))
+        (unless (y-or-n-p
+                 (format "Eglot runs one server per buffer: replace %s with KeSi for %s buffers \
+in this project? "
+                         (jsonrpc-name current) major-mode))
+          (user-error "KeSi not started; %s still manages these buffers" (jsonrpc-name current)))
+        (eglot-shutdown current))
+      (eglot (kesi--modes-for major-mode) (kesi--project) 'kesi-server (cdr (kesi--contact))
+             (string-remove-suffix "-mode" (symbol-name major-mode)))))))
+
+(defun kesi--server (&optional quiet)
+  "The KeSi server of the current buffer, else the only one running.
+Unless QUIET, say what to do when there is none."
+  (let ((current (eglot-current-server)))
+    (or (and current (cl-typep current 'kesi-server) (jsonrpc-running-p current) current)
+        (let ((all (cl-remove-if-not
+                    (lambda (s) (and (cl-typep s 'kesi-server) (jsonrpc-running-p s)))
+                    (kesi--all-servers))))
+          (and (= (length all) 1) (car all)))
+        (unless quiet
+          (user-error "KeSi: no kesi-lsp server for this buffer; M-x kesi-start in a file \
+of your project")))))
+
+(defvar eglot--servers-by-project)
+(defun kesi--all-servers ()
+  "Every eglot server of this Emacs."
+  (let (all)
+    (maphash (lambda (_project servers) (setq all (append servers all)))
+             eglot--servers-by-project)
+    all))
+
+;;;; What the client announces and sends at start
+
+(cl-defmethod eglot-client-capabilities ((_server kesi-server))
+  "Eglot's capabilities plus `experimental.kesi'."
+  (let ((caps (copy-sequence (cl-call-next-method))))
+    (plist-put caps :experimental (list :kesi kesi-eglot-features))))
+
+(cl-defmethod eglot-initialization-options ((_server kesi-server))
+  "`kesi-settings' as initializationOptions."
+  (or kesi-settings (make-hash-table)))
+
+;;;; Edits: KeSi's review was the confirmation
+
+(defvar eglot-confirm-server-edits)        ; eglot 1.16 and newer
+(defvar eglot-confirm-server-initiated-edits) ; eglot 1.9 to 1.15
+
+(defun kesi--uri-to-path (uri)
+  "The file name of URI, as eglot reads it."
+  (if (fboundp 'eglot-uri-to-path) (eglot-uri-to-path uri) (eglot--uri-to-path uri)))
+
+(defun kesi--path-to-uri (file)
+  "The URI of FILE, exactly as eglot sends it in didOpen.
+The server finds the open document by it."
+  (if (fboundp 'eglot-path-to-uri) (eglot-path-to-uri file) (eglot--path-to-uri file)))
+
+(cl-defmethod eglot-handle-request :around
+  ((_server kesi-server) (_method (eql workspace/applyEdit)) &key edit &allow-other-keys)
+  "Apply KeSi's reviewed edit without eglot's second question.
+Eglot also asks when an edited file is not visited: visit them first."
+  (dolist (change (append (plist-get edit :documentChanges) nil))
+    (when-let ((uri (plist-get (plist-get change :textDocument) :uri)))
+      (find-file-noselect (kesi--uri-to-path uri))))
+  (let ((eglot-confirm-server-initiated-edits nil)
+        (eglot-confirm-server-edits nil))
+    (cl-call-next-method)))
+
+;;;; Requests answered later, outside the process filter
+
+(defconst kesi--later-methods
+  '(("kesi/reviewEdit" . kesi-review-request)
+    ("kesi/saveDocuments" . kesi--save-documents)
+    ("window/showMessageRequest" . kesi-prompt-request))
+  "Server requests that KeSi answers from the command loop: method, handler.
+A handler gets the server, the params and a function that sends the answer.")
+
+(defun kesi--receive (receive connection message &rest more)
+  "Around `jsonrpc-connection-receive': take the requests that wait for the user.
+RECEIVE is the original, CONNECTION and MESSAGE (and MORE) its arguments.
+Handling them inside the process filter, as eglot does, would freeze the
+connection until the user answers, and jsonrpc before 1.0.17 can lose
+messages that arrive meanwhile."
+  (let* ((method (plist-get message :method))
+         (id (plist-get message :id))
+         (handler (and id (stringp method) (cl-typep connection 'kesi-server)
+                       (cdr (assoc method kesi--later-methods)))))
+    (if (not handler)
+        (apply receive connection message more)
+      (when (fboundp 'jsonrpc--log-event)  ; jsonrpc 1.0.14: show it in the events buffer
+        (ignore-errors (jsonrpc--log-event connection message 'server)))
+      (run-at-time 0 nil #'kesi--answer-later handler connection id (plist-get message :params)))))
+
+(defun kesi--answer-later (handler connection id params)
+  "Call HANDLER for request ID of CONNECTION; it answers once, through a callback."
+  (let ((answered nil))
+    (cl-flet ((respond (result)
+                (unless answered
+                  (setq answered t)
+                  (when (jsonrpc-running-p connection)
+                    (jsonrpc-connection-send connection :id id :result result)))))
+      (condition-case err
+          (funcall handler connection params #'respond)
+        ((debug error)
+         (message "KeSi: %s" (error-message-string err))
+         (unless answered
+           (setq answered t)
+           (jsonrpc-connection-send connection :id id
+                                    :error (list :code -32603
+                                                 :message (error-message-string err)))))))))
+
+(advice-add 'jsonrpc-connection-receive :around #'kesi--receive)
+
+(defun kesi-eglot-unload-function ()
+  "Remove KeSi's advice when the feature is unloaded."
+  (advice-remove 'jsonrpc-connection-receive #'kesi--receive)
+  nil)
+
+;;;; kesi/saveDocuments: Emacs saves, as a normal save
+
+(defun kesi--save-one (uri)
+  "Save the buffer visiting URI; nil when saved, else why not."
+  (let* ((file (kesi--uri-to-path uri))
+         (buffer (find-buffer-visiting file)))
+    (cond
+     ((not buffer) "no buffer visits this file")
+     ((not (verify-visited-file-modtime buffer))
+      ;; Never answer "changed on disk, save anyway?" for the user.
+      "the file changed on disk since Emacs read it")
+     (t (condition-case err
+            (with-current-buffer buffer
+              (save-buffer)
+              (and (buffer-modified-p) "the save did not complete"))
+          (error (error-message-string err)))))))
+
+(defun kesi--save-documents (_server params respond)
+  "Answer `kesi/saveDocuments' PARAMS through RESPOND: save those buffers.
+The save is a normal one (`before-save-hook', `after-save-hook'): the
+server notices a reformat and tells the model."
+  (let (saved failed)
+    (dolist (uri (append (plist-get params :uris) nil))
+      (let ((problem (kesi--save-one uri)))
+        (if problem
+            (push (list :uri uri :message problem) failed)
+          (push uri saved))))
+    (when failed
+      (message "KeSi: could not save %s"
+               (mapconcat (lambda (f) (format "%s (%s)"
+                                              (file-name-nondirectory
+                                               (kesi--uri-to-path (plist-get f :uri)))
+                                              (plist-get f :message)))
+                          failed ", ")))
+    (funcall respond (list :saved (vconcat (nreverse saved)) :failed (vconcat (nreverse failed))))))
+
+;;;; Notifications: the run's story
+
+(cl-defmethod eglot-handle-notification
+  ((server kesi-server) (_method (eql kesi/stream)) &rest params)
+  "A piece of a run's story: text, a tool, a notice, the bill so far."
+  (kesi-output-stream server params)
+  (force-mode-line-update t))
+
+(cl-defmethod eglot-handle-notification
+  ((server kesi-server) (_method (eql kesi/runFinished)) &rest params)
+  "The end of a run: its status and cost, here and in the echo area."
+  (let ((run-id (plist-get params :runId)))
+    ;; A review still open belongs to a run that stopped: it is a reject now.
+    (run-at-time 0 nil #'kesi-review-close-run run-id))
+  (kesi-output-finish server params)
+  (force-mode-line-update t))
+
+;;;; Commands sent to the server
+
+(defun kesi--execute (server command argument)
+  "Run COMMAND (a string) on SERVER with its one object ARGUMENT.
+Return the result."
+  (condition-case err
+      (jsonrpc-request server :workspace/executeCommand
+                       (list :command command :arguments (vector (or argument (make-hash-table)))))
+    (jsonrpc-error
+     (user-error "KeSi: %s" (or (alist-get 'jsonrpc-error-message (cdr err))
+                                (error-message-string err))))))
+
+(defun kesi--uri ()
+  "The file:// URI of the current buffer's file, or nil."
+  (when buffer-file-name
+    (kesi--path-to-uri buffer-file-name)))
+
+(defun kesi--start-run (server command argument title)
+  "Start a run with COMMAND and ARGUMENT on SERVER; TITLE heads it in `*kesi*'."
+  (let* ((result (kesi--execute server command argument))
+         (run-id (plist-get result :runId)))
+    (unless (stringp run-id)
+      (user-error "KeSi: the server did not start a run"))
+    (kesi-output-begin server run-id title)
+    run-id))
+
+(defun kesi--line-range (line1 line2)
+  "The LSP range of whole lines LINE1..LINE2 (1-based).
+It ends where line LINE2 + 1 begins, so no column needs an encoding."
+  (list :start (list :line (1- line1) :character 0)
+        :end (list :line line2 :character 0)))
+
+(defun kesi--lsp-position (pos)
+  "The LSP position of POS in the current buffer, in the server's encoding."
+  (if (fboundp 'eglot--pos-to-lsp-position)
+      (eglot--pos-to-lsp-position pos)
+    (save-excursion
+      (goto-char pos)
+      (list :line (1- (line-number-at-pos pos t))
+            :character (/ (length (encode-coding-string
+                                   (buffer-substring (line-beginning-position) pos)
+                                   'utf-16le))
+                          2)))))
+
+(defun kesi--diagnostics (line1 line2)
+  "Flymake's diagnostics on lines LINE1..LINE2, from any backend, as LSP's."
+  (let ((beg (save-excursion (goto-char (point-min)) (forward-line (1- line1)) (point)))
+        (end (save-excursion (goto-char (point-min)) (forward-line (1- line2))
+                             (line-end-position))))
+    (vconcat
+     (cl-loop
+      for diag in (and (bound-and-true-p flymake-mode) (flymake-diagnostics beg end))
+      collect (or (alist-get 'eglot-lsp-diag (flymake-diagnostic-data diag))
+                  (list :range (list :start (kesi--lsp-position (flymake-diagnostic-beg diag))
+                                     :end (kesi--lsp-position (flymake-diagnostic-end diag)))
+                        :severity (pcase (flymake-diagnostic-type diag)
+                                    ((or :error 'eglot-error) 1)
+                                    ((or :warning 'eglot-warning) 2)
+                                    (_ 3))
+                        :message (flymake-diagnostic-text diag)
+                        :source (format "%s" (flymake-diagnostic-backend diag))))))))
+
+(defun kesi--relative (server file)
+  "FILE relative to SERVER's project root."
+  (file-relative-name file (project-root (eglot--project server))))
+
+(defun kesi--lines ()
+  "The lines (FIRST . LAST) of the region when active, else the current line's."
+  (if (use-region-p)
+      (let ((end (region-end)))
+        (cons (line-number-at-pos (region-beginning))
+              (line-number-at-pos (if (and (> end (region-beginning))
+                                           (save-excursion (goto-char end) (bolp)))
+                                      (1- end)
+                                    end))))
+    (let ((line (line-number-at-pos)))
+      (cons line line))))
+
+(defun kesi--span (first last)
+  "\"3\" or \"2-3\"."
+  (if (= first last) (number-to-string first) (format "%d-%d" first last)))
+
+(defun kesi-eglot-fix (&optional instruction)
+  "Start \"KeSi: fix this\" on the current line or the region's lines."
+  (let* ((server (kesi--server))
+         (uri (or (kesi--uri) (user-error "KeSi: fix this works on a file buffer")))
+         (lines (kesi--lines))
+         (argument (list :uri uri
+                         :range (kesi--line-range (car lines) (cdr lines))
+                         :diagnostics (kesi--diagnostics (car lines) (cdr lines)))))
+    (when (and instruction (not (string-empty-p (string-trim instruction))))
+      (setq argument (append argument (list :instruction instruction))))
+    (deactivate-mark)
+    (kesi--start-run server "kesi.fixThis" argument
+                     (format "fix this · %s:%s" (kesi--relative server buffer-file-name)
+                             (kesi--span (car lines) (cdr lines))))))
+
+(defun kesi--fix-action (server argument)
+  "Run a code action's `kesi.fixThis' ARGUMENT on SERVER like `kesi-fix-this'.
+Eglot puts only this server's diagnostics in the code action's context;
+a linter's or a test runner's on the same lines matter as much."
+  (let* ((uri (plist-get argument :uri))
+         (range (plist-get argument :range))
+         (line1 (1+ (plist-get (plist-get range :start) :line)))
+         (end (plist-get range :end))
+         (line2 (max line1 (if (and (eq (plist-get end :character) 0)
+                                    (> (1+ (plist-get end :line)) line1))
+                               (plist-get end :line)
+                             (1+ (plist-get end :line)))))
+         (file (and (stringp uri) (kesi--uri-to-path uri)))
+         (buffer (and file (find-buffer-visiting file))))
+    (when (and buffer (zerop (length (plist-get argument :diagnostics))))
+      (setq argument (plist-put (copy-sequence argument) :diagnostics
+                                (with-current-buffer buffer (kesi--diagnostics line1 line2)))))
+    (kesi--start-run server "kesi.fixThis" argument
+                     (if file
+                         (format "fix this · %s:%s" (kesi--relative server file)
+                                 (kesi--span line1 line2))
+                       "fix this"))))
+
+(cl-defmethod eglot-execute-command
+  ((server kesi-server) (_command (eql kesi.fixThis)) arguments)
+  "A code action's \"KeSi: fix this\" (eglot 1.9 to 1.15)."
+  (kesi--fix-action server (elt arguments 0)))
+
+(when (fboundp 'eglot-execute)              ; eglot 1.16 and newer
+  (cl-defmethod eglot-execute :around ((server kesi-server) action)
+    "A code action's \"KeSi: fix this\" (eglot 1.16 and newer)."
+    (let ((command (if (stringp (plist-get action :command)) action
+                     (plist-get action :command))))
+      (if (and command (equal (plist-get command :command) "kesi.fixThis")
+               (null (plist-get action :edit)))
+          (kesi--fix-action server (elt (plist-get command :arguments) 0))
+        (cl-call-next-method)))))
+
+(defun kesi-eglot-ask (prompt)
+  "Start a run that does PROMPT (about the region's lines, when active)."
+  (when (string-empty-p (string-trim prompt))
+    (user-error "KeSi: say what to do, e.g. why does test_add fail?"))
+  (let* ((server (kesi--server))
+         (argument (list :prompt prompt))
+         (short (string-trim (replace-regexp-in-string "[ \t\n]+" " " prompt))))
+    (when-let ((uri (kesi--uri)))
+      (setq argument (append argument (list :uri uri)))
+      (when (use-region-p)
+        (let ((lines (kesi--lines)))
+          (setq argument (append argument
+                                 (list :range (kesi--line-range (car lines) (cdr lines))))))))
+    (deactivate-mark)
+    (kesi--start-run server "kesi.ask" argument
+                     (format "ask · %s" (truncate-string-to-width short 60 nil nil "…")))))
+
+(defun kesi-eglot-cancel ()
+  "Cancel this server's running run."
+  (let* ((server (kesi--server))
+         (run (kesi-output-active-run server))
+         (result (kesi--execute server "kesi.cancel" (if run (list :runId run) nil))))
+    (message (if (eq (plist-get result :cancelled) t)
+                 "KeSi: cancelling the run"
+               "KeSi: nothing is running"))))
+
+(defun kesi-eglot-session-command (command)
+  "Run the session COMMAND (kesi.reset, kesi.cost, ...) and say what it answered."
+  (let* ((server (kesi--server))
+         (uri (kesi--uri))
+         (result (kesi--execute server command (and uri (list :uri uri)))))
+    (pcase command
+      ("kesi.reset" (message "KeSi: conversation and read records cleared"))
+      ("kesi.revoke" (message "KeSi: all permissions of this session revoked"))
+      ("kesi.cost" (kesi-output-note-session-cost server result)
+       (message "%s" (kesi-output-format-usage result)))
+      ("kesi.permissions" (message "%s" (kesi-output-format-permissions result))))
+    result))
+
+;;;; The mode line: KeSi's state and cost in its buffers
+
+(defun kesi-eglot-mode-line ()
+  "\"KeSi● 2/20 $0.0012\" while a run works, \"KeSi $0.0345\" after, else nil."
+  (when-let ((server (and (bound-and-true-p eglot--managed-mode) (kesi--server t))))
+    (when (eq server (eglot-current-server))
+      (kesi-output-mode-line server))))
+
+(defconst kesi--mode-line-entry '(:eval (kesi-eglot-mode-line))
+  "The entry of `mode-line-misc-info' that shows KeSi's state.
+A list, not a symbol: a symbol first in that list would make it a conditional.")
+
+(unless (member kesi--mode-line-entry mode-line-misc-info)
+  (push kesi--mode-line-entry mode-line-misc-info))
+
+(kesi--register-modes kesi-modes)
+
+(provide 'kesi-eglot)
+;;; kesi-eglot.el ends here
