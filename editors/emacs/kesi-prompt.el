@@ -52,7 +52,8 @@ Only when the minibuffer is free: until then, the prompt waits."
       (run-at-time 0.2 nil #'kesi-prompt-request server params respond)
     (let ((title (kesi-prompt-ask (plist-get params :message) (plist-get params :actions))))
       (when (equal title kesi-prompt-deny)
-        (message "KeSi: denied"))
+        (message "KeSi: denied · %s"
+                 (car (split-string (or (plist-get params :message) "") "\n"))))
       (funcall respond (and title (list :title title))))))
 
 (provide 'kesi-prompt)
