@@ -131,12 +131,23 @@ The server finds the open document by it."
   ((_server kesi-server) (_method (eql workspace/applyEdit)) &key edit &allow-other-keys)
   "Apply KeSi's reviewed edit without eglot's second question.
 Eglot also asks when an edited file is not visited: visit them first."
-  (dolist (change (append (plist-get edit :documentChanges) nil))
-    (when-let ((uri (plist-get (plist-get change :textDocument) :uri)))
-      (find-file-noselect (kesi--uri-to-path uri))))
-  (let ((eglot-confirm-server-initiated-edits nil)
-        (eglot-confirm-server-edits nil))
-    (cl-call-next-method)))
+  (let ((buffers (cl-loop for change across (or (plist-get edit :documentChanges) [])
+                          for uri = (plist-get (plist-get change :textDocument) :uri)
+                          when uri collect (find-file-noselect (kesi--uri-to-path uri)))))
+    (prog1 (let ((eglot-confirm-server-initiated-edits nil)
+                 (eglot-confirm-server-edits nil))
+             (cl-call-next-method))
+      ;; Eglot reports changes from an idle timer, which does not run while Emacs has
+      ;; been idle since before the edit (the user answered and then did nothing): the
+      ;; server would wait in vain for the didChange that shows the edit landed.
+      (dolist (buffer buffers) (kesi--send-changes buffer)))))
+
+(defun kesi--send-changes (buffer)
+  "Send BUFFER's pending changes to its server now, not after eglot's idle delay."
+  (when (and (buffer-live-p buffer) (fboundp 'eglot--signal-textDocument/didChange))
+    (with-current-buffer buffer
+      (when (bound-and-true-p eglot--managed-mode)
+        (ignore-errors (eglot--signal-textDocument/didChange))))))
 
 ;;;; Requests answered later, outside the process filter
 

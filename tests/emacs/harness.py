@@ -91,9 +91,24 @@ class Emacs:
         full_env.update(env or {})
         command = [emacs, "-nw", "-q", "--no-splash", "-l", str(INIT), file]
         subprocess.run(
-            [tmux, "-S", str(self.tmux_socket), "-f", "/dev/null", "new-session", "-d",
-             "-s", "kesi", "-x", str(WIDTH), "-y", str(HEIGHT), "-c", str(project),
-             " ".join(_quote(part) for part in command)],
+            [
+                tmux,
+                "-S",
+                str(self.tmux_socket),
+                "-f",
+                "/dev/null",
+                "new-session",
+                "-d",
+                "-s",
+                "kesi",
+                "-x",
+                str(WIDTH),
+                "-y",
+                str(HEIGHT),
+                "-c",
+                str(project),
+                " ".join(_quote(part) for part in command),
+            ],
             check=True,
             env=full_env,
             cwd=project,
@@ -112,12 +127,15 @@ class Emacs:
         with contextlib.suppress(FileNotFoundError):
             self.dump.unlink()
         code = f"(kesi-test-dump {elisp_string(str(self.dump))} {expr})"
-        done = subprocess.run(
-            ["emacsclient", "-s", str(self.server_socket), "--eval", code],
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-        )
+        try:
+            done = subprocess.run(
+                ["emacsclient", "-s", str(self.server_socket), "--eval", code],
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+            )
+        except subprocess.TimeoutExpired as exc:
+            raise EditorError(f"Emacs did not answer {expr} within {timeout} s") from exc
         if done.returncode != 0:
             raise EditorError(f"emacsclient failed for {expr}: {done.stderr.strip()}")
         return json.loads(self.dump.read_text(encoding="utf-8"))
@@ -201,7 +219,7 @@ class Emacs:
         parts.append("*kesi*:\n" + "\n".join(self._safe(lambda: self.lines("*kesi*")) or []))
         events = self._safe(
             lambda: self.eval(
-                "(let ((b (cl-find-if (lambda (b) (string-match-p \"EGLOT.*events\" "
+                '(let ((b (cl-find-if (lambda (b) (string-match-p "EGLOT.*events" '
                 "(buffer-name b))) (buffer-list)))) (and b (with-current-buffer b "
                 "(buffer-substring-no-properties (max (point-min) (- (point-max) 6000)) "
                 "(point-max)))))"

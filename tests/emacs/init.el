@@ -5,6 +5,9 @@
 ;; socket (emacsclient) to read what a user would see, and type keys through the terminal.
 
 (setq user-emacs-directory (file-name-as-directory (getenv "KESI_EMACS_HOME")))
+;; What a normal start (without -q) does before the user's init: activate the installed
+;; packages, so Debian's elpa-eglot is autoloaded (`M-x eglot').
+(package-activate-all)
 (setq inhibit-startup-screen t)
 (setq ring-bell-function #'ignore)
 (setq server-socket-dir (getenv "KESI_EMACS_SOCKET_DIR"))
@@ -22,7 +25,9 @@
   (_
    ;; The README's lines for the package.
    (add-to-list 'load-path (getenv "KESI_EMACS_PACKAGE"))
-   (require 'kesi)))
+   (require 'kesi)
+   (when-let ((settings (getenv "KESI_EMACS_SETTINGS")))
+     (setq kesi-settings (let ((json-object-type 'plist)) (json-read-from-string settings))))))
 
 (defun kesi-test-dump (file value)
   "Write VALUE to FILE as JSON, for the test to read."

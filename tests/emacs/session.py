@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 from typing import Any
 
 from tests.emacs.conftest import OpenEmacs
-from tests.emacs.harness import Emacs, EditorError, elisp_string
+from tests.emacs.harness import EditorError, Emacs, elisp_string
 
 CALC_BUGGY = 'def add(a, b):\n    """Return the sum of a and b."""\n    return a - b\n'
 CALC_FIXED = 'def add(a, b):\n    """Return the sum of a and b."""\n    return a + b\n'
@@ -99,16 +100,23 @@ class KesiEmacs:
         self.ed.wait_until(lambda: "Goto line" in self.ed.screen_lines()[-1], "the goto prompt")
         self.ed.type(str(line))
         self.ed.keys("Enter")
-        self.ed.wait_until(
-            lambda: self.ed.eval("(with-current-buffer (window-buffer) (line-number-at-pos (window-point)))") == line, f"point on line {line}"
-        )
+        where = "(with-current-buffer (window-buffer) (line-number-at-pos (window-point)))"
+        self.ed.wait_until(lambda: self.ed.eval(where) == line, f"point on line {line}")
 
 
-def start_kesi(open_emacs: OpenEmacs, project: Path, base_url: str, file: str = "calc.py") -> KesiEmacs:
-    """An Emacs visiting `file` of `project` with KeSi started, pointed at the scripted API."""
-    ed = open_emacs(
-        project, file, env={"ANTHROPIC_BASE_URL": base_url, "ANTHROPIC_API_KEY": FAKE_KEY}
-    )
+def start_kesi(
+    open_emacs: OpenEmacs,
+    project: Path,
+    base_url: str,
+    file: str = "calc.py",
+    settings: dict[str, Any] | None = None,
+) -> KesiEmacs:
+    """An Emacs visiting `file` of `project` with KeSi started, pointed at the scripted API;
+    `settings` become `kesi-settings`."""
+    env = {"ANTHROPIC_BASE_URL": base_url, "ANTHROPIC_API_KEY": FAKE_KEY}
+    if settings:
+        env["KESI_EMACS_SETTINGS"] = json.dumps(settings)
+    ed = open_emacs(project, file, env=env)
     kesi = KesiEmacs(ed)
     kesi.start(file)
     return kesi

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from kesi_lsp.scripted_api import reply, script, tool_use
+from kesi_lsp.scripted_api import Timing, reply, script, tool_use
 from tests.emacs.conftest import OpenEmacs
 from tests.emacs.session import (
     CALC_BUGGY,
@@ -170,3 +170,34 @@ def test_rejected_review_changes_nothing(
     assert "the user refused to modify this file" in told, told
     assert any(line.startswith("  ✗ ") for line in kesi.output())
     assert "KeSi: edit rejected" in ed.messages()
+
+
+def test_an_unreviewed_edit_after_a_prompt_lands_and_is_saved(
+    open_emacs: OpenEmacs, scripted_api, tmp_path: Path
+) -> None:
+    """With `approvals: acceptEdits` the edit is not reviewed: it arrives a while after the
+    user's last key, which went to a prompt. Eglot reports changes from an idle timer that
+    does not run then (a key read outside the command loop leaves Emacs "not idle" until
+    the next key), so kesi.el sends the change itself; else the server would wait for it
+    in vain and call the edit skipped."""
+    project = failing_project(tmp_path / "calc")
+    api = scripted_api(
+        script(
+            reply("Reading.", READ, tool_use("run_command", {"command": "touch checked"})),
+            reply("Fixing.", EDIT, timing=Timing(headers_delay=1.5)),
+            reply("Fixed.", expect={"last_tool_result_contains": "Replaced"}),
+        )
+    )
+    kesi = start_kesi(open_emacs, project, api.base_url, settings={"approvals": "acceptEdits"})
+    ed = kesi.ed
+    kesi.goto_line(FAULTY_LINE)
+    ed.command("kesi-fix-this")
+    kesi.wait_prompt("touch checked")
+    ed.type("Allow once")
+    ed.keys("Enter")
+    assert kesi.wait_finished()["status"] == "done", kesi.output()
+    assert (project / "checked").exists()
+    assert ed.eval("kesi-review-count") == 0, "nothing was reviewed"
+    assert ed.file_lines("calc.py") == CALC_FIXED.split("\n")
+    assert disk(project, "calc.py") == CALC_FIXED
+    assert ed.in_file("calc.py", "(buffer-modified-p)") is None

@@ -35,9 +35,7 @@ EDIT = tool_use(
 REFUSED_COMMAND = "the user refused to run this command"
 
 
-def test_ret_and_c_g_at_a_prompt_deny(
-    open_emacs: OpenEmacs, scripted_api, tmp_path: Path
-) -> None:
+def test_ret_and_c_g_at_a_prompt_deny(open_emacs: OpenEmacs, scripted_api, tmp_path: Path) -> None:
     project = failing_project(tmp_path / "calc")
     api = scripted_api(
         script(
