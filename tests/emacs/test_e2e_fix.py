@@ -201,3 +201,30 @@ def test_an_unreviewed_edit_after_a_prompt_lands_and_is_saved(
     assert ed.file_lines("calc.py") == CALC_FIXED.split("\n")
     assert disk(project, "calc.py") == CALC_FIXED
     assert ed.in_file("calc.py", "(buffer-modified-p)") is None
+
+
+def test_the_code_action_runs_fix_this_with_flymakes_diagnostics(
+    open_emacs: OpenEmacs, scripted_api, tmp_path: Path
+) -> None:
+    """`M-x eglot-code-actions` offers "KeSi: fix this"; eglot sends only its own server's
+    diagnostics, so kesi.el adds flymake's (a test runner's) for those lines."""
+    project = failing_project(tmp_path / "calc")
+    api = scripted_api(
+        script(
+            reply(
+                "add() subtracts; that is why test_add fails.",
+                expect={"last_user_text_contains": DIAGNOSTIC},
+            )
+        )
+    )
+    kesi = start_kesi(open_emacs, project, api.base_url)
+    ed = kesi.ed
+    kesi.add_diagnostic("calc.py", FAULTY_LINE, DIAGNOSTIC)
+    kesi.goto_line(FAULTY_LINE)
+    ed.command("eglot-code-actions")
+    ed.wait_screen("(default KeSi: fix this)")
+    ed.keys("Enter")
+    run = kesi.wait_finished()
+    assert run["status"] == "done"
+    assert run["title"] == f"fix this · calc.py:{FAULTY_LINE}"
+    assert "add() subtracts; that is why test_add fails." in kesi.output()
