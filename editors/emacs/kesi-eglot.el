@@ -254,15 +254,20 @@ server notices a reformat and tells the model."
 
 ;;;; Commands sent to the server
 
-(defun kesi--execute (server command argument)
+(defun kesi--execute (server command argument then)
   "Run COMMAND (a string) on SERVER with its one object ARGUMENT.
-Return the result."
-  (condition-case err
-      (jsonrpc-request server :workspace/executeCommand
-                       (list :command command :arguments (vector (or argument (make-hash-table)))))
-    (jsonrpc-error
-     (user-error "KeSi: %s" (or (alist-get 'jsonrpc-error-message (cdr err))
-                                (error-message-string err))))))
+THEN gets the result.  Asynchronous on purpose: jsonrpc 1.0.14 (Emacs 28)
+ends a synchronous request by throwing out of the process filter, and the
+messages that came in the same read (the end of a cancelled run) would wait
+there until the server next said something."
+  (when buffer-file-name (kesi--send-changes (current-buffer))) ; the server reads the text
+  (jsonrpc-async-request
+   server :workspace/executeCommand
+   (list :command command :arguments (vector (or argument (make-hash-table))))
+   :success-fn (lambda (result) (funcall then result))
+   :error-fn (lambda (error)
+               (message "KeSi: %s" (or (plist-get error :message) error)))
+   :timeout-fn (lambda () (message "KeSi: the server did not answer %s" command))))
 
 (defun kesi--uri ()
   "The file:// URI of the current buffer's file, or nil."
@@ -271,12 +276,12 @@ Return the result."
 
 (defun kesi--start-run (server command argument title)
   "Start a run with COMMAND and ARGUMENT on SERVER; TITLE heads it in `*kesi*'."
-  (let* ((result (kesi--execute server command argument))
-         (run-id (plist-get result :runId)))
-    (unless (stringp run-id)
-      (user-error "KeSi: the server did not start a run"))
-    (kesi-output-begin server run-id title)
-    run-id))
+  (kesi--execute server command argument
+                 (lambda (result)
+                   (let ((run-id (plist-get result :runId)))
+                     (if (stringp run-id)
+                         (kesi-output-begin server run-id title)
+                       (message "KeSi: the server did not start a run"))))))
 
 (defun kesi--line-range (line1 line2)
   "The LSP range of whole lines LINE1..LINE2 (1-based).
@@ -407,24 +412,26 @@ a linter's or a test runner's on the same lines matter as much."
 (defun kesi-eglot-cancel ()
   "Cancel this server's running run."
   (let* ((server (kesi--server))
-         (run (kesi-output-active-run server))
-         (result (kesi--execute server "kesi.cancel" (if run (list :runId run) nil))))
-    (message (if (eq (plist-get result :cancelled) t)
-                 "KeSi: cancelling the run"
-               "KeSi: nothing is running"))))
+         (run (kesi-output-active-run server)))
+    (kesi--execute server "kesi.cancel" (if run (list :runId run) nil)
+                   (lambda (result)
+                     (message (if (eq (plist-get result :cancelled) t)
+                                  "KeSi: cancelling the run"
+                                "KeSi: nothing is running"))))))
 
 (defun kesi-eglot-session-command (command)
   "Run the session COMMAND (kesi.reset, kesi.cost, ...) and say what it answered."
-  (let* ((server (kesi--server))
-         (uri (kesi--uri))
-         (result (kesi--execute server command (and uri (list :uri uri)))))
-    (pcase command
-      ("kesi.reset" (message "KeSi: conversation and read records cleared"))
-      ("kesi.revoke" (message "KeSi: all permissions of this session revoked"))
-      ("kesi.cost" (kesi-output-note-session-cost server result)
-       (message "%s" (kesi-output-format-usage result)))
-      ("kesi.permissions" (message "%s" (kesi-output-format-permissions result))))
-    result))
+  (let ((server (kesi--server))
+        (uri (kesi--uri)))
+    (kesi--execute
+     server command (and uri (list :uri uri))
+     (lambda (result)
+       (pcase command
+         ("kesi.reset" (message "KeSi: conversation and read records cleared"))
+         ("kesi.revoke" (message "KeSi: all permissions of this session revoked"))
+         ("kesi.cost" (kesi-output-note-session-cost server result)
+          (message "%s" (kesi-output-format-usage result)))
+         ("kesi.permissions" (message "%s" (kesi-output-format-permissions result))))))))
 
 ;;;; The mode line: KeSi's state and cost in its buffers
 

@@ -89,7 +89,8 @@ def test_debians_emacs_and_eglot_are_enough(emacs_bin: str) -> None:
         emacs_bin,
         [
             "--eval",
-            '(progn (package-activate-all) (require \'kesi) (message "problem: %S" (kesi-problem)))',
+            "(progn (package-activate-all) (require 'kesi)"
+            ' (message "problem: %S" (kesi-problem)))',
         ],
     )
     assert done.returncode == 0, done.stderr
