@@ -228,7 +228,7 @@ class Emacs:
         parts.append(f"eglot events (tail):\n{events}")
         stderr = self._safe(
             lambda: self.eval(
-                "(let ((b (cl-find-if (lambda (b) (string-match-p \"EGLOT.*stderr\" "
+                '(let ((b (cl-find-if (lambda (b) (string-match-p "EGLOT.*stderr" '
                 "(buffer-name b))) (buffer-list)))) (and b (with-current-buffer b "
                 "(buffer-substring-no-properties (max (point-min) (- (point-max) 4000)) "
                 "(point-max)))))"
