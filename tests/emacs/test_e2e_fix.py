@@ -142,15 +142,28 @@ def test_fix_this_review_accept_command_allow_then_undo(
     assert ed.in_file("calc.py", "(buffer-modified-p)") is None
 
 
-def test_rejected_review_changes_nothing(
+def test_rejected_and_killed_reviews_change_nothing(
     open_emacs: OpenEmacs, scripted_api, tmp_path: Path
 ) -> None:
+    """`r` rejects; killing the review buffer (C-x k) rejects too."""
     project = failing_project(tmp_path / "calc")
+    refused = "the user refused to modify this file"
     api = scripted_api(
         script(
             reply("Let me read calc.py.", READ),
             reply("I will change the subtraction.", EDIT),
-            reply("Understood: I leave calc.py as it is."),
+            reply(
+                "Then maybe this way.",
+                tool_use(
+                    "edit_file",
+                    {"file_path": "calc.py", "old_string": "a - b", "new_string": "b + a"},
+                ),
+                expect={"last_tool_result_contains": refused},
+            ),
+            reply(
+                "Understood: I leave calc.py as it is.",
+                expect={"last_tool_result_contains": refused},
+            ),
         )
     )
     kesi = start_kesi(open_emacs, project, api.base_url)
@@ -160,16 +173,23 @@ def test_rejected_review_changes_nothing(
     ed.command("kesi-fix-this")
     kesi.wait_review()
     ed.type("r")
+    ed.wait_until(lambda: ed.eval("kesi-review-count") == 2, "the second review")
+    review = kesi.wait_review()
+    assert "+    return b + a" in review["lines"]
+    ed.keys("C-x", "k")
+    ed.wait_until(lambda: "Kill buffer" in ed.screen_lines()[-1], "the kill-buffer prompt")
+    ed.keys("Enter")
 
     assert kesi.wait_finished()["status"] == "done"
     assert ed.file_lines("calc.py") == CALC_BUGGY.split("\n")
     assert disk(project, "calc.py") == CALC_BUGGY
     assert ed.in_file("calc.py", "(buffer-modified-p)") is None
     assert ed.in_file("calc.py", "(length buffer-undo-list)") == undo_before
-    told = tool_result_text(api.requests[2].body)
-    assert "the user refused to modify this file" in told, told
-    assert any(line.startswith("  ✗ ") for line in kesi.output())
-    assert "KeSi: edit rejected" in ed.messages()
+    assert refused in tool_result_text(api.requests[3].body)
+    assert sum(line.startswith("  ✗ ") for line in kesi.output()) == 2
+    assert ed.messages().count("KeSi: edit rejected") == 2 or "edit rejected [2 times]" in (
+        ed.messages()
+    )
 
 
 def test_an_unreviewed_edit_after_a_prompt_lands_and_is_saved(

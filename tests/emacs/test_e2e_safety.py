@@ -91,6 +91,10 @@ def test_cancel_while_the_model_streams(
     ed.command("kesi-fix-this")
 
     kesi.wait_output("Let me")  # the explanation shows while the model is still talking
+    assert ed.eval('(and (get-buffer-window "*kesi*") t)') is True
+    assert ed.eval("(buffer-name (window-buffer (selected-window)))") == "calc.py", (
+        "*kesi* is shown without taking the focus"
+    )
     assert "KeSi● " in ed.in_file("calc.py", "(format-mode-line mode-line-format)")
 
     started = time.monotonic()
