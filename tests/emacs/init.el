@@ -106,3 +106,6 @@
         (puthash "selected" (eq (window-buffer (selected-window)) buffer) h)
         (puthash "mode" (symbol-name (buffer-local-value 'major-mode buffer)) h)
         h))))
+
+(defvar kesi-test-saves nil "The buffers saved, newest first, as after-save-hook saw them.")
+(add-hook 'after-save-hook (lambda () (push (buffer-name) kesi-test-saves)))

@@ -91,6 +91,7 @@ def test_fix_this_review_accept_command_allow_then_undo(
     assert disk(project, "calc.py") == CALC_FIXED
     assert ed.in_file("calc.py", "(buffer-modified-p)") is None
     assert ed.in_file("calc.py", "(and (verify-visited-file-modtime) t)") is True
+    assert ed.eval("kesi-test-saves") == ["calc.py"], "a normal save, hooks included, once"
     assert ed.eval("(buffer-name (window-buffer (selected-window)))") == "calc.py", (
         "back where the user was"
     )
@@ -248,3 +249,36 @@ def test_the_code_action_runs_fix_this_with_flymakes_diagnostics(
     assert run["status"] == "done"
     assert run["title"] == f"fix this · calc.py:{FAULTY_LINE}"
     assert "add() subtracts; that is why test_add fails." in kesi.output()
+
+
+def test_a_region_and_an_instruction_reach_the_task(
+    open_emacs: OpenEmacs, scripted_api, tmp_path: Path
+) -> None:
+    project = failing_project(tmp_path / "calc")
+    api = scripted_api(
+        script(
+            reply(
+                "Both lines are the whole function body.",
+                expect={"last_user_text_contains": "keep the docstring"},
+            )
+        )
+    )
+    kesi = start_kesi(open_emacs, project, api.base_url)
+    ed = kesi.ed
+    kesi.goto_line(2)
+    ed.keys("C-@", "C-n", "C-e")  # the region: lines 2 and 3
+    ed.wait_until(
+        lambda: ed.eval("(with-current-buffer (window-buffer) (and mark-active t))"), "the region"
+    )
+    ed.keys("C-u")
+    ed.command("kesi-fix-this")
+    ed.wait_until(lambda: "KeSi, fix this:" in ed.screen_lines()[-1], "the instruction prompt")
+    ed.type("keep the docstring")
+    ed.keys("Enter")
+    run = kesi.wait_finished()
+    assert run["status"] == "done"
+    assert run["title"] == "fix this · calc.py:2-3"
+    task = api.requests[0].body["messages"][0]["content"]
+    task = task if isinstance(task, str) else " ".join(b.get("text", "") for b in task)
+    assert '"""Return the sum of a and b."""' in task and "return a - b" in task
+    assert "def add(a, b):" not in task, "only the region's lines"

@@ -96,3 +96,27 @@ def test_debians_emacs_and_eglot_are_enough(emacs_bin: str) -> None:
     assert done.returncode == 0, done.stderr
     assert "problem: nil" in done.stderr, done.stderr
     assert "Warning (kesi)" not in done.stderr
+
+
+def test_the_options_are_in_customize_group_kesi(emacs_bin: str) -> None:
+    done = run_emacs(
+        emacs_bin,
+        [
+            "--eval",
+            "(progn (package-activate-all) (require 'kesi) (require 'kesi-eglot)"
+            ' (message "group: %S"'
+            " (mapcar (function car) (get (quote kesi) (quote custom-group)))))",
+        ],
+    )
+    assert done.returncode == 0, done.stderr
+    group = done.stderr.split("group: ", 1)[1]
+    for option in (
+        "kesi-program",
+        "kesi-settings",
+        "kesi-modes",
+        "kesi-output-show",
+        "kesi-review-style",
+        "kesi-header",
+        "kesi-tool-error",
+    ):
+        assert option in group, group
