@@ -14,7 +14,7 @@ import pytest
 
 from kesi_lsp.scripted_api import reply, script, tool_use
 from tests.emacs.conftest import OpenEmacs
-from tests.emacs.session import FAULTY_LINE, disk, failing_project, start_kesi
+from tests.emacs.session import FAKE_KEY, FAULTY_LINE, KesiEmacs, disk, failing_project, start_kesi
 
 pytestmark = [pytest.mark.editor, pytest.mark.e2e, pytest.mark.slow]
 
@@ -84,3 +84,48 @@ def test_for_this_session_then_permissions_revoke_reset_output(
     ed.wait_until(lambda: ed.eval(visible) is None, "kesi-output to hide *kesi*")
     ed.command("kesi-output")
     ed.wait_until(lambda: ed.eval(visible) is True, "kesi-output to show it again")
+
+
+def test_kesi_modes_make_m_x_eglot_start_kesi_and_e_opens_ediff(
+    open_emacs: OpenEmacs, scripted_api, tmp_path: Path
+) -> None:
+    """With `kesi-modes` set, `M-x eglot` starts KeSi; `e` in a review shows the edit in
+    ediff, and quitting ediff comes back to the review, which still waits for an answer."""
+    project = failing_project(tmp_path / "calc")
+    api = scripted_api(
+        script(
+            reply("Reading.", tool_use("read_file", {"file_path": "calc.py"})),
+            reply("The fix.", FIRST),
+            reply("Fixed."),
+        )
+    )
+    ed = open_emacs(
+        project,
+        "calc.py",
+        env={"ANTHROPIC_BASE_URL": api.base_url, "ANTHROPIC_API_KEY": FAKE_KEY},
+    )
+    ed.eval("(progn (customize-set-variable 'kesi-modes '((python-mode python-ts-mode))) t)")
+    ed.command("eglot")
+    ed.wait_until(
+        lambda: ed.in_file("calc.py", "(and (cl-typep (eglot-current-server) 'kesi-server) t)"),
+        "M-x eglot to start KeSi",
+    )
+    kesi = KesiEmacs(ed)
+    kesi.goto_line(FAULTY_LINE)
+    ed.command("kesi-fix-this")
+    kesi.wait_review()
+    ed.type("e")
+    ed.wait_screen("*Ediff Control Panel*")
+    before_after = ed.eval(
+        '(with-current-buffer (get-buffer "*Ediff Control Panel*")'
+        " (mapcar #'buffer-name (list ediff-buffer-A ediff-buffer-B)))"
+    )
+    assert before_after == ["*kesi before: calc.py*", "*kesi after: calc.py*"]
+    ed.type("q")
+    ed.wait_screen("Quit this Ediff session?")
+    ed.type("y")
+    ed.wait_until(lambda: (kesi.wait_review() or {}).get("selected"), "back in the review")
+    ed.type("a")
+    assert kesi.wait_finished()["status"] == "done"
+    assert "return a + b" in disk(project, "calc.py")
+    assert ed.eval('(get-buffer "*kesi after: calc.py*")') is None, "ediff's buffers are gone"
