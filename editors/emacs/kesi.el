@@ -3,7 +3,6 @@
 ;; Version: 0.1.0
 ;; Package-Requires: ((emacs "28.2") (eglot "1.9"))
 ;; Keywords: tools, languages, convenience
-;; URL: https://github.com/kesi-lsp/kesi-lsp
 ;; SPDX-License-Identifier: MIT
 
 ;;; Commentary:
@@ -33,8 +32,7 @@
 (defgroup kesi nil
   "KeSi, a coding agent inside Emacs, through eglot and the kesi-lsp server."
   :group 'tools
-  :prefix "kesi-"
-  :link '(url-link :tag "README" "https://github.com/kesi-lsp/kesi-lsp"))
+  :prefix "kesi-")
 
 (defcustom kesi-program '("kesi-lsp")
   "The command that starts the KeSi language server, a program and its arguments.
