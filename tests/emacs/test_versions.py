@@ -8,6 +8,7 @@ found first on `load-path` the way an old package would be.
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -120,3 +121,31 @@ def test_the_options_are_in_customize_group_kesi(emacs_bin: str) -> None:
         "kesi-tool-error",
     ):
         assert option in group, group
+
+
+def test_the_package_byte_compiles_without_a_warning(emacs_bin: str, tmp_path: Path) -> None:
+    """What `package-vc-install` does to it, with every warning an error (a copy: no .elc
+    files in the checkout)."""
+    copy = tmp_path / "emacs"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("*.md", "scripts"))
+    files = sorted(str(p) for p in copy.glob("*.el"))
+    done = subprocess.run(
+        [
+            emacs_bin,
+            "--batch",
+            "-L",
+            str(copy),
+            "--eval",
+            "(package-activate-all)",
+            "--eval",
+            "(setq byte-compile-error-on-warn t)",
+            "-f",
+            "batch-byte-compile",
+            *files,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert all(Path(f + "c").exists() for f in files)
