@@ -123,6 +123,7 @@ def test_the_options_are_in_customize_group_kesi(emacs_bin: str) -> None:
         assert option in group, group
 
 
+@pytest.mark.slow
 def test_the_package_byte_compiles_without_a_warning(emacs_bin: str, tmp_path: Path) -> None:
     """What `package-vc-install` does to it, with every warning an error (a copy: no .elc
     files in the checkout)."""
