@@ -112,7 +112,7 @@ M-x package-install RET eglot RET (Debian 12: apt install elpa-eglot)."
   "Load the eglot side of KeSi, or say in one sentence why it cannot work here."
   (if kesi--problem
       (user-error "%s" kesi--problem)
-    (require 'kesi-eglot)))
+    (require 'kesi-run)))
 
 (defmacro kesi--defcommand (name args doc interactive &rest body)
   "Define command NAME that first makes sure KeSi can work here, then runs BODY."
@@ -126,10 +126,10 @@ M-x package-install RET eglot RET (Debian 12: apt install elpa-eglot)."
 ;;;; Commands
 
 (declare-function kesi-eglot-start "kesi-eglot")
-(declare-function kesi-eglot-fix "kesi-eglot")
-(declare-function kesi-eglot-ask "kesi-eglot")
-(declare-function kesi-eglot-cancel "kesi-eglot")
-(declare-function kesi-eglot-session-command "kesi-eglot")
+(declare-function kesi-eglot-fix "kesi-run")
+(declare-function kesi-eglot-ask "kesi-run")
+(declare-function kesi-eglot-cancel "kesi-run")
+(declare-function kesi-eglot-session-command "kesi-run")
 (declare-function kesi-output-toggle "kesi-output")
 (declare-function kesi-output-clear "kesi-output")
 (declare-function kesi-eglot-mode-line "kesi-eglot")
@@ -192,5 +192,5 @@ Edits you already accepted stay."
 (if kesi--problem
     (display-warning 'kesi kesi--problem :warning)
   (with-eval-after-load 'eglot
-    (require 'kesi-eglot)))
+    (require 'kesi-run)))
 ;;; kesi.el ends here
