@@ -128,6 +128,8 @@ def _segment_question(
 ) -> tuple[str, dict[str, str]] | None:
     """Why one simple command needs a human, or None if it is read-only and stays inside."""
     name = tokens[0]
+    reveals: list[str] = []
+    ignore_files: list[str] = []
     if name == "git":
         check = gitsafe.check(tokens)
         if check.question is not None:
@@ -145,6 +147,7 @@ def _segment_question(
             key, option = read.question
             return key, {"command": " ".join(tokens), "option": option}
         paths, folders, hidden_ok = read.paths, read.folders, read.hidden_ok
+        reveals, ignore_files = read.reveals, read.ignore_files
     else:
         return "permissions.reason.not_listed", {"command": name}
     shadow = _shadowed(name, places.root)
@@ -154,7 +157,10 @@ def _segment_question(
         return "permissions.reason.forbidden_path", {}
     if not masked:
         for folder in folders:
-            if folder_holds_closed(folder, places, hidden_ok=hidden_ok):
+            closed = folder_holds_closed(
+                folder, places, hidden_ok=hidden_ok, reveals=reveals, ignore_files=ignore_files
+            )
+            if closed:
                 return "permissions.reason.folder_holds_closed", {"folder": folder}
     return None
 

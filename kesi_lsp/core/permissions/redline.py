@@ -29,6 +29,7 @@ from kesi_lsp.core.permissions.removal import (
     Denial,
     Places,
     expand,
+    moved_away,
     operands,
     removal,
     target_denial,
@@ -48,7 +49,9 @@ __all__ = [
     "target_denial",
 ]
 
-ESCALATION_COMMANDS: Final = frozenset({"sudo", "su", "doas", "pkexec", "sudoedit", "run0"})
+ESCALATION_COMMANDS: Final = frozenset(
+    {"sudo", "su", "doas", "pkexec", "sudoedit", "run0", "runuser", "ksu", "calife"}
+)
 """The seed's `sudo su doas`, plus the other common ways to become root."""
 
 REMOVAL_COMMANDS: Final = frozenset({"rm", "rmdir", "shred", "srm", "unlink"})
@@ -108,12 +111,30 @@ def _judge_text(text: str, places: Places, depth: int) -> Denial | None:
     return _judge_script(parse(text), places, depth + 1)
 
 
+def _command_words(words: list[Word]) -> list[Word]:
+    """Drop what precedes the command name: reserved words, `NAME=value`, `function NAME`."""
+    while words:
+        first = words[0].text
+        if first == "function":
+            words = words[2:]
+        elif first in RESERVED_WORDS or _NAME.match(first):
+            words = words[1:]
+        else:
+            break
+    return words
+
+
+def command_name(text: str) -> str:
+    """The name to compare: the base name, case-folded (on macOS' disk `SUDO` is `sudo`).
+    Look-alikes (`ｓｕｄｏ`) are other names to the shell: they ask, as round one decided."""
+    return PurePosixPath(text).name.casefold()
+
+
 def _judge(words: list[Word], places: Places, depth: int) -> Denial | None:
     """Judge one simple command, unwrapping wrappers until the real command shows."""
     if depth > MAX_DEPTH:
         return None
-    while words and (words[0].text in RESERVED_WORDS or _NAME.match(words[0].text)):
-        words = words[1:]
+    words = _command_words(words)
     if not words:
         return None
     head, args = words[0], words[1:]
@@ -121,11 +142,14 @@ def _judge(words: list[Word], places: Places, depth: int) -> Denial | None:
         # The shell computes the command name: assume the worst about what it removes.
         return removal(args, places)
     shown = PurePosixPath(head.text).name
-    name = shown.casefold()
+    name = command_name(head.text)
     if name in ESCALATION_COMMANDS:
         return Denial("permissions.reason.escalation", shown)
     if name in REMOVAL_COMMANDS:
         return removal(args, places)
+    denial = moved_away(name, args, places)
+    if denial is not None:
+        return denial
     denial = irreversible(name, shown, args, places)
     if denial is not None:
         return denial
