@@ -62,8 +62,7 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "不允許設定 setuid／setgid 位元或檔案權能：{command}",
     ),
     "permissions.reason.immutable": (  # new: chattr +i, chflags schg
-        "changing the immutable or append-only flags that protect files is not allowed: "
-        "{command}",
+        "changing the immutable or append-only flags of files is not allowed: {command}",
         "不允許變更保護檔案的不可修改或只能附加旗標：{command}",
     ),
     "permissions.reason.device_node": (  # new: mknod x b 8 0
