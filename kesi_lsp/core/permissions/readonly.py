@@ -160,6 +160,8 @@ class Arguments:
     """Globs that make ripgrep search hidden files it would skip (`-g .env`)."""
     ignore_files: list[str] = field(default_factory=list)
     """`rg --ignore-file F`: its `!` lines may do the same."""
+    revisions: list[str] = field(default_factory=list)
+    """git revisions that must not name a stored file (`git show <blob id>`)."""
     question: tuple[str, str] | None = None
     """(catalog key, the option) when the command is not read-only."""
 
