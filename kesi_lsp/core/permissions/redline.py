@@ -17,9 +17,11 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path, PurePosixPath
 from typing import Final
 
+from kesi_lsp.core.permissions.computed import assignments, possible_names
 from kesi_lsp.core.permissions.irreversible import irreversible, redirect_denial
 from kesi_lsp.core.permissions.removal import (
     REMOVES_ROOT,
@@ -68,11 +70,12 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 def red_line(command: str, places: Places) -> Denial | None:
     """Return why `command` must never run, or None when the red line has nothing to say."""
     if places.workspace is None:
-        places = Places(places.root, places.home, places.root)
+        places = replace(places, workspace=places.root)
     return _judge_script(parse(command), places, 0)
 
 
 def _judge_script(script: Script, places: Places, depth: int) -> Denial | None:
+    places = replace(places, variables=places.variables | assignments(script.commands))
     seen = [places]
     for words in script.commands:
         places = _after_cd(words, places)
@@ -95,14 +98,14 @@ def _after_cd(words: Sequence[Word], places: Places) -> Places:
     """
     while words and words[0].text in RESERVED_WORDS:
         words = words[1:]
-    if not words or words[0].text.casefold() != "cd":
+    if not words or words[0].text.casefold() not in ("cd", "pushd"):
         return places
     found = operands(words[1:])
     target = expand(found[0].text, places) if found else str(places.home)
     if not target or target == "-":
         return places
     where = Path("/" + os.path.normpath(str(places.root / target)).lstrip("/"))
-    return Places(where, places.home, places.workspace)
+    return replace(places, root=where)
 
 
 def _judge_text(text: str, places: Places, depth: int) -> Denial | None:
@@ -139,7 +142,13 @@ def _judge(words: list[Word], places: Places, depth: int) -> Denial | None:
         return None
     head, args = words[0], words[1:]
     if head.dynamic:
-        # The shell computes the command name: assume the worst about what it removes.
+        # The shell computes the command name: what it may become, and the worst it removes.
+        for name in possible_names(head.text, places.variables):
+            computed = parse(name).commands
+            if computed and not _same(computed[0], head):
+                denial = _judge([*computed[0], *args], places, depth + 1)
+                if denial:
+                    return denial
         return removal(args, places)
     shown = PurePosixPath(head.text).name
     name = command_name(head.text)
@@ -161,6 +170,10 @@ def _judge(words: list[Word], places: Places, depth: int) -> Denial | None:
         inner = unwrap(args)
         return _judge(inner, places, depth + 1) if inner else None
     return None
+
+
+def _same(words: tuple[Word, ...], head: Word) -> bool:
+    return len(words) == 1 and words[0].text == head.text  # `S=$S`: no progress
 
 
 _JUDGES: Final = Judges(words=_judge, text=_judge_text, script=_judge_script)

@@ -46,7 +46,8 @@ SYSTEM_DIRS: Final = (
 """The system's own folders (compared without case: macOS' disk is case-insensitive)."""
 
 
-_HOME_VARIABLE = re.compile(r"^(\$HOME|\$\{HOME\})(?=/|$)")
+_HOME_VARIABLE = re.compile(r"^(\$HOME|\$\{HOME(:?[-=?][^}]*)?\})(?=/|$)")
+"""`$HOME`, `${HOME}`, and the forms that are $HOME whenever it is set: `${HOME:?}`, `${HOME-x}`."""
 _GLOB = re.compile(r"[*?\[]")
 
 
@@ -66,11 +67,13 @@ SYSTEM_FILES: Final = Denial("permissions.reason.system_files")
 @dataclass(frozen=True)
 class Places:
     """The directories the red line needs (resolved): where the command runs (`root`, moved
-    by `cd`), the user's home, and the workspace itself (`root` when not given)."""
+    by `cd`), the user's home, and the workspace itself (`root` when not given); and the
+    literal values the text assigns to names (`S=sudo; $S ls`), for computed command names."""
 
     root: Path
     home: Path
     workspace: Path | None = field(default=None)
+    variables: frozenset[tuple[str, str]] = field(default=frozenset())
 
     @property
     def fence(self) -> Path:
