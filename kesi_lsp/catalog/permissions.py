@@ -72,7 +72,8 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
     "permissions.reason.git_blob": (  # new: git show <blob id>
         "{revision} names a stored file, and git would print its contents (maybe one closed to "
         "the tools, such as a committed .env)",
-        "{revision} 指向一個存起來的檔案，Git 會印出它的內容（可能是不開放給工具讀取的檔案，像是提交過的 .env）",
+        "{revision} 指向一個存起來的檔案，Git 會印出它的內容"
+        "（可能是不開放給工具讀取的檔案，像是提交過的 .env）",
     ),
     "permissions.reason.metachars": (
         "the command has shell special characters; what it really does goes beyond the text",

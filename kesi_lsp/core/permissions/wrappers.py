@@ -175,10 +175,15 @@ def _watch(args: list[Word], places: Places, depth: int, judge: Judges) -> Denia
 def _script(args: list[Word], places: Places, depth: int, judge: Judges) -> Denial | None:
     """util-linux `script -c CMD [FILE]`; BSD/macOS `script [-aq] [FILE [COMMAND...]]`."""
     for index, word in enumerate(args):
-        if word.text in ("-c", "--command") and index + 1 < len(args):
-            return judge.text(args[index + 1].text, places, depth)
-        if word.text.startswith("--command="):
-            return judge.text(word.text.split("=", 1)[1], places, depth)
+        text = word.text
+        following = args[index + 1].text if index + 1 < len(args) else ""
+        if text == "--command":
+            return judge.text(following, places, depth)
+        if text.startswith("--command="):
+            return judge.text(text.split("=", 1)[1], places, depth)
+        if text.startswith("-") and not text.startswith("--") and "c" in text:
+            glued = text[text.index("c") + 1 :]  # `-qc CMD`, `-cCMD`
+            return judge.text(glued or following, places, depth)
     rest = _skip_options(args, _find_options("-t -T -F -E --echo -O --log-out -I --log-in"))
     return judge.words(rest[1:], places, depth)
 
