@@ -2,13 +2,15 @@
 
 Plain `git status` runs `core.fsmonitor`, plain `git diff` runs `diff.external` and textconv
 drivers, both run the clean filters of `.gitattributes` (`filter.<name>.clean`), a partial clone
-fetches missing objects through `core.sshCommand` or `remote.<name>.uploadpack`, and a
-submodule's own git runs with the submodule's own config: one write to `.git/config` or
-`~/.gitconfig` would turn every "read-only" git into code execution. So the command the policy
-allows runs as (and the user and the model are shown):
+fetches missing objects through `core.sshCommand` or `remote.<name>.uploadpack`, a signature
+check in a configured log format runs `gpg.program`, and a submodule's own git runs with the
+submodule's own config: one write to `.git/config` or `~/.gitconfig` would turn every
+"read-only" git into code execution. So the command the policy allows runs as (and the user
+and the model are shown):
 
     git --no-pager --no-optional-locks -c core.fsmonitor=false -c core.hooksPath=/dev/null
         -c log.showSignature=false -c safe.bareRepository=explicit -c protocol.allow=never
+        -c gpg.program=/dev/null -c gpg.openpgp.program=/dev/null (x509, ssh: the same)
         -c protocol.<name>.allow=never ... -c diff.submodule=short
         -c status.submoduleSummary=false [-c filter.<name>.clean= ...]
         diff --no-ext-diff --no-textconv --ignore-submodules=dirty ...
@@ -30,6 +32,9 @@ from typing import Final
 from kesi_lsp.core.permissions.gitconfig import configured
 from kesi_lsp.core.permissions.gitsafe import command_words
 
+GPG_KINDS: Final = ("", ".openpgp", ".x509", ".ssh")
+"""Signature checks run `gpg.program` (or its x509/ssh kin): `%G?` in a `pretty.<alias>` or in
+`format.pretty` from the config reaches them on plain `git log`. `/dev/null` cannot run."""
 NEUTRAL: Final = (
     "--no-pager",
     "--no-optional-locks",
@@ -43,6 +48,7 @@ NEUTRAL: Final = (
     "safe.bareRepository=explicit",
     "-c",
     "protocol.allow=never",
+    *(item for kind in GPG_KINDS for item in ("-c", f"gpg{kind}.program=/dev/null")),
 )
 SUBMODULES_QUIET: Final = ("-c", "diff.submodule=short", "-c", "status.submoduleSummary=false")
 SECRET_PATHSPECS: Final = (

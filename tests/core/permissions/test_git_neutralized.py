@@ -26,10 +26,11 @@ PROGRAMS = {
 }
 
 
-def git(root: Path, *args: str) -> str:
+def git(root: Path, *args: str, stdin: str | None = None) -> str:
     done = subprocess.run(
         ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
         cwd=root,
+        input=stdin,
         capture_output=True,
         text=True,
         check=True,
@@ -197,3 +198,32 @@ def test_a_partial_clone_fetches_nothing(tmp_path: Path) -> None:
         assert markers(root) == set(), command
     run("git show HEAD", root)
     assert markers(root) == {"ssh"}
+
+
+def test_a_signature_check_in_a_configured_format_runs_no_gpg(tmp_path: Path) -> None:
+    """`format.pretty=%G?` (or a `pretty.<alias>`) makes plain `git log` verify signatures with
+    `gpg.program`; any commit with a `gpgsig` header, valid or not, triggers it."""
+    root = tmp_path / "signed"
+    root.mkdir()
+    git(root, "init", "-q")
+    (root / "a.txt").write_text("a\n")
+    git(root, "add", ".")
+    git(root, "commit", "-qm", "one")
+    tree = git(root, "rev-parse", "HEAD^{tree}").strip()
+    stamp = "a <a@b> 1700000000 +0000"
+    body = (
+        f"tree {tree}\nauthor {stamp}\ncommitter {stamp}\n"
+        "gpgsig -----BEGIN PGP SIGNATURE-----\n \n abc\n -----END PGP SIGNATURE-----\n\nsigned\n"
+    )
+    commit = git(root, "hash-object", "-t", "commit", "-w", "--stdin", stdin=body).strip()
+    git(root, "update-ref", "HEAD", commit)
+    git(root, "config", "gpg.program", marker_script(tmp_path, "gpg", then="exit 1"))
+    git(root, "config", "format.pretty", "%h %G? %s")
+    git(root, "config", "pretty.sig", "%h %G?")
+    for command in ("git log -1", "git log --pretty=sig", "git show -s"):
+        verdict = classify(command, root, tmp_path)
+        assert verdict.kind == "allow" and verdict.command is not None
+        assert "signed" in run(verdict.command, root) or "sig" in command
+        assert markers(root) == set(), verdict.command
+    run("git log -1", root)
+    assert markers(root) == {"gpg"}
