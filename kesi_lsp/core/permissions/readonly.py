@@ -94,8 +94,8 @@ PROGRAMS: Final[dict[str, Program]] = {
         refused=_FILES_FROM,
     ),
     "date": Program(  # `-I[FMT]` takes its value only glued, like `--iso-8601[=FMT]`
-        values=_set("-d --date -f --file -r --reference"),
-        not_paths=_set("-d --date"),
+        values=_set("-d --date -f --file -r --reference --rfc-3339"),
+        not_paths=_set("-d --date --rfc-3339"),
         glued=_set("-I"),
         refused=_set("-s --set"),
         refusal="permissions.reason.changes_system",
@@ -189,6 +189,8 @@ class _Reading:
     operands: list[str] = field(default_factory=list)
     pattern_given: bool = False
     names_only: bool = False
+    parse_only: bool = False
+    """BSD `date -j`: the operand is a date to read, not one to set."""
 
 
 def read_arguments(name: str, args: list[str]) -> Arguments:
@@ -230,6 +232,8 @@ def _option(
         return 0
     if option in ("-.", "--hidden", "-u", "--unrestricted", "--no-ignore-dot"):
         result.hidden_ok = False
+    if name == "date" and option == "-j":
+        state.parse_only = True
     if name == "rg" and option in ("--files", "--type-list"):
         state.pattern_given = state.names_only = True  # names only, no pattern operand
     known = _matches(option, program.values)
@@ -292,7 +296,7 @@ def _operands(name: str, program: Program, state: _Reading) -> Arguments:
     if program.operands == "date_format":
         # `date MMDDhhmm` sets the clock: only `+FORMAT` is read-only.
         setting = next((word for word in operands if not word.startswith("+")), None)
-        if setting is not None:
+        if setting is not None and not state.parse_only:
             result.question = (program.refusal, setting)
         return result
     if program.operands == "pattern_then_paths" and not state.pattern_given and operands:

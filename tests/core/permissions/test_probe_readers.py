@@ -105,6 +105,8 @@ STAYS_ALLOWED = [
     "date -I",
     "date +%s",
     "date -u +%Y-%m-%dT%H:%M:%SZ",
+    "date --rfc-3339 seconds",
+    "date -j -f %Y%m%d 20240101 +%s",  # BSD/macOS: -j reads the date, never sets it
     "grep --color=never demo README.md",
     "grep --color=auto -n demo README.md",
     "diff README.md src/a.py",
