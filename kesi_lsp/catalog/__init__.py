@@ -22,6 +22,7 @@ from kesi_lsp.catalog import (
     permissions,
     runs,
     sandbox,
+    settings,
     tool_descriptions,
     tools,
 )
@@ -38,6 +39,7 @@ _DOMAINS = (
     permissions,
     sandbox,
     runs,
+    settings,
     lsp,
     demo,
     doctor,

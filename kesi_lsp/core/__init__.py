@@ -64,6 +64,8 @@ _EXPORTS: Final[dict[str, str]] = {
     "TurnStarted": "events",
     "UsageReported": "events",
     "Usage": "meter",
+    "bill_line": "meter:describe",
+    "context_window": "model.window",
     # sessions, settings and what a session may do
     "Session": "session",
     "APPROVAL_MODES": "settings",
@@ -72,6 +74,13 @@ _EXPORTS: Final[dict[str, str]] = {
     "AgentSettings": "settings",
     "ApprovalMode": "settings",
     "SandboxMode": "settings",
+    "EnvironmentSettings": "config",
+    "ParsedSettings": "config",
+    "SETTINGS_SECTION": "config:SECTION",
+    "SETTING_RULES": "config:RULES",
+    "environment_settings": "config",
+    "parse_settings": "config",
+    "settings_section": "config:kesi_section",
     "GrantsView": "permissions.grants",
     "describe_grants": "permissions.grants",
     "grants_lines": "permissions.grants",
@@ -86,6 +95,8 @@ _EXPORTS: Final[dict[str, str]] = {
     "drive": "runs.drive",
     "AgentRunner": "runs.agent",
     "run_core_agent": "runs.agent",
+    "NextStep": "runs.next_step",
+    "next_step": "runs.next_step",
     "ToolContext": "tools.context",
     # the task text
     "MAX_EXCERPT_BYTES": "tasks",
@@ -118,6 +129,8 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "MAX_EXCERPT_BYTES",
     "MAX_EXCERPT_LINES",
     "SANDBOX_MODES",
+    "SETTINGS_SECTION",
+    "SETTING_RULES",
     "AgentRunner",
     "AgentSettings",
     "Allowed",
@@ -131,6 +144,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "DiskWorkspace",
     "EditApplied",
     "EditRequest",
+    "EnvironmentSettings",
     "Event",
     "EventSink",
     "Excerpt",
@@ -139,9 +153,11 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "GrantsView",
     "LimitKind",
     "ModelClient",
+    "NextStep",
     "NoSandbox",
     "Notice",
     "NoticeKind",
+    "ParsedSettings",
     "Problem",
     "PromptInterrupted",
     "Refused",
@@ -164,19 +180,24 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "UsageReported",
     "WorkspaceView",
     "ask_task",
+    "bill_line",
     "clip_note",
     "clipped_last",
     "consult",
+    "context_window",
     "describe_api_error",
     "describe_grants",
     "describe_sandbox",
     "drive",
+    "environment_settings",
     "find_rg",
     "fix_task",
     "grants_lines",
     "is_ignored",
     "line_span",
+    "next_step",
     "numbered",
+    "parse_settings",
     "refusal",
     "revoke",
     "revoked_line",
@@ -184,6 +205,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "sandbox_status_line",
     "select_excerpt",
     "select_sandbox",
+    "settings_section",
     "split_lines",
     "unified_diff",
     "write_change",
@@ -218,6 +240,15 @@ if TYPE_CHECKING:
         consult,
         refusal,
     )
+    from kesi_lsp.core.config import RULES as SETTING_RULES
+    from kesi_lsp.core.config import SECTION as SETTINGS_SECTION
+    from kesi_lsp.core.config import (
+        EnvironmentSettings,
+        ParsedSettings,
+        environment_settings,
+        parse_settings,
+    )
+    from kesi_lsp.core.config import kesi_section as settings_section
     from kesi_lsp.core.diff import split_lines, unified_diff
     from kesi_lsp.core.disk import DiskWorkspace, write_change
     from kesi_lsp.core.events import (
@@ -236,8 +267,10 @@ if TYPE_CHECKING:
         UsageReported,
     )
     from kesi_lsp.core.meter import Usage
+    from kesi_lsp.core.meter import describe as bill_line
     from kesi_lsp.core.model.anthropic import ModelClient
     from kesi_lsp.core.model.describe import describe_api_error
+    from kesi_lsp.core.model.window import context_window
     from kesi_lsp.core.paths import is_ignored
     from kesi_lsp.core.permissions.grants import (
         GrantsView,
@@ -248,6 +281,7 @@ if TYPE_CHECKING:
     )
     from kesi_lsp.core.runs.agent import AgentRunner, run_core_agent
     from kesi_lsp.core.runs.drive import RunFrontend, Runtime, drive
+    from kesi_lsp.core.runs.next_step import NextStep, next_step
     from kesi_lsp.core.runs.registry import Run, Runs, SessionBusyError
     from kesi_lsp.core.sandbox import NoSandbox
     from kesi_lsp.core.sandbox.selection import describe as describe_sandbox

@@ -27,7 +27,8 @@ from kesi_lsp.core.meter import Usage
 from kesi_lsp.core.settings import AgentSettings
 from kesi_lsp.lsp.approver import MAX_DIFF_LINES, truncate_diff
 from kesi_lsp.lsp.capabilities import ReviewRoute, client_features
-from kesi_lsp.lsp.config import ConfigStore, kesi_section, parse_settings
+from kesi_lsp.core.config import kesi_section, parse_settings
+from kesi_lsp.lsp.config import CLIENT_KEYS, ConfigStore
 from kesi_lsp.lsp.edits import EditPlan, hunks, text_edits, workspace_edit
 from kesi_lsp.lsp.progress import ProgressState, end_message, tool_label
 from kesi_lsp.lsp.stream import LogStory, stream_payload, usage_line
@@ -122,9 +123,9 @@ def test_later_layers_win_and_null_means_unset() -> None:
 def test_editor_side_settings_are_accepted_quietly(caplog: pytest.LogCaptureFixture) -> None:
     """VS Code sends its own keys with the section: no problem, no "unknown" log; a typo is
     logged (never shown as an error: other clients may add keys of their own)."""
-    caplog.set_level(logging.INFO, logger="kesi_lsp.lsp.config")
+    caplog.set_level(logging.INFO, logger="kesi_lsp.core.config")
     raw = {"serverPath": "/x/kesi-lsp", "review": "diff", "trace": {"server": "off"}}
-    parsed = parse_settings({**raw, "maxTurn": 3})
+    parsed = parse_settings({**raw, "maxTurn": 3}, quiet=CLIENT_KEYS)
     assert parsed.problems == () and parsed.settings == AgentSettings()
     assert [r.getMessage() for r in caplog.records] == ["ignoring unknown setting kesi.maxTurn"]
 
@@ -373,6 +374,6 @@ def test_every_agent_setting_has_a_rule() -> None:
     """A new AgentSettings field must be reachable from the editor's settings."""
     from dataclasses import fields
 
-    from kesi_lsp.lsp.config import RULES
+    from kesi_lsp.core.config import RULES
 
     assert {rule.attr for rule in RULES} == {f.name for f in fields(AgentSettings)}

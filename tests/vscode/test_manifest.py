@@ -10,7 +10,7 @@ import json
 
 from kesi_lsp.catalog import LOCALES
 from kesi_lsp.core.settings import APPROVAL_MODES, SANDBOX_MODES, AgentSettings
-from kesi_lsp.lsp.config import RULES
+from kesi_lsp.core.config import RULES
 from tests.vscode.rig import EXTENSION_DIR
 
 MANIFEST = json.loads((EXTENSION_DIR / "package.json").read_text())
