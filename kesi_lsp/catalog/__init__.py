@@ -14,6 +14,7 @@ from types import MappingProxyType
 from typing import Final, Literal, TypeGuard
 
 from kesi_lsp.catalog import (
+    acp,
     common,
     demo,
     doctor,
@@ -41,6 +42,7 @@ _DOMAINS = (
     runs,
     settings,
     lsp,
+    acp,
     demo,
     doctor,
 )
