@@ -22,14 +22,6 @@ _TOOLS: Final[dict[str, tuple[str, str]]] = {
     "acp.tool.todo": ("Update the plan", "更新計畫"),
     "acp.tool.other": ("{tool}", "{tool}"),
     "acp.permission.reason": ("Why it asks: {reason}", "理由：{reason}"),
-    "acp.permission.edit": (
-        "[Permission needed] {tool} changes file: {path}",
-        "[需要授權] {tool} 修改檔案：{path}",
-    ),
-    "acp.permission.create": (
-        "[Permission needed] {tool} creates file: {path}",
-        "[需要授權] {tool} 建立檔案：{path}",
-    ),
 }
 
 _SESSION: Final[dict[str, tuple[str, str]]] = {
@@ -49,6 +41,17 @@ _SESSION: Final[dict[str, tuple[str, str]]] = {
         "注意：{status}。KeSi 在 {folder} 執行的 shell 指令不受限制，只靠授權詢問把關。",
     ),
     "acp.stopped": ("KeSi stopped: {text}", "KeSi 停下來了：{text}"),
+    "acp.mode.ask": ("Ask before edits", "改檔前先問"),
+    "acp.mode.ask_about": (
+        "Every file edit is shown for review before it lands; commands are asked as ever.",
+        "每次改檔都先給你看過再套用；指令照常詢問。",
+    ),
+    "acp.mode.accept_edits": ("Accept edits", "直接套用修改"),
+    "acp.mode.accept_edits_about": (
+        "File edits land without asking (each card still shows its diff); commands are asked "
+        "as ever.",
+        "改檔不先問，直接套用（每張卡片還是會顯示差異）；指令照常詢問。",
+    ),
 }
 
 _HINTS: Final[dict[str, tuple[str, str]]] = {
