@@ -184,6 +184,13 @@ class Agent:
         return found
 
 
+async def until(condition: Callable[[], object], seconds: float = 30) -> None:
+    """Poll `condition` (the process table has no events) until it holds."""
+    async with asyncio.timeout(seconds):
+        while not condition():
+            await asyncio.sleep(0.02)
+
+
 async def _tee(source: asyncio.StreamReader, target: asyncio.StreamReader, kept: bytearray) -> None:
     while chunk := await source.read(65536):
         kept.extend(chunk)
