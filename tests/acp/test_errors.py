@@ -37,7 +37,9 @@ async def test_a_prompt_without_an_api_key_says_how_to_set_one(locale: str, proj
         error = await raise_for(agent.prompt(session, "fix calc"))
         assert error.code == -31001 and error.data["reason"] == "missingKey"
         if locale == "en":
-            assert str(error).startswith("KeSi stopped: No Anthropic API key: set ANTHROPIC_API_KEY")
+            assert str(error).startswith(
+                "KeSi stopped: No Anthropic API key: set ANTHROPIC_API_KEY"
+            )
             assert "agent_servers" in str(error) and "acp.json" in str(error)
         else:
             assert str(error).startswith("KeSi 停下來了：沒有 Anthropic API 金鑰")
@@ -53,7 +55,9 @@ async def test_an_unreachable_api_says_what_to_check(project: Path) -> None:
     with socket.socket() as probe:  # a port nothing listens on
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    env = agent_env(None, ANTHROPIC_API_KEY="sk-ant-test", ANTHROPIC_BASE_URL=f"http://127.0.0.1:{port}")
+    env = agent_env(
+        None, ANTHROPIC_API_KEY="sk-ant-test", ANTHROPIC_BASE_URL=f"http://127.0.0.1:{port}"
+    )
     async with acp_agent(env) as agent:
         error = await raise_for(agent.prompt(await agent.start(project), "hello"))
     assert error.code == -31001 and error.data["reason"] == "unreachable"
