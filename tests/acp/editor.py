@@ -97,7 +97,8 @@ class EditorClient:
         if target in self.buffers:
             return ReadTextFileResponse(content=self.buffers[target])
         try:
-            return ReadTextFileResponse(content=target.read_text(encoding="utf-8"))
+            content = await asyncio.to_thread(target.read_text, encoding="utf-8")
+            return ReadTextFileResponse(content=content)
         except OSError as exc:
             raise RequestError(-32002, f"cannot read {path}: {exc.strerror}") from exc
 
@@ -106,7 +107,7 @@ class EditorClient:
         target = Path(path)
         self.buffers[target] = content
         if self.save_on_write:
-            target.write_text(content, encoding="utf-8")
+            await asyncio.to_thread(target.write_text, content, encoding="utf-8")
             del self.buffers[target]
 
     def on_connect(self, conn: Any) -> None:
@@ -144,9 +145,9 @@ class EditorClient:
     def card_updates(self, call_id: str) -> list[dict[str, Any]]:
         return [u for u in self.of_kind("tool_call_update") if u["toolCallId"] == call_id]
 
-    async def wait_for(self, check: Callable[[], object], timeout: float = 30) -> None:
+    async def wait_for(self, check: Callable[[], object], seconds: float = 30) -> None:
         """Wait (event-driven) until `check()` holds."""
-        async with asyncio.timeout(timeout):
+        async with asyncio.timeout(seconds):
             while not check():
                 self.changed.clear()
                 await self.changed.wait()
@@ -187,7 +188,7 @@ class Agent:
 async def until(condition: Callable[[], object], seconds: float = 30) -> None:
     """Poll `condition` (the process table has no events) until it holds."""
     async with asyncio.timeout(seconds):
-        while not condition():
+        while not condition():  # noqa: ASYNC110 - nothing to wait on but the condition
             await asyncio.sleep(0.02)
 
 

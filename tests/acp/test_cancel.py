@@ -125,7 +125,8 @@ async def test_the_client_going_away_stops_the_run(
     client = EditorClient()
     async with acp_agent(agent_env(api), client) as agent:
         session = await agent.start(project)
-        asyncio.ensure_future(agent.prompt(session, "think"))
+        pending = asyncio.ensure_future(agent.prompt(session, "think"))
         await client.wait_for(client.model_text)
     assert agent.process.returncode == 0
+    pending.cancel()
     api.allow_problems()  # the stalled request was cut off by the client going away

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from acp import RequestError, text_block
 
-from kesi_lsp.scripted_api import reply, script, stall_after
+from kesi_lsp.scripted_api import script, stall_after
 from tests.acp.conftest import BUGGY
 from tests.acp.editor import EditorClient, acp_agent, agent_env, until
 from tests.plugins.scripted_api import StartServer
@@ -112,7 +112,7 @@ async def test_a_second_prompt_while_one_runs_is_refused(
 
 async def test_malformed_params_name_the_field(project: Path) -> None:
     async with acp_agent(agent_env(None)) as agent:
-        raw = agent.conn._conn  # noqa: SLF001 - to send what the typed client cannot
+        raw = agent.conn._conn
         no_cwd = await raise_for(raw.send_request("session/new", {"mcpServers": []}))
         assert no_cwd.code == -32602
         assert str(no_cwd) == "Invalid params for session/new: cwd: Field required"

@@ -118,7 +118,7 @@ async def test_without_fs_the_disk_is_read_and_written_atomically(
 ) -> None:
     """A client that offers no fs methods: KeSi reads the disk and writes with its own atomic
     write, still after the review."""
-    api = scripted_api(FIX_SCRIPT.steps[:2] + (reply("Edited."),))
+    api = scripted_api((*FIX_SCRIPT.steps[:2], reply("Edited.")))
     client = EditorClient(fs=False, answer=allow)
     async with acp_agent(agent_env(api), client) as agent:
         session = await agent.start(project)
