@@ -6,10 +6,10 @@ import re
 import subprocess
 from pathlib import Path
 
+from kesi_lsp.core.config import DEFAULTS, RULES
 from kesi_lsp.core.paths import IGNORED_NAMES, IGNORED_PREFIX
 from kesi_lsp.core.permissions.policy import SAFE_COMMANDS
 from kesi_lsp.lsp import commands
-from kesi_lsp.core.config import DEFAULTS, RULES
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -13,6 +13,7 @@ from pygls.workspace import PositionCodec
 from pytest_lsp import client_capabilities
 
 from kesi_lsp.core import line_span, numbered
+from kesi_lsp.core.config import kesi_section, parse_settings
 from kesi_lsp.core.events import (
     EditApplied,
     Notice,
@@ -27,7 +28,6 @@ from kesi_lsp.core.meter import Usage
 from kesi_lsp.core.settings import AgentSettings
 from kesi_lsp.lsp.approver import MAX_DIFF_LINES, truncate_diff
 from kesi_lsp.lsp.capabilities import ReviewRoute, client_features
-from kesi_lsp.core.config import kesi_section, parse_settings
 from kesi_lsp.lsp.config import CLIENT_KEYS, ConfigStore
 from kesi_lsp.lsp.edits import EditPlan, hunks, text_edits, workspace_edit
 from kesi_lsp.lsp.progress import ProgressState, end_message, tool_label
