@@ -31,11 +31,15 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="subcommand")
     add_demo_arguments(sub.add_parser("demo", help="watch KeSi fix a bug in a sample project"))
     add_doctor_arguments(sub.add_parser("doctor", help="check what works on this machine"))
-    sub.add_parser(
+    acp = sub.add_parser(
         "acp",
         help="speak the Agent Client Protocol on stdio (Zed, JetBrains, CodeCompanion, ...)",
         description="Serve one Agent Client Protocol client on stdin/stdout (ACP v1).",
     )
+    # Also after the subcommand (an agent's "args": ["acp", "-v"]); SUPPRESS keeps the values
+    # given before it.
+    acp.add_argument("--log-file", default=argparse.SUPPRESS, help="also write the log here")
+    acp.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS)
     return parser
 
 
