@@ -13,11 +13,12 @@ from __future__ import annotations
 import json
 import logging
 import re
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Final, Literal
 
 from kesi_lsp.catalog import Locale, is_locale, text
+from kesi_lsp.core.permission_rules import parse_rules
 from kesi_lsp.core.settings import APPROVAL_MODES, SANDBOX_MODES, AgentSettings
 
 log = logging.getLogger(__name__)
@@ -103,7 +104,10 @@ RULES: Final = (
     Rule("apiKey", "api_key", _is_text, "settings.expect.api_key", from_env=False),
     Rule("baseUrl", "base_url", _is_url, "settings.expect.base_url", from_env=False),
 )
-KNOWN_KEYS: Final = frozenset(rule.key for rule in RULES)
+PERMISSIONS_KEY: Final = "permissions"
+"""The user's permission rules (`core.permission_rules`): a JSON object of lists, so no
+environment variable; its own checks say which entries are ignored."""
+KNOWN_KEYS: Final = frozenset(rule.key for rule in RULES) | {PERMISSIONS_KEY}
 
 
 def kesi_section(raw: object) -> Mapping[str, object]:
@@ -190,18 +194,24 @@ def _problem(rule: Rule, value: object, name: str, locale: Locale) -> str:
 
 
 def parse_settings(
-    *layers: Mapping[str, object] | EnvironmentSettings, quiet: Collection[str] = ()
+    *layers: Mapping[str, object] | EnvironmentSettings,
+    sources: Sequence[str] = (),
+    quiet: Collection[str] = (),
 ) -> ParsedSettings:
     """Validate `layers` (later ones win; JSON null means "not set") into AgentSettings.
 
     A problem names the setting as the user wrote it: `kesi.<key>` for a JSON layer, the
-    variable for an `EnvironmentSettings` layer. Keys in `quiet` are a client's own (VS Code
+    variable for an `EnvironmentSettings` layer. `sources` names each layer ("init", "user"):
+    the permission rules say where they came from. Keys in `quiet` are a client's own (VS Code
     sends `serverPath` with the section) and are not logged as unknown.
     """
     merged: dict[str, object] = {}
     spelled: dict[str, str] = {}
-    for layer in layers:
+    source = "user"
+    for position, layer in enumerate(layers):
         values = layer.values if isinstance(layer, EnvironmentSettings) else layer
+        if values.get(PERMISSIONS_KEY) is not None and position < len(sources):
+            source = sources[position]
         for key, value in values.items():
             if value is None:
                 continue
@@ -221,6 +231,19 @@ def parse_settings(
             values_ok[rule.attr] = float(value) if rule.kind == "number" else value  # type: ignore[arg-type]
             continue
         problems.append(_problem(rule, value, spelled[rule.key], locale))
+    if PERMISSIONS_KEY in merged:
+        rules, bad = parse_rules(merged[PERMISSIONS_KEY], source)
+        values_ok["permissions"] = rules
+        problems += [
+            text(
+                "settings.permission_rule_invalid",
+                locale,
+                key=spelled[PERMISSIONS_KEY],
+                rule=_describe(rule),
+                why=text(f"settings.rule_problem.{why}", locale),
+            )
+            for rule, why in bad
+        ]
     for key in sorted(set(merged) - KNOWN_KEYS - set(quiet)):
         log.info("ignoring unknown setting %s", spelled[key])
     return ParsedSettings(replace(DEFAULTS, **values_ok), tuple(problems))  # type: ignore[arg-type]

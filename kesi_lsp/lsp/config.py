@@ -38,7 +38,7 @@ class ConfigStore:
         layers = [self.init_options, self.workspace]
         if folder_uri is not None:
             layers.append(self.folders.get(folder_uri, {}))
-        return parse_settings(*layers, quiet=CLIENT_KEYS)
+        return parse_settings(*layers, sources=("init", "user", "user"), quiet=CLIENT_KEYS)
 
     def new_problems(self, parsed: ParsedSettings) -> list[str]:
         """Problems not reported yet: the user hears about each bad value once, not per pull."""
