@@ -179,3 +179,21 @@ async def test_two_threads_in_one_folder_are_two_conversations(
         await agent.prompt(await agent.start(project), "first")
         await agent.prompt(await agent.start(project), "second")
     assert len(api.requests[1].body["messages"]) == 1  # the second thread starts afresh
+
+
+async def test_the_cwd_is_the_fence(project: Path, scripted_api: StartServer) -> None:
+    secret = project.parent / "secret.txt"
+    secret.write_text("the neighbour's secret\n", encoding="utf-8")
+    api = scripted_api(
+        script(
+            reply(tool_use("read_file", {"file_path": "../secret.txt"})),
+            reply(tool_use("read_file", {"file_path": str(secret)})),
+            reply("I cannot read outside.", expect={"last_tool_result_is_error": True}),
+        )
+    )
+    client = EditorClient()
+    async with acp_agent(agent_env(api), client) as agent:
+        await agent.prompt(await agent.start(project), "read the secret")
+    assert str(secret) not in client.reads
+    assert "neighbour" not in str([r.body for r in api.requests])
+    assert [u["status"] for u in client.of_kind("tool_call_update")] == ["failed", "failed"]
