@@ -14,17 +14,20 @@ import asyncio
 import logging
 import os
 from collections.abc import Mapping
+from typing import Final
 
 from acp.connection import Connection
 
 from kesi_lsp.acp.agent import KesiAgent
 from kesi_lsp.acp.client import AcpClient
-from kesi_lsp.acp.dispatch import dispatcher
+from kesi_lsp.acp.dispatch import Dispatcher
 from kesi_lsp.acp.transport import LineTransport, open_streams
 from kesi_lsp.core import AgentRunner, Runtime, environment_settings, run_core_agent
 from kesi_lsp.stdio import claim_stdio
 
 log = logging.getLogger(__name__)
+
+SETTLE_SECONDS: Final = 5.0
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -48,13 +51,13 @@ async def serve_connection(
 ) -> None:
     """Serve one client over `reader`/`writer`; `runner` defaults to the real agent loop."""
     agent = KesiAgent(Runtime(environ, runner or run_core_agent), environment_settings(environ))
-    conn = Connection(
-        dispatcher(agent, lambda: agent.locale), LineTransport(reader, writer), listening=False
-    )
+    dispatch = Dispatcher(agent, lambda: agent.locale)
+    conn = Connection(dispatch, LineTransport(reader, writer), listening=False)
     agent.client = AcpClient(conn)
     try:
         await conn.main_loop()
     finally:
         log.info("the client closed the connection; stopping every run")
         await agent.stop()
+        await dispatch.settle(SETTLE_SECONDS)  # answers under way still go out
         await agent.client.close()

@@ -10,8 +10,9 @@ two changes that keep errors clear and `_meta` in its place.
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -25,30 +26,48 @@ _META: contextvars.ContextVar[Mapping[str, Any]] = contextvars.ContextVar(
     "acp_meta", default=MappingProxyType({})
 )
 
-Handler = Callable[[str, Any, bool], Awaitable[Any]]
-
 
 def request_meta() -> Mapping[str, Any]:
     """The `_meta` of the message being handled (empty when it had none)."""
     return _META.get()
 
 
-def dispatcher(agent: Any, locale: Callable[[], Locale]) -> Handler:
-    """The connection's method handler for `agent`; `locale` says how to word an error."""
-    router = build_agent_router(agent)
+class Dispatcher:
+    """The connection's method handler for `agent`; `locale` says how to word an error.
 
-    async def handle(method: str, params: Any, is_notification: bool) -> Any:
+    It also knows which messages are still being handled, so that when the client closes its
+    end (`echo '{...}' | kesi-lsp acp`, or an editor quitting) the answers already under way are
+    still sent before the connection closes (`settle`)."""
+
+    def __init__(self, agent: Any, locale: Callable[[], Locale]) -> None:
+        self._router = build_agent_router(agent)
+        self._locale = locale
+        self._handling: set[asyncio.Task[Any]] = set()
+
+    async def __call__(self, method: str, params: Any, is_notification: bool) -> Any:
         meta: Mapping[str, Any] = {}
         if isinstance(params, dict):
             found = params.get("_meta")
             meta = found if isinstance(found, dict) else {}
             params = {key: value for key, value in params.items() if key != "_meta"}
         token = _META.set(meta)
+        task = asyncio.current_task()
+        if task is not None:
+            self._handling.add(task)
         try:
-            return await router(method, params, is_notification)
+            return await self._router(method, params, is_notification)
         except ValidationError as exc:
-            raise invalid_params(method, exc, locale()) from None
+            raise invalid_params(method, exc, self._locale()) from None
         finally:
             _META.reset(token)
+            if task is not None:
+                self._handling.discard(task)
 
-    return handle
+    async def settle(self, seconds: float) -> None:
+        """Wait (at most `seconds`) for the messages still being handled to be answered.
+
+        The connection starts a task per message; one made for the last lines read has not
+        run yet (it registers itself when it does), so the loop gets one turn first."""
+        await asyncio.sleep(0)
+        if self._handling:
+            await asyncio.wait(set(self._handling), timeout=seconds)

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import threading
 from typing import Any, BinaryIO, Final
 
 from kesi_lsp.acp.errors import INVALID_REQUEST, PARSE_ERROR
@@ -27,12 +28,59 @@ LINE_LIMIT: Final = 50 * 1024 * 1024  # the acp package's own default: prompts c
 async def open_streams(
     rpc_in: BinaryIO, rpc_out: BinaryIO, *, limit: int = LINE_LIMIT
 ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    """asyncio streams on the private JSON-RPC descriptors (`kesi_lsp.stdio.claim_stdio`)."""
+    """asyncio streams on the private JSON-RPC descriptors (`kesi_lsp.stdio.claim_stdio`).
+
+    Editors connect pipes. A regular file (`kesi-lsp acp < session.jsonl > out.jsonl`, to replay
+    or record a session) cannot be a pipe transport; it is read in a thread and written in
+    place instead."""
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader(limit=limit)
-    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), rpc_in)
-    transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, rpc_out)
+    try:
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), rpc_in)
+    except ValueError:
+        _feed_from_thread(loop, reader, rpc_in)
+    protocol = asyncio.streams.FlowControlMixin()
+    try:
+        transport, protocol = await loop.connect_write_pipe(
+            asyncio.streams.FlowControlMixin, rpc_out
+        )
+    except ValueError:
+        transport = _FileTransport(rpc_out)
     return reader, asyncio.StreamWriter(transport, protocol, None, loop)
+
+
+def _feed_from_thread(
+    loop: asyncio.AbstractEventLoop, reader: asyncio.StreamReader, source: BinaryIO
+) -> None:
+    def pump() -> None:
+        try:
+            while chunk := source.read1(65536) if hasattr(source, "read1") else source.read(65536):
+                loop.call_soon_threadsafe(reader.feed_data, chunk)
+        finally:
+            loop.call_soon_threadsafe(reader.feed_eof)
+
+    threading.Thread(target=pump, name="acp-stdin", daemon=True).start()
+
+
+class _FileTransport(asyncio.WriteTransport):
+    """Writes to a regular file, in place (a file never pushes back)."""
+
+    def __init__(self, target: BinaryIO) -> None:
+        super().__init__()
+        self._target = target
+        self._closing = False
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        self._target.write(bytes(data))
+        self._target.flush()
+
+    def is_closing(self) -> bool:
+        return self._closing
+
+    def close(self) -> None:
+        self._closing = True
+        with contextlib.suppress(OSError):
+            self._target.flush()
 
 
 def encode(message: dict[str, Any]) -> bytes:

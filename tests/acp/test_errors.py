@@ -157,3 +157,44 @@ async def test_lines_that_are_not_messages_are_answered_and_nothing_else_reaches
     assert "batches are not supported" in errors[1]["message"]
     assert [m["id"] for m in messages if "error" in m] == [None, None, None, 7]
     json.dumps(messages)  # every byte on stdout was JSON-RPC (agent.messages() checks)
+
+
+def test_a_recorded_session_from_a_file_is_answered_line_by_line(
+    project: Path, tmp_path: Path
+) -> None:
+    """`kesi-lsp acp < in.jsonl > out.jsonl`: files instead of pipes, and the input ends before
+    the answers are out; every request is still answered, on stdout alone."""
+    import subprocess
+    import sys
+
+    lines = [
+        {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": 1}},
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "session/new",
+            "params": {"cwd": str(project), "mcpServers": []},
+        },
+        {"jsonrpc": "2.0", "id": 2, "method": "session/new", "params": {"cwd": "relative"}},
+    ]
+    given = tmp_path / "in.jsonl"
+    given.write_text("\n".join(json.dumps(line) for line in lines) + "\nnot json\n")
+    answered = tmp_path / "out.jsonl"
+    with given.open("rb") as stdin, answered.open("wb") as stdout:
+        done = subprocess.run(
+            [sys.executable, "-m", "kesi_lsp", "acp"],
+            stdin=stdin,
+            stdout=stdout,
+            stderr=subprocess.PIPE,
+            env=agent_env(None),
+            timeout=60,
+            check=False,
+        )
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    out = [json.loads(line) for line in answered.read_text().splitlines()]
+    by_id = {m["id"]: m for m in out}
+    assert by_id[0]["result"]["protocolVersion"] == 1
+    assert by_id[1]["result"]["sessionId"].startswith("kesi-")
+    assert by_id[2]["error"]["code"] == -32602
+    assert by_id[None]["error"]["code"] == -32700
+    assert len(out) == 4
