@@ -13,7 +13,7 @@ from typing import Any
 from kesi_lsp.lsp.tasks import MAX_EXCERPT_BYTES, clip_note, clipped_last, fix_task
 from kesi_lsp.scripted_api import reply, script
 from tests.lsp.clients import kesi_client
-from tests.lsp.test_e2e import api_env
+from tests.lsp.helpers import api_env
 from tests.plugins.scripted_api import StartServer
 
 

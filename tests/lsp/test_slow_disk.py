@@ -24,7 +24,7 @@ from kesi_lsp.core.session import Session
 from kesi_lsp.lsp.documents import DiskTexts
 from tests.lsp.clients import kesi_client
 from tests.lsp.conftest import BUGGY, FIXED, AgentCommand
-from tests.lsp.test_delivery import answer, outcomes
+from tests.lsp.reviews import answer, outcomes
 
 pytestmark = pytest.mark.e2e
 
@@ -88,7 +88,7 @@ async def test_reads_saves_and_checks_wait_off_the_event_loop(
         {"do": "read", "path": "calc.py"},
         {"do": "edit", "path": "calc.py", "old": "a - b", "new": "a + b"},
     ]
-    async with kesi_client("vscode", [project], command=scripted_agent(steps)) as client:
+    async with kesi_client("vscode", [project], server=scripted_agent(steps)) as client:
         answer(client, accept=True)
         client.open(calc)  # the buffer holds BUGGY; from now on the disk is slow
         calc.unlink()
