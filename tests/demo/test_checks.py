@@ -6,9 +6,9 @@ from pathlib import Path
 
 from lsprotocol import types
 
-from kesi_lsp.demo.buffers import apply_text_edits, offset_at, whole_line
 from kesi_lsp.demo.checks import Failure, changed_lines, diff_against, run_tests
 from kesi_lsp.demo.project import BUGGY_LINE, FAILING_TEST, FILES, FIXED_LINE, build
+from kesi_lsp.testing.text import apply_text_edits, offset_at, whole_line
 
 
 def test_the_starting_failure_becomes_a_diagnostic_location(tmp_path: Path) -> None:
