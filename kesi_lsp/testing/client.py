@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import logging
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, BinaryIO, Union
@@ -30,6 +31,20 @@ PROGRESS_KINDS: Mapping[str, type[Any]] = {
     "report": types.WorkDoneProgressReport,
     "end": types.WorkDoneProgressEnd,
 }
+
+
+class _AnsweredCancels(logging.Filter):
+    """Drops pygls' warning about a `$/cancelRequest` for a request this client already
+    answered: the server withdraws a request it stopped waiting for (the run ended) while the
+    answer was on its way, which the specification allows and an editor ignores."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("Cancel notification for unknown message id")
+
+
+@functools.cache
+def _quiet_answered_cancels() -> None:
+    logging.getLogger("pygls.protocol.json_rpc").addFilter(_AnsweredCancels())
 
 
 def client_converter() -> cattrs.Converter:
@@ -114,6 +129,7 @@ class EditorClient(LanguageClient):
         self.progress_reports: dict[types.ProgressToken, list[Any]] = {}
         self.capabilities: types.ClientCapabilities | None = None
         self.editor = Editor(preset, self, BASE_FEATURES)
+        _quiet_answered_cancels()
         self._stderr_sink: asyncio.Task[None] | None = None
 
     def setting(self, section: str | None) -> Any:
