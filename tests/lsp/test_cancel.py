@@ -172,6 +172,7 @@ async def test_cancel_without_a_run_says_so(project: Path, scripted_api: StartSe
 
 
 @pytest.mark.parametrize("how", ["shutdown", "eof"])
+@pytest.mark.subprocess
 async def test_client_going_away_stops_the_run_and_its_command(
     how: str, project: Path, scripted_api: StartServer
 ) -> None:

@@ -115,6 +115,7 @@ def check_stream_order(client: Editor, run_id: str) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("preset", ACCEPTING)
+@pytest.mark.subprocess
 async def test_fix_this_end_to_end(
     preset: str, failing_project: Path, scripted_api: StartServer
 ) -> None:

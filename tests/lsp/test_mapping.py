@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from lsprotocol import types
 from pygls.workspace import PositionCodec
@@ -32,6 +32,7 @@ from kesi_lsp.lsp.progress import ProgressState, end_message, tool_label
 from kesi_lsp.lsp.stream import LogStory, stream_payload, usage_line
 from kesi_lsp.lsp.tasks import fix_task, line_span, numbered
 from kesi_lsp.testing.vim import VimBuffer
+from tests.budget import examples
 from tests.lsp.clients import PRESETS
 
 # -- settings --------------------------------------------------------------------------------
@@ -174,6 +175,7 @@ def vim_pairs(draw: st.DrawFn) -> tuple[str, str]:
 
 @pytest.mark.parametrize("preset", list(PRESETS))
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-8", "utf-32"])
+@settings(max_examples=examples(100))  # hypothesis' default, in the full run
 @given(data=st.data())
 def test_text_edits_turn_before_into_after(preset: str, encoding: str, data: st.DataObject) -> None:
     """Every client ends up with exactly `after`, appends to the end and new files included."""

@@ -28,6 +28,8 @@ from kesi_lsp.testing.vim import VimBuffer
 from tests.nvim.conftest import require_nvim
 from tests.nvim.harness import find_nvim
 
+pytestmark = pytest.mark.editor
+
 APPLY_LUA = r"""
 local cases = vim.json.decode(table.concat(vim.fn.readfile(arg[1]), "\n"))
 local results = {}

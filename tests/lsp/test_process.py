@@ -27,7 +27,7 @@ from tests.lsp.helpers import api_env
 from tests.lsp.servers import REPO, server_env
 from tests.plugins.scripted_api import StartServer
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.subprocess]
 
 KESI_LSP = shutil.which("kesi-lsp", path=str(Path(sys.executable).parent)) or "kesi-lsp"
 

@@ -34,6 +34,7 @@ def test_the_scripted_editor_imports_nothing_of_the_server(source: Path) -> None
     assert not bad, f"{source.name} imports {sorted(bad)}"
 
 
+@pytest.mark.subprocess
 def test_the_demo_and_the_editor_load_without_the_test_tools() -> None:
     probe = (
         "import sys, kesi_lsp.testing, kesi_lsp.demo.run, kesi_lsp.demo.fixing\n"

@@ -22,6 +22,7 @@ FAIL = reply(
 )
 
 
+@pytest.mark.slow
 async def test_endless_tool_calls_are_stopped_by_max_turns(make_agent: MakeAgent) -> None:
     """PASS 無限開單會被 MAX_TURNS 攔住 / PASS 用滿上限後日記結尾是 assistant"""
     agent = make_agent(script(LOOP), max_retries=0)
@@ -63,6 +64,7 @@ async def test_one_success_resets_the_failure_count(make_agent: MakeAgent) -> No
     assert len(agent.server.requests) == 6
 
 
+@pytest.mark.slow
 async def test_429_is_retried_by_the_sdk_and_each_retry_is_visible(make_agent: MakeAgent) -> None:
     """PASS 429 會被 SDK 自動重試 / 重試用盡回錯誤訊息而不是 traceback / API 失敗不會在日記
     留下半截訊息"""
@@ -76,6 +78,7 @@ async def test_429_is_retried_by_the_sdk_and_each_retry_is_visible(make_agent: M
     assert len(retries) == 2 and all("429" in r for r in retries)
 
 
+@pytest.mark.slow
 async def test_retry_after_is_honoured(make_agent: MakeAgent) -> None:
     """PASS retry-after 指定的秒數會被照做"""
     agent = make_agent(script(http_error(429, retry_after=2, forever=True)), max_retries=1)
@@ -113,6 +116,7 @@ async def test_400_with_x_should_retry_is_retried(make_agent: MakeAgent) -> None
     assert "請求被拒絕（400）" in finished.text
 
 
+@pytest.mark.slow
 async def test_500_twice_then_ok_is_invisible_to_the_answer(make_agent: MakeAgent) -> None:
     """PASS 500 重試兩次後成功，使用者無感"""
     agent = make_agent(script(http_error(500, times=2), reply("（mock）好了。")))

@@ -30,7 +30,7 @@ from tests.core.sandbox.conftest import (
     fork_bomb,
     unique_seconds,
 )
-from tests.processes import processes_with
+from tests.processes import gone, processes_with
 
 pytestmark = pytest.mark.usefixtures("bwrap")
 
@@ -118,8 +118,7 @@ async def test_timeout_kills_everything_in_the_sandbox(playground: Playground) -
     assert result.text.startswith("thrown\n")
     assert "did not finish within 2 seconds" in result.text
     assert "(killed by signal 15)" in result.text  # as without a sandbox
-    await asyncio.sleep(0.5)
-    assert processes_with(first) == [] and processes_with(second) == []
+    assert await gone(first) == [] and await gone(second) == []
     assert not (playground.root / "orphan.txt").exists()
 
 
@@ -128,8 +127,7 @@ async def test_a_normal_exit_leaves_no_background_process(playground: Playground
     marker = unique_seconds(25)
     result = await me.run(f"sleep {marker} & echo started")
     assert result.text == "started\n(exit code 0)"
-    await asyncio.sleep(0.3)
-    assert processes_with(marker) == []
+    assert await gone(marker) == []
 
 
 @dataclass(frozen=True)
