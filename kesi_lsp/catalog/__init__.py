@@ -13,13 +13,23 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Final, Literal, TypeGuard
 
-from kesi_lsp.catalog import common, demo, loop, lsp, permissions, sandbox, tools
+from kesi_lsp.catalog import (
+    common,
+    demo,
+    doctor,
+    loop,
+    lsp,
+    permissions,
+    sandbox,
+    tool_descriptions,
+    tools,
+)
 
 Locale = Literal["en", "zh-TW"]
 LOCALES: Final[tuple[Locale, ...]] = ("en", "zh-TW")
 DEFAULT_LOCALE: Final[Locale] = "en"
 
-_DOMAINS = (common, tools, loop, permissions, sandbox, lsp, demo)
+_DOMAINS = (common, tools, tool_descriptions, loop, permissions, sandbox, lsp, demo, doctor)
 
 
 def _merge() -> Mapping[str, tuple[str, str]]:

@@ -82,3 +82,22 @@ def test_palette_titles() -> None:
     assert titles["kesi.cost"] == "KeSi: Show Cost"
     assert titles["kesi.permissions"] == "KeSi: Show Permissions"
     assert titles["kesi.revoke"] == "KeSi: Revoke Permissions"
+
+
+def _minimum(caret: str) -> tuple[int, ...]:
+    assert caret.startswith(("^", "~")), caret
+    return tuple(int(part) for part in caret[1:].split("."))
+
+
+def test_engine_range_is_what_the_extension_is_built_against() -> None:
+    """An older VS Code refuses to install the extension with its own one-line message ("not
+    compatible with VS Code 1.80"), which is only true if `engines.vscode` is the oldest VS Code
+    whose API the code compiles against (`@types/vscode`) and every runtime dependency accepts."""
+    engine = _minimum(MANIFEST["engines"]["vscode"])
+    types_version = _minimum(MANIFEST["devDependencies"]["@types/vscode"])
+    assert engine[:2] == types_version[:2], "compile against the oldest supported API"
+    lock = json.loads((EXTENSION_DIR / "package-lock.json").read_text())
+    for name, package in lock["packages"].items():
+        needed = package.get("engines", {}).get("vscode")
+        if name and needed:
+            assert _minimum(needed) <= engine, f"{name} needs VS Code {needed}"

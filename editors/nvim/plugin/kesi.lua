@@ -4,8 +4,9 @@ if vim.g.loaded_kesi then
 end
 vim.g.loaded_kesi = true
 
-if vim.fn.has('nvim-0.11') == 0 then
-  vim.notify_once('KeSi needs Neovim 0.11 or newer', vim.log.levels.WARN)
+local version = require('kesi.version')
+if not version.supported() then
+  version.warn()
   return
 end
 

@@ -2,13 +2,27 @@
 
 local M = {}
 
+--- Neovim before 0.10 has `report_*` names, and before 0.8 only `require('health')`: an old
+--- editor must get a report about its version, not a crash of the health check itself.
+local function reporter()
+  local health = vim.health or require('health')
+  return {
+    start = health.start or health.report_start,
+    ok = health.ok or health.report_ok,
+    error = health.error or health.report_error,
+  }
+end
+
 function M.check()
-  vim.health.start('KeSi')
-  if vim.fn.has('nvim-0.11') == 1 then
-    vim.health.ok('Neovim ' .. tostring(vim.version()))
-  else
-    vim.health.error('Neovim 0.11 or newer is needed')
+  local version = require('kesi.version')
+  if not version.supported() then
+    local report = reporter()
+    report.start('KeSi')
+    report.error(version.message(), version.advice)
+    return
   end
+  vim.health.start('KeSi')
+  vim.health.ok('Neovim ' .. version.current())
 
   local cmd = vim.lsp.config.kesi and vim.lsp.config.kesi.cmd
   local exe = type(cmd) == 'table' and cmd[1] or nil

@@ -9,8 +9,14 @@ local runs = require('kesi.runs')
 local M = {}
 
 --- Configure the plugin and (unless `enable = false`) enable the `kesi` LSP config.
+--- On a Neovim too old for the plugin it does nothing but say so.
 ---@param opts kesi.Options?
 function M.setup(opts)
+  local version = require('kesi.version')
+  if not version.supported() then
+    version.warn()
+    return
+  end
   local options = config.set(opts)
   if options.server then
     vim.lsp.config('kesi', {
