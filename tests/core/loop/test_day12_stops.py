@@ -14,7 +14,8 @@ import pytest
 from kesi_lsp.core.events import ToolStarted
 from kesi_lsp.core.history import seal_dangling_tool_use
 from kesi_lsp.scripted_api import http_error, reply, script, tool_use
-from tests.core.loop.conftest import Agent, MakeAgent
+from tests.core.loop.conftest import MakeAgent
+from tests.processes import running
 
 LOOP = reply("我再看一次目錄。", tool_use("list_files", {}), forever=True)
 FAIL = reply(
@@ -152,32 +153,20 @@ async def test_context_window_reports_the_context_limit(make_agent: MakeAgent) -
     assert agent.of(ToolStarted) == []
 
 
-async def cancel_when(
-    agent: Agent, task: asyncio.Task[Any], kind: type[Any], delay: float = 0.0
-) -> None:
-    """Cancel `task` `delay` seconds after an event of `kind` has been emitted."""
-    for _ in range(500):
-        if agent.of(kind):
-            await asyncio.sleep(delay)
-            task.cancel()
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"no {kind.__name__} event")
-
-
 async def test_every_tool_call_gets_a_result_after_a_tool_is_interrupted(
     make_agent: MakeAgent,
 ) -> None:
     """PASS 工具被中斷後每張許願單都有結果"""
     two_tools = reply(
         "先跑個指令再列目錄。",
-        tool_use("run_command", {"command": "sleep 10"}),
+        tool_use("run_command", {"command": "sleep 10.7121"}),
         tool_use("list_files", {}),
     )
     after = reply("好，接著問。", expect={"last_user_text_contains": "下一題"})
     agent = make_agent(script(two_tools, after))
     task = asyncio.create_task(agent.ask("跑一下"))
-    await cancel_when(agent, task, ToolStarted, delay=0.5)  # the command is running by then
+    assert await running("sleep 10.7121")  # the command is running: cancel it there
+    task.cancel()
     finished = await task
     assert finished.status == "cancelled" and "中斷" in finished.text
     results = agent.history[2]["content"]
