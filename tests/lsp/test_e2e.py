@@ -214,6 +214,7 @@ async def test_rejected_edit_reaches_the_model(
         assert client.buffer(calc).undo == []
 
 
+@pytest.mark.slow  # the model thinks for 2 s
 async def test_user_edit_between_read_and_write_is_refused_as_stale(
     failing_project: Path, scripted_api: StartServer
 ) -> None:

@@ -90,6 +90,7 @@ async def slowest_answer(client: object, done: asyncio.Event) -> float:
     return slowest
 
 
+@pytest.mark.slow  # each disk access takes DELAY
 async def test_reads_saves_and_checks_wait_off_the_event_loop(
     project: Path, scripted_agent: AgentCommand
 ) -> None:

@@ -110,6 +110,7 @@ async def test_yes_into_a_file_comes_back_as_a_clear_result(playground: Playgrou
     assert result.text.endswith("（結束碼 153）")
 
 
+@pytest.mark.slow  # a real 2 s timeout
 async def test_timeout_kills_everything_in_the_sandbox(playground: Playground) -> None:
     me = agent(playground, bubblewrap(playground), timeout=2)
     first, second = unique_seconds(41), unique_seconds(42)
