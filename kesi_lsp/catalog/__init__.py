@@ -20,6 +20,7 @@ from kesi_lsp.catalog import (
     loop,
     lsp,
     permissions,
+    runs,
     sandbox,
     tool_descriptions,
     tools,
@@ -29,7 +30,18 @@ Locale = Literal["en", "zh-TW"]
 LOCALES: Final[tuple[Locale, ...]] = ("en", "zh-TW")
 DEFAULT_LOCALE: Final[Locale] = "en"
 
-_DOMAINS = (common, tools, tool_descriptions, loop, permissions, sandbox, lsp, demo, doctor)
+_DOMAINS = (
+    common,
+    tools,
+    tool_descriptions,
+    loop,
+    permissions,
+    sandbox,
+    runs,
+    lsp,
+    demo,
+    doctor,
+)
 
 
 def _merge() -> Mapping[str, tuple[str, str]]:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kesi_lsp.lsp.server import create_server
+from kesi_lsp.lsp.app import create_server
 from kesi_lsp.testing import InProcess, Program
 
 REPO = Path(__file__).resolve().parents[2]
