@@ -73,9 +73,14 @@ def in_subprocess_always() -> bool:
 
 def server_for(choice: ServerChoice, env: Mapping[str, str] | None) -> Program | InProcess:
     """The server to start for `choice`, with `env` on top of `server_env()`."""
-    environ = server_env(env)
     agent = choice.agent if isinstance(choice, Subprocess) else choice
     if isinstance(choice, Subprocess) or in_subprocess_always():
-        return Program(agent.argv if agent else KESI_LSP, env=environ, cwd=REPO)
+        return Program(agent.argv if agent else KESI_LSP, env=server_env(env), cwd=REPO)
+    return in_process(agent, env)
+
+
+def in_process(agent: ScriptedAgent | None, env: Mapping[str, str] | None) -> InProcess:
+    """The server in this process, whatever KESI_TEST_SERVER says."""
+    environ = server_env(env)
     runner = agent.runner() if agent else None
     return InProcess(lambda: create_server(environ, runner))

@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 
 from kesi_lsp.scripted_api import reply, script, tool_use
-from kesi_lsp.testing import InProcess, connected
+from kesi_lsp.testing import connected
 from tests.lsp.clients import ALLOW_ONCE, new_editor
 from tests.lsp.conftest import AgentCommand
 from tests.lsp.helpers import api_env, wait_for
-from tests.lsp.servers import server_for
+from tests.lsp.servers import in_process
 from tests.plugins.scripted_api import StartServer
 from tests.processes import processes_with
 
@@ -35,9 +35,7 @@ async def test_a_polite_shutdown_ends_the_thread(
     project: Path, scripted_agent: AgentCommand
 ) -> None:
     editor = new_editor("vscode")
-    server = server_for(scripted_agent([]), None)
-    assert isinstance(server, InProcess)
-    async with connected(editor.lsp, server) as connection:
+    async with connected(editor.lsp, in_process(scripted_agent([]), None)) as connection:
         await editor.initialize([project])
         assert connection.running and len(serving()) == 1
         await editor.lsp.shutdown_session()
@@ -52,8 +50,7 @@ async def test_an_editor_that_goes_away_stops_the_run_its_command_and_the_thread
     api.allow_problems()  # the run never gets to send its next request
     editor = new_editor("neovim")
     editor.answer_prompt = lambda params: ALLOW_ONCE
-    server = server_for(None, api_env(api))
-    assert isinstance(server, InProcess)
+    server = in_process(None, api_env(api))
     with pytest.raises(RuntimeError, match="the editor left"):
         async with connected(editor.lsp, server) as connection:
             await editor.initialize([project])
