@@ -6,7 +6,8 @@ in order, while the other workers share everything else:
 
 - `vscode`: code-server and Chromium are the heaviest things the suite starts; two at once on
   a 2-core machine turn a 30 s wait into a timeout;
-- `nvim`: the same for headless Neovim with its language server;
+- `nvim`, `emacs`: the same for headless Neovim, and for Emacs in tmux, with their language
+  servers;
 - `bench`: the smoke benchmarks measure time. They run alone, too: while one runs, the other
   workers wait before their next test (a file lock, below), so a benchmark measures KeSi and
   not the rest of the suite.
@@ -32,8 +33,9 @@ import pytest
 pytest_plugins = ["tests.plugins.scripted_api"]
 
 LANES = {
-    "vscode": ("tests/vscode/test_fix_this.py", "tests/vscode/test_extension_lifecycle.py"),
+    "vscode": ("tests/vscode/",),
     "nvim": ("tests/nvim/",),
+    "emacs": ("tests/emacs/",),
     "bench": ("tests/bench/test_smoke.py",),
 }
 
