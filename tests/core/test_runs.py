@@ -158,7 +158,13 @@ async def test_cancel_is_the_agents_ctrl_c_and_one_run_per_session(tmp_path: Pat
 
 
 async def test_stopping_every_run_ends_each_once(tmp_path: Path) -> None:
+    inside: list[ToolContext] = []
+    both_inside = asyncio.Event()
+
     async def stubborn(ctx: ToolContext, prompt: str) -> RunFinished:
+        inside.append(ctx)
+        if len(inside) == 2:
+            both_inside.set()
         await asyncio.Event().wait()
         raise AssertionError("unreachable")
 
@@ -168,7 +174,7 @@ async def test_stopping_every_run_ends_each_once(tmp_path: Path) -> None:
     for folder, frontend in zip(folders, frontends, strict=True):
         folder.mkdir()
         runs.start(Run(session(folder), "x"), lambda r, f=frontend: drive(r, runtime, f))
-    await asyncio.sleep(0.05)
+    await asyncio.wait_for(both_inside.wait(), 10)  # both runs are inside their agent
     await runs.stop_all(grace=5)
     assert [[f.status for f in frontend.finished] for frontend in frontends] == [
         ["cancelled"],

@@ -15,6 +15,8 @@ from kesi_lsp.doctor import network_probe
 from kesi_lsp.scripted_api import http_error, reply, script
 from tests.plugins.scripted_api import StartServer
 
+pytestmark = pytest.mark.subprocess
+
 FAKE_KEY = "sk-ant-doctor-test-0123456789-abcdefghij"
 
 

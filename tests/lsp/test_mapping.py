@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from lsprotocol import types
 from pygls.workspace import PositionCodec
@@ -33,8 +33,9 @@ from kesi_lsp.lsp.edits import EditPlan, hunks, text_edits, workspace_edit
 from kesi_lsp.lsp.progress import ProgressState, end_message, tool_label
 from kesi_lsp.lsp.stream import LogStory, stream_payload, usage_line
 from kesi_lsp.lsp.tasks import fix_task
+from kesi_lsp.testing.vim import VimBuffer
+from tests.budget import examples
 from tests.lsp.clients import PRESETS
-from tests.lsp.neovim_model import VimBuffer
 
 # -- settings --------------------------------------------------------------------------------
 
@@ -176,6 +177,7 @@ def vim_pairs(draw: st.DrawFn) -> tuple[str, str]:
 
 @pytest.mark.parametrize("preset", list(PRESETS))
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-8", "utf-32"])
+@settings(max_examples=examples(100))  # hypothesis' default, in the full run
 @given(data=st.data())
 def test_text_edits_turn_before_into_after(preset: str, encoding: str, data: st.DataObject) -> None:
     """Every client ends up with exactly `after`, appends to the end and new files included."""
@@ -361,13 +363,14 @@ def test_capabilities_decide_the_review_path() -> None:
 def test_the_harness_records_pytest_lsp_specification_warnings() -> None:
     """A progress report for a token the server never created is a spec violation; the test
     client must record it (kesi_client then fails the test), not swallow it."""
-    from tests.lsp.clients import PRESETS, KesiClient
+    from tests.lsp.clients import new_editor
 
-    client = KesiClient(PRESETS["vscode"])
-    client.capabilities = client.preset.capabilities()
+    editor = new_editor("vscode")
+    client = editor.lsp
+    client.capabilities = editor.capabilities
     params = types.ProgressParams(token="never-created", value={"kind": "report", "message": "x"})
     client.protocol._handle_notification(types.PROGRESS, params)
-    assert any("Unknown progress token" in problem for problem in client.problems)
+    assert any("Unknown progress token" in problem for problem in editor.problems)
 
 
 def test_every_agent_setting_has_a_rule() -> None:
