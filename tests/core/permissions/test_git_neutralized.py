@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import os
 import shlex
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from kesi_lsp.core.permissions import classify
+from tests.core.permissions.gitrepo import git, run
 
 PROGRAMS = {
     "core.fsmonitor": "fsmonitor",
@@ -24,18 +24,6 @@ PROGRAMS = {
     "filter.evil.clean": "clean",
     "core.pager": "pager",
 }
-
-
-def git(root: Path, *args: str, stdin: str | None = None) -> str:
-    done = subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
-        cwd=root,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return done.stdout
 
 
 @pytest.fixture
@@ -55,13 +43,6 @@ def repo(tmp_path: Path) -> Path:
         git(root, "config", key, str(script))
     (root / "calc.py").write_text("def add(a, b):\n    return a + b\n")
     return root
-
-
-def run(command: str, root: Path) -> str:
-    done = subprocess.run(
-        ["/bin/sh", "-c", command], cwd=root, capture_output=True, text=True, timeout=60
-    )
-    return done.stdout + done.stderr
 
 
 def markers(root: Path) -> set[str]:

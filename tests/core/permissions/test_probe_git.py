@@ -9,13 +9,13 @@ policy lets run prints no committed secret, while the text as written does.
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from kesi_lsp.core.permissions import classify
 from tests.core.permissions.conftest import Layout
+from tests.core.permissions.gitrepo import git, run
 
 ASKS = [
     "git status --verb",  # a unique prefix of --verbose: prints staged patches
@@ -41,18 +41,6 @@ def test_asks(layout: Layout, command: str) -> None:
     assert verdict.kind == "ask", (command, verdict.reason)
 
 
-def git(root: Path, *args: str, stdin: str | None = None) -> str:
-    done = subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
-        cwd=root,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return done.stdout
-
-
 @pytest.fixture
 def history(tmp_path: Path) -> Path:
     """A repository whose history commits `.env` on a side branch, merged, then changed."""
@@ -73,13 +61,6 @@ def history(tmp_path: Path) -> Path:
     (root / ".env").write_text("KEY=committed-secret-2\n")
     git(root, "commit", "-qam", "three")
     return root
-
-
-def run(command: str, root: Path) -> str:
-    done = subprocess.run(
-        ["/bin/sh", "-c", command], cwd=root, capture_output=True, text=True, timeout=60
-    )
-    return done.stdout + done.stderr
 
 
 PATCHES_UNDER_OTHER_NAMES = [
