@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Final
 
 from kesi_lsp.core.permissions.gitconfig import configured
-from kesi_lsp.core.permissions.gitsafe import command_words
+from kesi_lsp.core.permissions.gitsafe import command_words, in_work_tree
 
 GPG_KINDS: Final = ("", ".openpgp", ".x509", ".ssh")
 """Signature checks run `gpg.program` (or its x509/ssh kin): `%G?` in a `pretty.<alias>` or in
@@ -103,7 +103,7 @@ def neutralized(tokens: list[str], root: Path, home: Path) -> list[str]:
         run += ["--no-ext-diff", "--no-textconv"]
     if sub in ("status", "diff"):
         run.append("--ignore-submodules=dirty")
-    if not prints_patches(sub, args):
+    if not prints_patches(sub, args) or (sub == "diff" and not in_work_tree(root)):
         return [*run, *args]
     if "--" in args:
         return [*run, *args, *SECRET_PATHSPECS]

@@ -22,6 +22,7 @@ What git can be made to print or run is checked here (design §3):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Final
 
 READ_ONLY: Final = ("status", "log", "diff", "show", "branch", "rev-parse", "ls-files")
@@ -68,8 +69,18 @@ def command_words(tokens: list[str]) -> list[str]:
     return [tokens[0], *tokens[index:]]
 
 
-def check(tokens: list[str]) -> GitCheck:
-    """Judge `git SUB ARGS...` (tokens[0] is `git`) for read-only use."""
+def in_work_tree(root: Path) -> bool:
+    """Whether git run in `root` finds a repository (a `.git` here or in a parent folder).
+
+    Outside one, `git diff A B` is `git diff --no-index A B`: it compares whatever folders it is
+    given, so it is judged like the explicit form, and runs without pathspecs (which the
+    `--no-index` form refuses)."""
+    return any((folder / ".git").exists() for folder in (root, *root.parents))
+
+
+def check(tokens: list[str], *, repository: bool = True) -> GitCheck:
+    """Judge `git SUB ARGS...` (tokens[0] is `git`) for read-only use; `repository` is
+    whether the command runs inside a git work tree (see `in_work_tree`)."""
     result = GitCheck()
     words = command_words(tokens)
     sub = words[1] if len(words) > 1 else ""
@@ -101,7 +112,7 @@ def check(tokens: list[str]) -> GitCheck:
         result.question = "permissions.reason.git_options"  # `git branch NAME` makes one
         return result
     result.paths += operands
-    if sub == "diff" and "--no-index" in args:
+    if sub == "diff" and ("--no-index" in args or not repository):
         result.folders += operands
     return result
 

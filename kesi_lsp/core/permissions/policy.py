@@ -136,7 +136,7 @@ Question = tuple[str, dict[str, str]]
 def _segment_question(tokens: list[str], places: Places, masked: bool) -> Question | None:
     """Why one simple command needs a human, or None if it is read-only and stays inside."""
     name = tokens[0]
-    read = _read(tokens)
+    read = _read(tokens, places.root)
     if isinstance(read, tuple):
         return read
     shadow = _shadowed(name, places.root)
@@ -163,11 +163,11 @@ def _segment_question(tokens: list[str], places: Places, masked: bool) -> Questi
     return None
 
 
-def _read(tokens: list[str]) -> Arguments | Question:
+def _read(tokens: list[str], root: Path) -> Arguments | Question:
     """The words of one simple command to check, or why it asks without looking further."""
     name = tokens[0]
     if name == "git":
-        check = gitsafe.check(tokens)
+        check = gitsafe.check(tokens, repository=gitsafe.in_work_tree(root))
         if check.question is not None:
             words = gitsafe.command_words(tokens)
             return check.question, {"command": " ".join(words[:2])}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -208,3 +209,19 @@ def test_a_signature_check_in_a_configured_format_runs_no_gpg(tmp_path: Path) ->
         assert markers(root) == set(), verdict.command
     run("git log -1", root)
     assert markers(root) == {"gpg"}
+
+
+def test_git_diff_outside_a_repository_is_judged_and_run_as_no_index(tmp_path: Path) -> None:
+    """Outside a work tree `git diff A B` is `--no-index`: it reads whole folders (so a folder
+    holding `.env` asks, like the explicit form), and it runs without the secret pathspecs the
+    `--no-index` form refuses (with them, git only printed its usage)."""
+    (tmp_path / "a").write_text("one\n")
+    (tmp_path / "b").write_text("two\n")
+    (tmp_path / "src").mkdir()
+    (tmp_path / ".env").write_text("KEY=secret\n")
+    home = tmp_path / "home"
+    assert classify("git diff src .", tmp_path, home).kind == "ask"
+    verdict = classify("git diff a b", tmp_path, home)
+    assert verdict.kind == "allow" and verdict.command is not None
+    ran = subprocess.run(verdict.command, shell=True, cwd=tmp_path, capture_output=True, text=True)
+    assert "-one" in ran.stdout and "+two" in ran.stdout, ran.stderr
