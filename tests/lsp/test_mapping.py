@@ -30,7 +30,7 @@ from kesi_lsp.lsp.capabilities import ReviewRoute, client_features
 from kesi_lsp.lsp.config import ConfigStore, kesi_section, parse_settings
 from kesi_lsp.lsp.edits import EditPlan, hunks, text_edits, workspace_edit
 from kesi_lsp.lsp.progress import ProgressState, end_message, tool_label
-from kesi_lsp.lsp.stream import LogStory, stream_payload, usage_line
+from kesi_lsp.lsp.stream import LogStory, bill, stream_payload
 from kesi_lsp.lsp.tasks import fix_task
 from tests.lsp.clients import PRESETS
 from tests.lsp.neovim_model import VimBuffer
@@ -291,10 +291,11 @@ def test_log_story_gives_whole_lines_in_order() -> None:
     assert story.feed(RunFinished("done", "Done.", USAGE)) == ["KeSi > Done."]
 
 
-def test_usage_line_is_the_seeds_bill() -> None:
-    assert usage_line(USAGE, USAGE, "zh-TW") == (
-        "  （本輪 1 次請求，input 16,227、output 530，$0.0189；累計 $0.0189）"
+def test_the_bill_is_the_meters_line_and_only_after_a_request() -> None:
+    assert bill(USAGE, USAGE, "zh-TW") == (
+        "（本輪 1 次請求，input 16,227、output 530，$0.0189；累計 $0.0189）"
     )
+    assert bill(Usage(), USAGE, "zh-TW") is None  # 這一輪有收到 usage 才印
 
 
 # -- progress, prompts, tasks, capabilities ---------------------------------------------------
