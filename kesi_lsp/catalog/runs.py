@@ -10,6 +10,7 @@ from typing import Final
 
 _RUNS: Final[dict[str, tuple[str, str]]] = {
     "runs.cancelled": ("Cancelled.", "已取消。"),
+    "runs.workspace": ("Working directory: {root}", "工作目錄：{root}"),  # Day 15's start-up line
     "runs.edits_accepted": (
         "Edits: applied without asking (kesi.approvals is acceptEdits). KeSi's file edits land "
         "in the editor as they are made; review them there and undo what you do not want. "
