@@ -86,7 +86,7 @@ async def test_a_run_ends_once_and_the_sandbox_is_announced_once_per_folder(
     # Day 15's start-up lines, the working directory first: 工作目錄：…, then 指令沙箱：…
     kinds = [e.kind for e in first.events if isinstance(e, Notice)]
     assert kinds == ["workspace", "sandbox"]
-    assert first.notices("workspace") == [f"Working directory: {tmp_path.resolve()}"]
+    assert first.notices("workspace") == [f"Working directory: {session(tmp_path).root}"]
     await drive(Run(session(tmp_path), "again"), runtime, second)
     assert second.notices("sandbox") == [] and second.warnings == []
     assert second.notices("workspace") == []
@@ -98,8 +98,9 @@ async def test_the_start_up_lines_are_the_seeds_in_zh_tw_and_the_folder_is_said_
 ) -> None:
     runtime = Runtime({}, answering)
     first, second = Frontend(tmp_path), Frontend(tmp_path)
-    await drive(Run(session(tmp_path, locale="zh-TW"), "x"), runtime, first)
-    assert first.notices("workspace") == [f"工作目錄：{tmp_path.resolve()}"]
+    zh = session(tmp_path, locale="zh-TW")
+    await drive(Run(zh, "x"), runtime, first)
+    assert first.notices("workspace") == [f"工作目錄：{zh.root}"]
     assert first.notices("sandbox") == ["指令沙箱：關閉（設定 kesi.sandbox = off）"]
     # Another sandbox setting is a new sandbox to announce; the folder is the same one.
     other = Session(tmp_path, AgentSettings(sandbox="auto", locale="zh-TW"))

@@ -7,8 +7,9 @@ the inner one and still reports the end. Every path ends with exactly one
 `RunFrontend.finish`.
 
 On the way the run gets its sandbox (chosen once per folder, announced the first time with the
-seed's two start-up lines, Day 15: 「工作目錄：…」 and 「指令沙箱：…」), the approvals notice (once per folder under "acceptEdits": a change that is not shown should never
-come as a surprise) and its permission gate, wired to the front end's approver.
+seed's two start-up lines, Day 15: 「工作目錄：…」 and 「指令沙箱：…」), the approvals notice
+(once per folder under "acceptEdits": a change that is not shown should never come as a
+surprise) and its permission gate, wired to the front end's approver.
 """
 
 from __future__ import annotations
