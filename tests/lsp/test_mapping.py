@@ -342,6 +342,10 @@ def test_fix_task_text() -> None:
     assert fix_task("calc.py", excerpt, (1, 1), [], " make it add ", "en").endswith(
         "What I want: make it add"
     )
+    zh = fix_task("calc.py", excerpt, (0, 1), [diagnostic], None, "zh-TW").splitlines()
+    assert zh[0] == "請修正 calc.py 第 1-2 行的程式碼，以下是我編輯器裡看到的內容："
+    assert "- 第 2 行：錯誤 [ruff X1] bad operator" in zh  # no English "line 2: error"
+    assert zh[-1] == "找出原因，用能解決問題的最小修改修好它，並確認修好了。"
 
 
 def test_capabilities_decide_the_review_path() -> None:
