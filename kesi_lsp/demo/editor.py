@@ -264,8 +264,12 @@ class DemoEditor(LanguageClient):
         titles = [action.title for action in params.actions or []]
         if not titles:
             return None
-        index = await self.answers.choose(titles)
-        if index is None or index == len(titles) - 1:
+        yes, no = (
+            _find(titles, "lsp.answer.once", self.locale),
+            _find(titles, "lsp.answer.deny", self.locale),
+        )
+        index = await self.answers.choose(titles, yes=yes, no=no)
+        if index is None or index == no:
             self.log.refused += 1
         return types.MessageActionItem(title=titles[index]) if index is not None else None
 
@@ -277,7 +281,7 @@ class DemoEditor(LanguageClient):
         self.screen.diff(str(params.get("diff", "")))
         decisions = ["accept", "acceptSession", "reject"]
         labels = [text(f"demo.review.{d}", self.locale) for d in decisions]
-        index = await self.answers.choose(labels)
+        index = await self.answers.choose(labels, yes=0, no=len(labels) - 1)
         decision = decisions[index] if index is not None else "reject"
         if decision == "reject":
             self.log.refused += 1
@@ -341,3 +345,10 @@ def plain_handler(handler: Callable[[Any], Any]) -> Callable[[Any], Any]:
         return handler(params)
 
     return sync_handler
+
+
+def _find(titles: list[str], key: str, locale: Locale) -> int:
+    """Where the server put the answer `key` among the prompt's buttons (it reads them by
+    title, in the session's locale); the safe first one when it is missing."""
+    wanted = text(key, locale)
+    return titles.index(wanted) if wanted in titles else 0
