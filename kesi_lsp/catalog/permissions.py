@@ -118,11 +118,9 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         'allowed by your permission rule "{pattern}" ({source})',
         "你的權限規則「{pattern}」（{source}）允許",
     ),
-    "permissions.rule_denied_edit": (
-        'Error: your permission rule "{pattern}" ({source}) does not allow changing this '
-        "file. Nothing was changed. Do not send the same change again.",
-        "錯誤：你的權限規則「{pattern}」（{source}）不允許修改這個檔案。"
-        "檔案沒有任何變動，不要再送出同樣的修改。",
+    "permissions.rule_denied_edit": (  # shaped like the seed's refusals: one sentence
+        'Error: your permission rule "{pattern}" ({source}) does not allow changing this file.',
+        "錯誤：你的權限規則「{pattern}」（{source}）不允許修改這個檔案。",
     ),
     "permissions.rules": ("Permission rules: {items}", "權限規則：{items}"),
     "permissions.rule_item": ("{kind} {pattern} ({source})", "{kind} {pattern}（{source}）"),
