@@ -33,9 +33,9 @@ MAX_DIFF_LINES = 40
 MAX_DIFF_CHARS = 3000
 
 ANSWERS: Final = (
-    ("lsp.answer.deny", Choice.DENY),
-    ("lsp.answer.once", Choice.ALLOW_ONCE),
-    ("lsp.answer.session", Choice.ALLOW_SESSION),
+    ("permissions.answer.deny", Choice.DENY),
+    ("permissions.answer.once", Choice.ALLOW_ONCE),
+    ("permissions.answer.session", Choice.ALLOW_SESSION),
 )
 """The prompt's buttons in the order shown: the safe one first (design §2.6)."""
 

@@ -25,18 +25,14 @@ import pytest
 from lsprotocol import types
 
 from kesi_lsp.scripted_api import reply, script, stall_after, tool_use
-from tests.lsp.clients import KesiClient, kesi_client
-from tests.lsp.test_e2e import api_env, wait_for
+from kesi_lsp.testing import BUTTONS
+from tests.lsp.clients import Editor, kesi_client
+from tests.lsp.helpers import api_env, wait_for
 from tests.plugins.scripted_api import StartServer
 
 pytestmark = pytest.mark.e2e
 
 LOCALES = ["en", "zh-TW"]
-# The prompt's buttons as each locale shows them, in order (design §2.6: the safe one first).
-BUTTONS = {
-    "en": ["Deny", "Allow once", "Allow for this session"],
-    "zh-TW": ["不要", "這次", "這個 session 都好"],
-}
 QUESTION = {"en": "Allow it?", "zh-TW": "放行嗎？"}
 WORDS: dict[str, dict[str, str]] = {
     "en": {
@@ -144,7 +140,7 @@ async def test_every_client_gets_the_seeds_whole_bill(
         assert logged == []
 
 
-def _streamed(client: KesiClient, run_id: str) -> bool:
+def _streamed(client: Editor, run_id: str) -> bool:
     """Text of `run_id` reached the client (a `kesi/stream` delta or a log line)."""
     return bool(client.stream(run_id, "text")) or "KeSi > Hm." in client.log_lines()
 
@@ -192,7 +188,7 @@ async def test_the_prompt_speaks_the_locale_deny_first_and_refusals_are_the_seed
     assert done["status"] == "done"
     first, second, edit = client.prompts
     for prompt in client.prompts:
-        assert [a.title for a in prompt.actions or []] == BUTTONS[locale]
+        assert [a.title for a in prompt.actions or []] == list(BUTTONS[locale])
         assert prompt.message.endswith(f"\n{QUESTION[locale]}"), prompt.message
     assert "touch no" in first.message and "touch ok" in second.message
     assert "calc.py" in edit.message
