@@ -35,7 +35,7 @@ _SCREEN: Final[dict[str, tuple[str, str]]] = {
     ),
     "demo.answers.yes": (
         '--yes: every permission prompt is answered "Allow once", every edit review "Accept".',
-        "--yes：每個授權詢問都回答「Allow once」（允許這一次），每個修改檢查都回答「接受」。",
+        "--yes：每個授權詢問都回答「這次」，每個修改檢查都回答「接受」。",
     ),
     "demo.answers.ask": (
         "You answer each permission prompt and edit review below (an empty answer refuses).",

@@ -13,7 +13,8 @@ and it reports what happens as typed events (`Event`). A front end (the LSP adap
 adapter, the demo, the doctor) drives it through what this module exports and nothing else
 (`tests/test_architecture.py` checks): a session per folder (`Session`, `AgentSettings`), runs
 (`Runs`, `drive` with the front end's `RunFrontend`, `run_core_agent`), the task text
-(`fix_task`, `ask_task`), the permission views (`describe_grants`, ...), the disk's one atomic
+(`fix_task`, `ask_task`), the permission views (`describe_grants`, ...), the meter's words
+(`bill_line`, the seed's bill after a run; `cost_lines`, its `/cost`), the disk's one atomic
 write (`write_change`) and a few text helpers.
 
 The names are loaded on first use (module `__getattr__`): importing the surface costs nothing,
@@ -65,6 +66,7 @@ _EXPORTS: Final[dict[str, str]] = {
     "UsageReported": "events",
     "Usage": "meter",
     "bill_line": "meter:describe",
+    "cost_lines": "meter",
     "context_window": "model.window",
     # sessions, settings and what a session may do
     "Session": "session",
@@ -192,6 +194,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "clipped_last",
     "consult",
     "context_window",
+    "cost_lines",
     "describe_api_error",
     "describe_grants",
     "describe_rule",
@@ -276,7 +279,7 @@ if TYPE_CHECKING:
         TurnStarted,
         UsageReported,
     )
-    from kesi_lsp.core.meter import Usage
+    from kesi_lsp.core.meter import Usage, cost_lines
     from kesi_lsp.core.meter import describe as bill_line
     from kesi_lsp.core.model.anthropic import ModelClient
     from kesi_lsp.core.model.describe import describe_api_error

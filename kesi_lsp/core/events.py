@@ -13,7 +13,9 @@ from typing import Literal
 from kesi_lsp.core.meter import Usage
 
 RunStatus = Literal["done", "cancelled", "failed", "limit"]
-NoticeKind = Literal["retry", "limit", "interrupted", "error", "sandbox", "approvals", "info"]
+NoticeKind = Literal[
+    "retry", "limit", "interrupted", "error", "workspace", "sandbox", "approvals", "info"
+]
 LimitKind = Literal["max_turns", "max_tokens", "context_window", "tool_failures"]
 """Which limit a `limit` run hit: each has its own way on (a setting to raise, a reset, ...)."""
 

@@ -137,8 +137,12 @@ class DemoEditor:
         titles = [action.title for action in params.actions or []]
         if not titles:
             return None
-        index = await self.answers.choose(titles)
-        if index is None or index == len(titles) - 1:
+        yes, no = (
+            _find(titles, "permissions.answer.once", self.locale),
+            _find(titles, "permissions.answer.deny", self.locale),
+        )
+        index = await self.answers.choose(titles, yes=yes, no=no)
+        if index is None or index == no:
             self.log.refused += 1
         return titles[index] if index is not None else None
 
@@ -149,8 +153,15 @@ class DemoEditor:
         self.screen.warn(text("demo.review.title", self.locale, path=str(params.get("path"))))
         self.screen.diff(str(params.get("diff", "")))
         labels = [text(f"demo.review.{d}", self.locale) for d in REVIEW_DECISIONS]
-        index = await self.answers.choose(labels)
+        index = await self.answers.choose(labels, yes=0, no=len(labels) - 1)
         decision = REVIEW_DECISIONS[index] if index is not None else "reject"
         if decision == "reject":
             self.log.refused += 1
         return decision
+
+
+def _find(titles: list[str], key: str, locale: Locale) -> int:
+    """Where the server put the answer `key` among the prompt's buttons (it reads them by
+    title, in the session's locale); the safe first one when it is missing."""
+    wanted = text(key, locale)
+    return titles.index(wanted) if wanted in titles else 0

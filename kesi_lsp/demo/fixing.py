@@ -67,6 +67,8 @@ class FixRun:
             finished = await self._wait(editor, run_id)
             seconds = time.monotonic() - started
             self.screen.info(self.t("demo.run.finished", status=finished.get("status")))
+            if isinstance(bill := finished.get("bill"), str):  # Day 18: the run's bill line
+                self.screen.note(f"  {bill}")
             usage = finished.get("usage")
             return Fixed(usage if isinstance(usage, Mapping) else {}, editor.log.rounds, seconds)
 

@@ -20,6 +20,7 @@ from kesi_lsp.core import (
     Run,
     Usage,
     ask_task,
+    cost_lines,
     describe_grants,
     describe_rule,
     grants_lines,
@@ -173,30 +174,42 @@ def cancel(ls: KesiServer, *args: Any) -> dict[str, bool]:
     return {"cancelled": any(stopped)}
 
 
-def reset(ls: KesiServer, *args: Any) -> dict[str, object]:
-    folder, _ = target(ls, opt_str(RESET, one_object(RESET, args), "uri"))
-    if ls.runs.active_in(folder.path) is not None:
-        raise CommandError(text("lsp.busy_reset", ls.locale_for(folder)), "busy")
-    session = ls.sessions.peek(folder)
-    if session is not None:
-        session.reset()
-    return {}
-
-
-def cost(ls: KesiServer, *args: Any) -> dict[str, object]:
-    folder, _ = target(ls, opt_str(COST, one_object(COST, args), "uri"))
-    session = ls.sessions.peek(folder)
-    return usage_json(session.usage if session is not None else Usage())
-
-
 def _say(ls: KesiServer, lines: list[str]) -> None:
-    """Show the seed's `/permissions` and `/revoke` wording in editors without a KeSi client.
+    """Show the seed's answer to `/reset`, `/cost`, `/permissions` and `/revoke` in editors
+    without a KeSi client.
 
-    Our own clients (they announce `experimental.kesi.stream`) render the result themselves;
-    any other editor (Helix's `:lsp-workspace-command`, Emacs) would show nothing at all.
+    Our own clients (they announce `experimental.kesi.stream`) show the result's `lines` or
+    `message` themselves; any other editor (Helix's `:lsp-workspace-command`, eglot) would show
+    nothing at all.
     """
     if not ls.features.stream:
         ls.show("\n".join(lines))
+
+
+def reset(ls: KesiServer, *args: Any) -> dict[str, object]:
+    """Clear the conversation and the read records (seed `/reset`); `message` is the seed's
+    「日記與檔案版本紀錄已清空，我們重新開始」 in the session's locale."""
+    folder, _ = target(ls, opt_str(RESET, one_object(RESET, args), "uri"))
+    locale = ls.locale_for(folder)
+    if ls.runs.active_in(folder.path) is not None:
+        raise CommandError(text("lsp.busy_reset", locale), "busy")
+    session = ls.sessions.peek(folder)
+    if session is not None:
+        session.reset()
+    message = text("lsp.reset_done", locale)
+    _say(ls, [message])
+    return {"message": message}
+
+
+def cost(ls: KesiServer, *args: Any) -> dict[str, object]:
+    """The session's bill so far (seed `/cost`): the usage figures, and `lines`, the seed's
+    report of them in the session's locale."""
+    folder, _ = target(ls, opt_str(COST, one_object(COST, args), "uri"))
+    session = ls.sessions.peek(folder)
+    usage = session.usage if session is not None else Usage()
+    lines = cost_lines(usage, ls.locale_for(folder))
+    _say(ls, lines)
+    return {**usage_json(usage), "lines": lines}
 
 
 def permissions(ls: KesiServer, *args: Any) -> dict[str, object]:

@@ -14,7 +14,7 @@ from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core import Event, NextStep, Run, RunFinished, Usage, next_step
 from kesi_lsp.lsp.capabilities import ClientFeatures
 from kesi_lsp.lsp.progress import ProgressState, RunProgress, end_message
-from kesi_lsp.lsp.stream import LogStory, stream_payload, usage_json, usage_line
+from kesi_lsp.lsp.stream import LogStory, bill, stream_payload, usage_json
 from kesi_lsp.lsp.wire import Wire
 
 STREAM: Final = "kesi/stream"
@@ -73,11 +73,13 @@ class RunOutput:
     def finish(self, finished: RunFinished, session_usage: Usage) -> None:
         """End the progress, send `kesi/runFinished`, and say what to do if the run failed."""
         run, locale = self._run, self.locale
+        the_bill = bill(finished.usage, session_usage, locale)
         if self._story is not None:
             lines = self._story.feed(finished)
             if finished.status in ("failed", "limit", "cancelled") and finished.text:
                 lines.append(text("lsp.log.stopped", locale, text=finished.text))
-            lines.append(usage_line(finished.usage, session_usage, locale))
+            if the_bill is not None:
+                lines.append(text("lsp.log.bill", locale, bill=the_bill))
             self._log(lines)
         edited = run.edited()
         self.progress.end(
@@ -100,5 +102,9 @@ class RunOutput:
                 "usage": usage_json(finished.usage),
                 "sessionUsage": usage_json(session_usage),
                 "edits": edited,
+                # The server's own words, so every client shows the same (Day 18's bill;
+                # null when the run made no request) in the session's locale.
+                "statusText": text(f"lsp.status.{finished.status}", locale),
+                "bill": the_bill,
             },
         )

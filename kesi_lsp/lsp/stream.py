@@ -19,9 +19,14 @@ from kesi_lsp.core import (
     TurnStarted,
     Usage,
     UsageReported,
+    bill_line,
 )
 
 JsonObject = dict[str, object]
+
+STARTUP_NOTICES = frozenset({"workspace", "sandbox"})
+"""Notices the seed prints at start as lines of their own (Day 15: `  工作目錄：…`,
+`  指令沙箱：…`), not in the parentheses of a notice."""
 
 
 def usage_json(usage: Usage) -> JsonObject:
@@ -77,17 +82,10 @@ def brief_input(tool_input: object, limit: int = 200) -> str:
     return shown if len(shown) <= limit else shown[: limit - 1] + "…"
 
 
-def usage_line(run: Usage, session: Usage, locale: Locale) -> str:
-    """The seed's per-turn bill (Day 18): requests, tokens, cost, and the session total."""
-    return text(
-        "lsp.log.usage",
-        locale,
-        requests=run.requests,
-        input=f"{run.input_tokens:,}",
-        output=f"{run.output_tokens:,}",
-        cost=f"{run.cost_usd:.4f}",
-        total=f"{session.cost_usd:.4f}",
-    )
+def bill(run: Usage, session: Usage, locale: Locale) -> str | None:
+    """The seed's bill after a run (Day 18), or None when the run made no request: the seed
+    prints it only "這一輪有收到 usage 才印" (a run that never reached the model has no bill)."""
+    return bill_line(run, session, locale) if run.requests else None
 
 
 @dataclass
@@ -112,9 +110,10 @@ class LogStory:
             case ToolFinished(is_error=is_error, summary=summary):
                 key = "lsp.log.tool_error" if is_error else "lsp.log.tool_done"
                 self._lines.append(text(key, self.locale, summary=summary))
-            case Notice(text=notice_text):
+            case Notice(kind=kind, text=notice_text):
                 self._flush()
-                self._lines.append(text("lsp.log.notice", self.locale, text=notice_text))
+                key = "lsp.log.startup" if kind in STARTUP_NOTICES else "lsp.log.notice"
+                self._lines.append(text(key, self.locale, text=notice_text))
             case EditApplied(rel=rel, diff=diff):
                 self._flush()
                 self._lines.append(text("lsp.log.edit", self.locale, path=rel))

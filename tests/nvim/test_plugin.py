@@ -141,6 +141,9 @@ def test_review_answers_through_its_mappings_and_closing_is_a_reject(
     assert ed.lua("return _G.decision") is None
 
 
+BILL = "（本輪 2 次請求，input 1,200、output 80、快取讀 3,000、快取寫 0，$0.0042；累計 $0.0050）"
+
+
 def test_output_buffer_renders_a_run(open_editor: OpenEditor, tmp_path: Path) -> None:
     """The renderer, fed the notifications the server sends (design.md §2.5)."""
     ed = open_editor(tmp_path)
@@ -163,8 +166,10 @@ def test_output_buffer_renders_a_run(open_editor: OpenEditor, tmp_path: Path) ->
         _G.status_running = require('kesi.runs').active_run(7) ~= nil
         h.run_finished(nil, { runId = 'run-1', status = 'done', text = 'Fixed.',
           usage = { requests = 2, inputTokens = 1200, outputTokens = 80, cacheReadTokens = 3000,
-                  cacheWriteTokens = 0, costUsd = 0.0042 } }, ctx)
-        """
+                  cacheWriteTokens = 0, costUsd = 0.0042 },
+          statusText = '完成', bill = ... }, ctx)
+        """,
+        BILL,
     )
     lines = ed.output()
     assert lines[0].startswith("── KeSi · ")
@@ -175,9 +180,7 @@ def test_output_buffer_renders_a_run(open_editor: OpenEditor, tmp_path: Path) ->
     assert lines[6] == "  ✗ exit 1"
     assert lines[7] == "! rate limited, retrying in 1 s"
     assert lines[8] == "✎ edit_file calc.py"
-    assert lines[9] == (
-        "── done · 2 requests · 1200 in / 80 out tokens (3000 cache read) · cost $0.0042"
-    )
+    assert lines[9] == f"── 完成 · {BILL}"  # the server's words, as they came
     groups = dict(ed.output_highlights())
     assert groups["▸ read_file calc.py"] == "KeSiTool"
     assert groups["  ✗ exit 1"] == "KeSiToolError"
@@ -233,12 +236,12 @@ def test_a_run_that_stops_says_why_once(open_editor: OpenEditor, tmp_path: Path)
         """
     )
     lines = [line for line in ed.output() if not line.startswith("── KeSi · ")]
-    assert lines == [
+    assert lines == [  # an older server without statusText and bill: the status and the cost
         "! Stopped.",
-        "── cancelled · cost $0.0000",
+        "── cancelled · $0.0000",
         "! Set the key.",
-        "── failed · cost $0.0000",
-        "── done · cost $0.0000",
+        "── failed · $0.0000",
+        "── done · $0.0000",
     ]
 
 

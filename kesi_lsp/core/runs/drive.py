@@ -6,9 +6,10 @@ the core answers like Ctrl-C; the front end shutting down cancels the outer task
 the inner one and still reports the end. Every path ends with exactly one
 `RunFrontend.finish`.
 
-On the way the run gets its sandbox (chosen once per folder, announced the first time), the
-approvals notice (once per folder under "acceptEdits": a change that is not shown should never
-come as a surprise) and its permission gate, wired to the front end's approver.
+On the way the run gets its sandbox (chosen once per folder, announced the first time with the
+seed's two start-up lines, Day 15: 「工作目錄：…」 and 「指令沙箱：…」), the approvals notice
+(once per folder under "acceptEdits": a change that is not shown should never come as a
+surprise) and its permission gate, wired to the front end's approver.
 """
 
 from __future__ import annotations
@@ -81,6 +82,7 @@ class Runtime:
     runner: AgentRunner
     sandboxes: Sandboxes = field(init=False)
     told_edits_accepted: set[Path] = field(default_factory=set)
+    told_workspace: set[Path] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.sandboxes = Sandboxes(self.environ)
@@ -131,9 +133,16 @@ def _finish(frontend: RunFrontend, finished: RunFinished) -> RunFinished:
 
 
 def _announce_sandbox(run: Run, runtime: Runtime, frontend: RunFrontend, sandbox: Sandbox) -> None:
-    """Say once per folder what confines shell commands: a notice at the start of the first
-    run's story, and a warning the user cannot miss when commands run unconfined."""
-    said = announcement(sandbox, run.root, run.session.settings, runtime.environ)
+    """Say once per folder where KeSi works and what confines its shell commands, the seed's
+    start-up lines (Day 15: 「工作目錄：…」, 「指令沙箱：…」; "protection you can't see doesn't
+    count"): notices at the start of the first run's story, and a warning the user cannot miss
+    when commands run unconfined. A changed sandbox setting is announced again; the folder is
+    not."""
+    settings = run.session.settings
+    if run.root not in runtime.told_workspace:
+        runtime.told_workspace.add(run.root)
+        frontend.emit(Notice("workspace", text("runs.workspace", settings.locale, root=run.root)))
+    said = announcement(sandbox, run.root, settings, runtime.environ)
     frontend.emit(Notice("sandbox", said.line))
     if said.unconfined:
         frontend.unconfined(said.line)

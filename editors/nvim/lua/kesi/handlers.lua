@@ -35,6 +35,8 @@ function M.stream(_, params, ctx)
     if params.tool == 'run_command' then
       require('kesi.reload').unmodified() -- like VS Code, show what the command changed
     end
+  elseif kind == 'notice' and (params.notice == 'workspace' or params.notice == 'sandbox') then
+    output.startup(tostring(params.text or '')) -- Day 15's 工作目錄：… / 指令沙箱：…
   elseif kind == 'notice' then
     output.notice(tostring(params.text or params.message or ''))
   elseif kind == 'usage' then
@@ -46,7 +48,8 @@ function M.stream(_, params, ctx)
   end
 end
 
---- `kesi/runFinished` {runId, status, text, usage}: the footer with the run's cost.
+--- `kesi/runFinished` {runId, status, statusText, text, usage, bill}: the footer, in the
+--- server's words (the session's locale; `bill` is the seed's Day 18 line).
 ---@param params table
 ---@param ctx lsp.HandlerContext
 function M.run_finished(_, params, ctx)
@@ -63,8 +66,8 @@ function M.run_finished(_, params, ctx)
     -- Why it stopped (a done run's text is the model's, already streamed).
     output.notice(params.text, true)
   end
-  output.finish(status, params.usage, run.cost)
-  require('kesi').finished(run, params.text)
+  output.finish(status, runs.footer(params, run.cost))
+  require('kesi').finished(run, params)
 end
 
 --- `kesi/reviewEdit` {runId, uri, path, before, after, diff} -> {decision}. Waits for the user.

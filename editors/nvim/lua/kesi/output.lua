@@ -16,6 +16,7 @@ M.highlights = {
   KeSiToolOk = 'DiagnosticOk',
   KeSiToolError = 'DiagnosticError',
   KeSiNotice = 'DiagnosticWarn',
+  KeSiStartup = 'Comment',
   KeSiCost = 'Comment',
   KeSiDone = 'DiagnosticOk',
   KeSiStopped = 'DiagnosticWarn',
@@ -259,6 +260,12 @@ function M.notice(text, once)
   add_lines(lines, 'KeSiNotice')
 end
 
+--- A start-up line (the working directory, the sandbox), indented as the seed prints it.
+---@param text string
+function M.startup(text)
+  add_lines({ '  ' .. text }, 'KeSiStartup')
+end
+
 ---@param text string
 function M.edit_applied(text)
   add_lines({ ('✎ %s'):format(text) }, 'KeSiToolOk')
@@ -271,34 +278,11 @@ local status_groups = {
   failed = 'KeSiFailed',
 }
 
---- The end of a run: its status and what it cost.
+--- The end of a run: its footer line (`kesi.runs.footer`: the server's status word and bill).
 ---@param status string
----@param usage table?
----@param cost number
-function M.finish(status, usage, cost)
-  local parts = { status }
-  if type(usage) == 'table' then
-    if type(usage.requests) == 'number' then
-      table.insert(parts, ('%d request%s'):format(usage.requests, usage.requests == 1 and '' or 's'))
-    end
-    if type(usage.inputTokens) == 'number' and type(usage.outputTokens) == 'number' then
-      local tokens = ('%d in / %d out tokens'):format(usage.inputTokens, usage.outputTokens)
-      local cache = {}
-      if (usage.cacheReadTokens or 0) > 0 then
-        table.insert(cache, ('%d cache read'):format(usage.cacheReadTokens))
-      end
-      if (usage.cacheWriteTokens or 0) > 0 then
-        table.insert(cache, ('%d cache write'):format(usage.cacheWriteTokens))
-      end
-      if #cache > 0 then
-        tokens = ('%s (%s)'):format(tokens, table.concat(cache, ', '))
-      end
-      table.insert(parts, tokens)
-    end
-  end
-  table.insert(parts, ('cost %s'):format(require('kesi.runs').format_cost(cost)))
-  local line = '── ' .. table.concat(parts, ' · ')
-  add_lines({ line }, status_groups[status] or 'KeSiCost')
+---@param footer string
+function M.finish(status, footer)
+  add_lines({ '── ' .. footer }, status_groups[status] or 'KeSiCost')
 end
 
 --- Remove everything (`:KeSiOutput clear`).

@@ -121,6 +121,10 @@ export interface RunFinished {
   status: RunStatus;
   text?: string;
   usage?: Usage;
+  /** The status in the server's words (its `kesi.locale`). */
+  statusText?: string;
+  /** The seed's bill line (Day 18); null when the run made no request. */
+  bill?: string | null;
 }
 
 export interface RunStarted {
@@ -129,15 +133,6 @@ export interface RunStarted {
 
 export interface CancelResult {
   cancelled: boolean;
-}
-
-export interface PermissionsResult {
-  commands: string[];
-  files: string[];
-  /** kesi.approvals: "acceptEdits" means every file edit is allowed without asking. */
-  approvals?: string;
-  /** The server's line listing the permission rules in force and where each came from. */
-  rulesLine?: string;
 }
 
 export interface SaveDocumentsParams {
@@ -194,25 +189,6 @@ export function asUsage(value: unknown): Usage | undefined {
   return isRecord(value) && typeof value.costUsd === "number"
     ? (value as unknown as Usage)
     : undefined;
-}
-
-export function asPermissions(value: unknown): PermissionsResult | undefined {
-  if (!isRecord(value) || !Array.isArray(value.commands) || !Array.isArray(value.files)) {
-    return undefined;
-  }
-  const result: PermissionsResult = {
-    commands: value.commands.map(String),
-    files: value.files.map(String),
-  };
-  if (typeof value.approvals === "string") {
-    result.approvals = value.approvals;
-  }
-  const lines = Array.isArray(value.lines) ? value.lines : [];
-  const last: unknown = lines[lines.length - 1];
-  if (Array.isArray(value.rules) && typeof last === "string") {
-    result.rulesLine = last; // the server's words, in the session's locale
-  }
-  return result;
 }
 
 export function asSaveDocumentsParams(value: unknown): SaveDocumentsParams | undefined {

@@ -10,6 +10,7 @@ export class RunTracker {
   private readonly live: string[] = [];
   private readonly ended = new Set<string>();
   private cost: number | undefined;
+  private bill: string | undefined;
   private readonly listeners: (() => void)[] = [];
 
   /** Called whenever `running`, `currentRunId` or `sessionCostUsd` may have changed. */
@@ -24,6 +25,11 @@ export class RunTracker {
   /** The newest run still going, if any. */
   get currentRunId(): string | undefined {
     return this.live[this.live.length - 1];
+  }
+
+  /** The bill line (Day 18, the server's words) of the run that ended last, if it had one. */
+  get lastBill(): string | undefined {
+    return this.bill;
   }
 
   /** The session total reported last (undefined until the server reports one). */
@@ -48,6 +54,9 @@ export class RunTracker {
 
   finished(finished: RunFinished): void {
     this.ended.add(finished.runId);
+    if (typeof finished.bill === "string" && finished.bill !== "") {
+      this.bill = finished.bill;
+    }
     const index = this.live.indexOf(finished.runId);
     if (index >= 0) {
       this.live.splice(index, 1);
@@ -86,10 +95,11 @@ export interface StatusView {
 
 /** What the status bar item says, from the tracker's state and whether the server runs. */
 export function statusView(
-  state: { running: boolean; sessionCostUsd: number | undefined },
+  state: { running: boolean; sessionCostUsd: number | undefined; lastBill?: string },
   serverRunning: boolean,
   locale: Locale,
 ): StatusView {
+  const bill = state.lastBill ? `\n${state.lastBill}` : ""; // the last run's, as the server said it
   const cost = formatUsd(state.sessionCostUsd ?? 0);
   if (!serverRunning) {
     return {
@@ -101,13 +111,13 @@ export function statusView(
   if (state.running) {
     return {
       text: `$(loading~spin) ${t("status.running", locale)} $${cost}`,
-      tooltip: t("status.tooltip.running", locale, { cost }),
+      tooltip: t("status.tooltip.running", locale, { cost }) + bill,
       command: "kesi.cancel",
     };
   }
   return {
     text: `$(hubot) ${t("status.idle", locale)} $${cost}`,
-    tooltip: t("status.tooltip.idle", locale, { cost }),
+    tooltip: t("status.tooltip.idle", locale, { cost }) + bill,
     command: "kesi.showOutput",
   };
 }

@@ -103,7 +103,11 @@ export class StreamRenderer {
         break;
       }
       case "notice":
-        this.line(`${MARK.notice} ${event.text}`);
+        if (event.notice === "workspace" || event.notice === "sandbox") {
+          this.line(`  ${event.text}`); // Day 15's start-up lines, as the seed prints them
+        } else {
+          this.line(`${MARK.notice} ${event.text}`);
+        }
         break;
       case "edit":
         this.line(`${MARK.edit} ${event.path}`);
@@ -117,14 +121,20 @@ export class StreamRenderer {
     }
   }
 
-  /** The run is over: its status and cost, plus the server's words unless they just streamed. */
+  /**
+   * The run is over: its last line is its status and the seed's bill (Day 18), both the
+   * server's words, after the server's stop message unless that just streamed. An older server
+   * without a bill gets the cost.
+   */
   runFinished(finished: RunFinished): void {
     this.runStarted(finished.runId, t("run.title.other", this.locale()));
     if (finished.status !== "done" && finished.text) {
       this.line(`${MARK.notice} ${finished.text}`);
     }
-    const parts = [runEndWord(finished.status, this.locale())];
-    if (finished.usage) {
+    const parts = [runEndWord(finished, this.locale())];
+    if (typeof finished.bill === "string" && finished.bill !== "") {
+      parts.push(finished.bill);
+    } else if (finished.usage && finished.bill === undefined) {
       parts.push(`$${formatUsd(finished.usage.costUsd)}`);
     }
     this.line(`${MARK.rule} ${parts.join(" · ")} ${MARK.rule}`);

@@ -72,6 +72,42 @@ describe("StreamRenderer", () => {
     assert.equal(out(), "━━ first ━━\n━━ done · $0.0123 ━━\n\n━━ second ━━\n");
   });
 
+  it("ends a run with the server's status word and the seed's bill (Day 18)", () => {
+    const { out, r } = renderer();
+    r.runStarted(run, "t");
+    const bill =
+      "（本輪 3 次請求，input 16,227、output 530、快取讀 1,000、快取寫 200，$0.0189，" +
+      "其中 1 次只算到中斷前收到的部分；累計 $0.0189）";
+    r.runFinished({ runId: run, status: "done", statusText: "完成", bill, usage: usage(0.0189) });
+    assert.equal(out(), `━━ t ━━\n━━ 完成 · ${bill} ━━\n`);
+  });
+
+  it("shows no bill for a run that made no request", () => {
+    const { out, r } = renderer();
+    r.runStarted(run, "t");
+    r.runFinished({
+      runId: run,
+      status: "failed",
+      statusText: "失敗",
+      bill: null,
+      usage: usage(0),
+    });
+    assert.equal(out(), "━━ t ━━\n━━ 失敗 ━━\n");
+  });
+
+  it("prints the start-up lines as the seed does, not as warnings (Day 15)", () => {
+    const { out, r } = renderer();
+    r.runStarted(run, "t");
+    r.event({ runId: run, kind: "notice", notice: "workspace", text: "工作目錄：/p" });
+    r.event({
+      runId: run,
+      kind: "notice",
+      notice: "sandbox",
+      text: "指令沙箱：開啟（/usr/bin/bwrap）",
+    });
+    assert.equal(out(), "━━ t ━━\n  工作目錄：/p\n  指令沙箱：開啟（/usr/bin/bwrap）\n");
+  });
+
   it("shows the server's words for a run that did not finish normally", () => {
     const { out, r } = renderer();
     r.runStarted(run, "t");
