@@ -15,12 +15,15 @@ from typing import Final, Literal, TypeGuard
 
 from kesi_lsp.catalog import (
     common,
+    compaction,
     demo,
     doctor,
+    guards,
     loop,
     lsp,
     permissions,
     sandbox,
+    search_agent,
     tool_descriptions,
     tools,
 )
@@ -29,7 +32,20 @@ Locale = Literal["en", "zh-TW"]
 LOCALES: Final[tuple[Locale, ...]] = ("en", "zh-TW")
 DEFAULT_LOCALE: Final[Locale] = "en"
 
-_DOMAINS = (common, tools, tool_descriptions, loop, permissions, sandbox, lsp, demo, doctor)
+_DOMAINS = (
+    common,
+    tools,
+    tool_descriptions,
+    loop,
+    guards,
+    compaction,
+    search_agent,
+    permissions,
+    sandbox,
+    lsp,
+    demo,
+    doctor,
+)
 
 
 def _merge() -> Mapping[str, tuple[str, str]]:

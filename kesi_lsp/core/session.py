@@ -7,6 +7,7 @@ is shared between them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -25,6 +26,10 @@ class Session:
 
     `reads` maps a resolved path to the sha256 (hex) of exactly the text the agent last read
     from it; write_file refuses to overwrite a file without a current, matching record.
+
+    `on_checkpoint`, when the host set one, is called whenever the conversation reached a
+    state worth keeping (`running`: a run is still under way); the host saves it so the next
+    start can resume (`kesi_lsp.core.persistence`). The core never knows where it goes.
     """
 
     root: Path
@@ -33,9 +38,17 @@ class Session:
     reads: dict[Path, str] = field(default_factory=dict)
     grants: Grants = field(default_factory=Grants)
     usage: Usage = field(default_factory=Usage)
+    on_checkpoint: Callable[[Session, bool], None] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         self.root = self.root.resolve()
+
+    def checkpoint(self, *, running: bool) -> None:
+        """The conversation is in a state worth keeping; tell the host, if it listens."""
+        if self.on_checkpoint is not None:
+            self.on_checkpoint(self, running)
 
     def reset(self) -> None:
         """Forget the conversation and the read records; keep grants and the bill (seed /reset)."""

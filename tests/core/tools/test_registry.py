@@ -42,6 +42,7 @@ REQUIRED = {
     "edit_file": ["file_path", "old_string", "new_string"],
     "write_file": ["file_path", "content"],
     "run_command": ["command"],
+    "search_agent": ["task"],
 }
 
 
@@ -54,6 +55,7 @@ def test_names_and_read_only_set() -> None:
         "edit_file",
         "write_file",
         "run_command",
+        "search_agent",
     )
     assert frozenset({"read_file", "list_files", "glob", "grep"}) == READ_ONLY_TOOLS
 
