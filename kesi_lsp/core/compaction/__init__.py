@@ -30,7 +30,13 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 from kesi_lsp.catalog import text
-from kesi_lsp.core.compaction.plan import Split, choose_split, compacted, reads_to_forget
+from kesi_lsp.core.compaction.plan import (
+    MIN_SUMMARISED_TOKENS,
+    Split,
+    choose_split,
+    compacted,
+    reads_to_forget,
+)
 from kesi_lsp.core.compaction.request import prompt_too_long, summary_of, summary_params
 from kesi_lsp.core.events import Event, Notice, TextDelta
 from kesi_lsp.core.model.describe import describe_api_error
@@ -133,15 +139,20 @@ class Compactor:
         self.failure = None
         history = self.session.history
         budget = self.settings.context_budget
-        keep = int(budget * KEEP_SHARE) // (2 if reason == "too_long" else 1)
-        split = choose_split(history, keep)
+        size = history_tokens(history)
+        if reason == "too_long":  # any relief helps; keep a quarter of what was refused
+            split = choose_split(history, size // 4, minimum=1)
+        elif reason == "manual":  # asked for: summarise most of it, whatever the budget
+            keep = min(int(budget * KEEP_SHARE), size // 4)
+            split = choose_split(history, keep, minimum=MIN_SUMMARISED_TOKENS // 3)
+        else:
+            split = choose_split(history, int(budget * KEEP_SHARE))
         if split is None:
             if reason == "manual":
                 self._notice("compaction.nothing", tokens=f"{history_tokens(history):,}")
             return False
         self._notice("compaction.started")
         summary = await self._summarise(split, clip=reason == "too_long")
-        size = history_tokens(history)
         if summary is None:
             self._quiet_until = size + budget // 4
             return False

@@ -46,10 +46,12 @@ def message_tokens(message: MessageParam) -> int:
     return sum(block_tokens(b) for b in content)
 
 
-def choose_split(history: Sequence[MessageParam], keep_tokens: int) -> Split | None:
+def choose_split(
+    history: Sequence[MessageParam], keep_tokens: int, *, minimum: int = MIN_SUMMARISED_TOKENS
+) -> Split | None:
     """The cut that keeps as many of the latest messages as fit in `keep_tokens` (at least
-    the last assistant message and what follows it), or None when too little would be
-    summarised to be worth a request."""
+    the last assistant message and what follows it), or None when less than `minimum`
+    estimated tokens would be summarised (not worth a request)."""
     sizes = [message_tokens(m) for m in history]
     cuts = [i for i in range(1, len(history)) if history[i]["role"] == "assistant"]
     if history and history[-1]["role"] == "assistant":
@@ -60,7 +62,7 @@ def choose_split(history: Sequence[MessageParam], keep_tokens: int) -> Split | N
     fitting = [i for i in cuts if kept_after[i] <= keep_tokens]
     at = min(fitting) if fitting else max(cuts)
     summarised = sum(sizes[:at])
-    if summarised < MIN_SUMMARISED_TOKENS:
+    if summarised < minimum:
         return None
     return Split(at=at, summarised_tokens=summarised, kept_tokens=kept_after[at])
 

@@ -28,8 +28,9 @@ if TYPE_CHECKING:
     from anthropic.types import Message, MessageParam
 
 SUMMARY_MAX_TOKENS: Final = 8_192
-CLIP_CHARS: Final = 6_000
-"""In a clipped summary request, each tool result keeps about this many characters."""
+CLIP_CHARS: Final = 1_500
+"""In a clipped summary request, each tool result keeps about this many characters: a history
+the API refused is mostly tool output, and the summary needs its gist, not every line."""
 
 TOO_LONG_MARKS: Final = ("prompt is too long", "too many tokens", "context window")
 

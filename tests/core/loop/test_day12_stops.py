@@ -26,6 +26,8 @@ def wandering(rounds: int) -> list[Any]:
         reply("我再看一次目錄。", tool_use("list_files", {"path": "." + "/." * i}))
         for i in range(rounds)
     ]
+
+
 FAIL = reply(
     "我看一下這個檔案。", tool_use("read_file", {"file_path": "不存在的檔案.txt"}), forever=True
 )
