@@ -1,9 +1,14 @@
 """What the model reads about each tool: descriptions and parameter texts (Days 05–11).
 
 Day 05 says a description must tell the model what the tool does, when to use it and its
-limits; the seed's own descriptions are the zh-TW texts. Kept apart from the tools' results and
-errors (`tools.py`) because these are sent with every request (they sit in the cached prefix)
-and change for a different reason: how the model is steered, not what a tool answers.
+limits. The zh-TW texts are the seed's own, word for word (Days 06–11), and the English says the
+same; where the seed gives no text (glob) the wording is ours. One deliberate change: Day 11's
+run_command text bakes in the timeout, and Day 11 itself names the fix we use ("has a time
+limit; the tool's result says how many seconds"), since the limit is a setting here.
+
+Kept apart from the tools' results and errors (`tools.py`) because these are sent with every
+request (they sit in the cached prefix) and change for a different reason: how the model is
+steered, not what a tool answers.
 """
 
 from __future__ import annotations
@@ -12,26 +17,21 @@ from typing import Final
 
 MESSAGES: Final[dict[str, tuple[str, str]]] = {
     "tools.desc.read_file": (
-        "Read a text file in the workspace and return its whole content, exactly as it is "
-        "(the editor's unsaved text when the file is open). Call it when the user asks what a "
-        "file contains, or when you need a file's content to answer or to change it. To find "
-        "where something is, use grep or glob first instead of reading file after file.",
+        "Read a text file in the workspace and return its whole content. Call it when the user "
+        "asks what a file contains, or when you need a file's content to answer.",
         "讀取工作目錄底下的文字檔，回傳完整內容。"
-        "當使用者問到某個檔案裡有什麼、或需要檔案內容才能回答時呼叫。"
-        "要找某段內容在哪裡時，先用 grep 或 glob，不要一個一個檔案讀。",
+        "當使用者問到某個檔案裡有什麼、或需要檔案內容才能回答時呼叫。",
     ),
     "tools.param.read_file.file_path": (
         "path of the file, relative to the workspace",
         "相對於工作目錄的檔案路徑",
     ),
     "tools.desc.list_files": (
-        "List the files and subdirectories of one directory (one level); directory names end "
-        "with a slash. When you want to know what is in the project, or are not sure where a "
-        "file is, look around with this first. To find files by name pattern across the tree, "
-        "use glob instead.",
+        "List the files and subdirectories of a directory; directory names end with a slash. "
+        "When you want to know what is in the project, or are not sure where a file is, look "
+        "around with this first.",
         "列出指定目錄底下的檔案與子目錄，目錄名稱結尾會帶斜線。"
-        "想知道專案裡有什麼、或不確定檔案位置時，先用這個環顧四周。"
-        "要按檔名樣式跨目錄找檔案時，改用 glob。",
+        "想知道專案裡有什麼、或不確定檔案位置時，先用這個環顧四周。",
     ),
     "tools.param.list_files.path": (
         "path relative to the workspace; omit it for the workspace itself",
@@ -69,8 +69,7 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "Change an existing UTF-8 text file: replace old_string with new_string. old_string "
         "must match the file's current content exactly (spaces, indentation and line breaks "
         "included) and occur only once in the file; if it is not unique, include more "
-        "surrounding context. Read the current content with read_file before changing it. "
-        "Prefer this over write_file for changing part of a file.",
+        "surrounding context. Read the current content with read_file before changing it.",
         "修改既有 UTF-8 文字檔：把 old_string 替換成 new_string。"
         "old_string 必須與檔案現有內容完全一致（含空白、縮排與換行），"
         "而且在檔案中只出現一次；不唯一時請加長前後文。"
