@@ -21,6 +21,7 @@ from kesi_lsp.catalog import (
     guards,
     loop,
     lsp,
+    lsp_loop,
     permissions,
     resume,
     sandbox,
@@ -45,6 +46,7 @@ _DOMAINS = (
     permissions,
     sandbox,
     lsp,
+    lsp_loop,
     demo,
     doctor,
 )

@@ -30,6 +30,8 @@ class Session:
     `on_checkpoint`, when the host set one, is called whenever the conversation reached a
     state worth keeping (`running`: a run is still under way); the host saves it so the next
     start can resume (`kesi_lsp.core.persistence`). The core never knows where it goes.
+    `notices` are what the next run should say before anything else (a conversation that was
+    resumed, a saved one that could not be used), taken by `take_notices`.
     """
 
     root: Path
@@ -41,9 +43,15 @@ class Session:
     on_checkpoint: Callable[[Session, bool], None] | None = field(
         default=None, repr=False, compare=False
     )
+    notices: list[str] = field(default_factory=list, compare=False)
 
     def __post_init__(self) -> None:
         self.root = self.root.resolve()
+
+    def take_notices(self) -> list[str]:
+        """The notices waiting for the next run, now said (so they are said once)."""
+        taken, self.notices[:] = list(self.notices), []
+        return taken
 
     def checkpoint(self, *, running: bool) -> None:
         """The conversation is in a state worth keeping; tell the host, if it listens."""

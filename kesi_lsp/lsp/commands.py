@@ -49,6 +49,7 @@ RESET = "kesi.reset"
 COST = "kesi.cost"
 PERMISSIONS = "kesi.permissions"
 REVOKE = "kesi.revoke"
+COMPACT = "kesi.compact"
 SETTINGS_WAIT = 5.0
 
 
@@ -104,16 +105,22 @@ async def _settled(ls: KesiServer) -> None:
         await asyncio.wait({pending}, timeout=SETTINGS_WAIT)
 
 
-async def _start(ls: KesiServer, folder: Folder, prompt: str) -> dict[str, str]:
-    """Start a run in `folder`'s session unless one is already going there."""
+async def _start(
+    ls: KesiServer, folder: Folder, prompt: str, *, compact: bool = False
+) -> dict[str, str]:
+    """Start a run in `folder`'s session unless one is already going there (`compact`: the
+    run is a summary of the conversation, kesi.compact)."""
     await _settled(ls)
     settings = ls.settings_for(folder).settings
     busy = ls.runs.active_in(folder)
     if busy is not None:
-        raise CommandError(text("lsp.busy", settings.locale), "busy", runId=busy.id)
-    session = ls.sessions.get(folder, settings)
+        key = "lsp.busy_compact" if compact else "lsp.busy"
+        raise CommandError(text(key, settings.locale), "busy", runId=busy.id)
+    session = await ls.sessions.open(folder, settings)
+    if ls.runs.active_in(folder) is not None:  # another command started one meanwhile
+        raise CommandError(text("lsp.busy", settings.locale), "busy")
     session.settings = settings
-    host = ls.host()
+    host = ls.host(ls.compaction if compact else None)
     run = ls.runs.start(Run(folder, session, prompt), lambda r: drive(host, r))
     log.info("run %s started in %s", run.id, folder.path)
     return {"runId": run.id}
@@ -171,19 +178,27 @@ def cancel(ls: KesiServer, *args: Any) -> dict[str, bool]:
     return {"cancelled": any(stopped)}
 
 
+async def compact(ls: KesiServer, *args: Any) -> dict[str, str]:
+    """Summarise the folder's older turns now, as a short run of its own (its `runId`)."""
+    folder, _ = target(ls, opt_str(COMPACT, one_object(COMPACT, args), "uri"))
+    return await _start(ls, folder, "", compact=True)
+
+
 def reset(ls: KesiServer, *args: Any) -> dict[str, object]:
+    """Forget the conversation and its read records (seed /reset), and its saved copy."""
     folder, _ = target(ls, opt_str(RESET, one_object(RESET, args), "uri"))
     if ls.runs.active_in(folder) is not None:
         raise CommandError(text("lsp.busy_reset", ls.locale_for(folder)), "busy")
-    session = ls.sessions.peek(folder)
-    if session is not None:
-        session.reset()
+    ls.sessions.forget(folder)
     return {}
 
 
-def cost(ls: KesiServer, *args: Any) -> dict[str, object]:
+async def cost(ls: KesiServer, *args: Any) -> dict[str, object]:
+    """The session's bill, a resumed conversation's included."""
     folder, _ = target(ls, opt_str(COST, one_object(COST, args), "uri"))
     session = ls.sessions.peek(folder)
+    if session is None and ls.sessions.store is not None:
+        session = await ls.sessions.open(folder, ls.settings_for(folder).settings)
     return usage_json(session.usage if session is not None else Usage())
 
 
@@ -235,3 +250,4 @@ def register(server: KesiServer) -> None:
     server.command(COST)(cost)
     server.command(PERMISSIONS)(permissions)
     server.command(REVOKE)(revoke)
+    server.command(COMPACT)(compact)

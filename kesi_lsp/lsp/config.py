@@ -63,11 +63,17 @@ RULES: Final = (
     Rule("promptCaching", "prompt_caching", lambda v: isinstance(v, bool), "lsp.expect.bool"),
     Rule("contextTrimming", "context_trimming", lambda v: isinstance(v, bool), "lsp.expect.bool"),
     Rule("contextBudget", "context_budget", _is_int(1000, 2_000_000), "lsp.expect.budget"),
+    Rule("compaction", "compaction", lambda v: isinstance(v, bool), "lsp.expect.bool"),
+    Rule(
+        "streamIdleTimeout", "stream_idle_timeout", _is_number(0, 3600), "lsp.expect.idle_timeout"
+    ),
+    Rule("searchMaxTurns", "search_max_turns", _is_int(2, 100), "lsp.expect.search_turns"),
     Rule("locale", "locale", is_locale, "lsp.expect.locale"),
     Rule("apiKey", "api_key", _is_text, "lsp.expect.api_key"),
     Rule("baseUrl", "base_url", _is_url, "lsp.expect.base_url"),
 )
 KNOWN_KEYS: Final = frozenset(rule.key for rule in RULES)
+SECONDS: Final = frozenset({"command_timeout", "stream_idle_timeout"})  # numbers kept as float
 # Settings the editor plugins read themselves (VS Code's `kesi.serverPath`, `kesi.review`,
 # `kesi.trace.server`); they arrive with the section and are nobody's typo.
 CLIENT_KEYS: Final = frozenset({"serverPath", "review", "trace"})
@@ -117,7 +123,7 @@ def parse_settings(*layers: Mapping[str, object]) -> Parsed:
             continue
         value = merged[rule.key]
         if rule.check(value):
-            values[rule.attr] = float(value) if rule.attr == "command_timeout" else value  # type: ignore[arg-type]
+            values[rule.attr] = float(value) if rule.attr in SECONDS else value  # type: ignore[arg-type]
             continue
         default = getattr(DEFAULTS, rule.attr)
         problems.append(

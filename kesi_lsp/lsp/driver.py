@@ -82,6 +82,8 @@ async def drive(host: Host, run: Run) -> None:
     output = RunOutput(host.link.wire, run, host.features, settings.locale)
     try:
         await output.begin()
+        for note in run.session.take_notices():  # a resumed conversation says so first
+            output.emit(Notice("resume", note))
         sandbox, fresh = await host.sandboxes.get(run.folder.path, settings)
     except asyncio.CancelledError:  # cancelled before the agent even started
         _uncancel()

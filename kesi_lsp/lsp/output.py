@@ -38,6 +38,7 @@ _LIMIT_HINTS: Final[dict[LimitKind, str]] = {
     "max_tokens": "lsp.hint.max_tokens",
     "context_window": "lsp.hint.context_window",
     "tool_failures": "lsp.hint.tool_failures",
+    "repeating": "lsp.hint.repeating",
 }
 
 
@@ -120,5 +121,6 @@ class RunOutput:
                 "usage": usage_json(finished.usage),
                 "sessionUsage": usage_json(session_usage),
                 "edits": edited,
+                "limit": finished.limit,
             },
         )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import atexit
 import logging
 import os
 import sys
@@ -21,6 +22,7 @@ from pygls.lsp.server import LanguageServer
 
 from kesi_lsp import __version__
 from kesi_lsp.catalog import Locale, text
+from kesi_lsp.core.persistence import ConversationStore, state_directory
 from kesi_lsp.lsp.approver import PromptSupport
 from kesi_lsp.lsp.capabilities import ClientFeatures
 from kesi_lsp.lsp.config import ConfigStore, Parsed
@@ -37,14 +39,20 @@ log = logging.getLogger(__name__)
 class KesiServer(LanguageServer):
     """A language server for one client: its folders' sessions, settings and runs."""
 
-    def __init__(self, environ: Mapping[str, str], runner: AgentRunner) -> None:
+    def __init__(
+        self,
+        environ: Mapping[str, str],
+        runner: AgentRunner,
+        compaction: AgentRunner | None = None,
+    ) -> None:
         super().__init__("kesi-lsp", __version__, converter_factory=plain_json_converter)
         self.environ = dict(environ)
         self.runner = runner
+        self.compaction = compaction or runner  # what `kesi.compact` runs
         self.wire = Wire(self.protocol)
         self.features = ClientFeatures()
         self.config = ConfigStore()
-        self.sessions = Sessions()
+        self.sessions = Sessions(_conversations(self.environ))
         self.runs = Runs()
         self.prompts = PromptSupport()
         self.sandboxes = Sandboxes(self.environ)
@@ -60,10 +68,16 @@ class KesiServer(LanguageServer):
     def folders(self) -> list[Folder]:
         return workspace_folders(self.workspace)
 
-    def host(self) -> Host:
+    def host(self, runner: AgentRunner | None = None) -> Host:
+        """What a run needs from the server; `runner` other than the agent (kesi.compact)."""
         link = EditorLink(self.wire, self.features, self.documents, self.workspace.position_codec)
         return Host(
-            link, self.prompts, self.runner, self.environ, self.sandboxes, self.told_edits_accepted
+            link,
+            self.prompts,
+            runner or self.runner,
+            self.environ,
+            self.sandboxes,
+            self.told_edits_accepted,
         )
 
     def settings_for(self, folder: Folder | None) -> Parsed:
@@ -88,14 +102,31 @@ class KesiServer(LanguageServer):
             self.show(text("lsp.internal_error", "en", error=str(error)), types.MessageType.Error)
 
 
+def _conversations(environ: Mapping[str, str]) -> ConversationStore | None:
+    """Where each folder's conversation is saved between starts (None: the user has no home
+    directory to keep it in). Saves still waiting when the process ends are written first."""
+    directory = state_directory(environ)
+    if directory is None:
+        log.warning("no HOME or XDG_STATE_HOME: conversations will not be saved between starts")
+        return None
+    store = ConversationStore(directory, on_error=_save_failed)
+    atexit.register(store.flush)
+    return store
+
+
+def _save_failed(path: Path, exc: OSError) -> None:
+    log.warning("could not save the conversation to %s: %s", path, exc)
+
+
 def create_server(
     environ: Mapping[str, str] | None = None, runner: AgentRunner | None = None
 ) -> KesiServer:
     """A ready-to-start server. `runner` defaults to the real agent loop."""
     from kesi_lsp.lsp import code_actions, commands, documents_sync, lifecycle
-    from kesi_lsp.lsp.agent import run_core_agent
+    from kesi_lsp.lsp.agent import run_core_agent, run_core_compaction
 
-    server = KesiServer(os.environ if environ is None else environ, runner or run_core_agent)
+    environ = os.environ if environ is None else environ
+    server = KesiServer(environ, runner or run_core_agent, run_core_compaction)
     for feature in (lifecycle, documents_sync, commands, code_actions):
         feature.register(server)
     return server

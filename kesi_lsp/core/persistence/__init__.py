@@ -61,15 +61,31 @@ def _now() -> datetime.datetime:
 
 @dataclass
 class ConversationStore:
-    """The saved conversations of one user, one file per workspace folder."""
+    """The saved conversations of one user, one file per workspace folder.
+
+    `on_error` hears every failed write (from the writer's thread: it should only log); the
+    session also gets a notice for its next run, the first time its file fails.
+    """
 
     directory: Path
     on_error: ErrorSink | None = None
     _writer: Writer = field(init=False)
     _closed: set[Path] = field(default_factory=set)  # folders this store will not save
+    _sessions: dict[Path, Session] = field(default_factory=dict)  # by file
+    _failing: set[Path] = field(default_factory=set)  # files whose last write failed
 
     def __post_init__(self) -> None:
-        self._writer = Writer(self.on_error)
+        self._writer = Writer(self._failed)
+
+    def _failed(self, path: Path, exc: OSError) -> None:
+        if self.on_error is not None:
+            self.on_error(path, exc)
+        session = self._sessions.get(path)
+        if session is not None and path not in self._failing:
+            self._failing.add(path)
+            error = exc.strerror or str(exc)
+            locale = session.settings.locale
+            session.notices.append(text("resume.save_failed", locale, path=str(path), error=error))
 
     def file_for(self, root: Path) -> Path:
         """The file of the folder `root`: its name, and a hash of its whole path."""
@@ -79,7 +95,13 @@ class ConversationStore:
 
     def open(self, session: Session) -> list[str]:
         """Bring back the folder's saved conversation into `session` (fresh), start saving
-        it after every round, and return what the first run should say about it."""
+        it after every round, and say what the first run should say about it (returned, and
+        added to `session.notices`)."""
+        notes = self._open(session)
+        session.notices.extend(notes)
+        return notes
+
+    def _open(self, session: Session) -> list[str]:
         locale = session.settings.locale
         root = session.root
         if self._inside(root):
@@ -87,6 +109,7 @@ class ConversationStore:
             return [text("resume.inside", locale, directory=str(self.directory))]
         session.on_checkpoint = self.checkpoint
         path = self.file_for(root)
+        self._sessions[path] = session
         try:
             raw = path.read_bytes()
         except FileNotFoundError:

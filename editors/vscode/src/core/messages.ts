@@ -60,6 +60,10 @@ const EN = {
   "status.tooltip.idle": "KeSi · session cost ${cost} · click to show the output",
   "status.tooltip.running": "KeSi is working · session cost ${cost} · click to cancel",
   "status.tooltip.stopped": "KeSi's server is not running · click to show the log",
+  "run.title.compact": "Compact the conversation",
+  "bill.compaction": "summary of the conversation: {tokens} · ${cost}",
+  "bill.search": "search: {requests} requests · {tokens} · ${cost}",
+  "bill.tokens": "input {input}, cache read {read}, cache write {write}, output {output}",
 } as const;
 
 export type MessageKey = keyof typeof EN;
@@ -109,6 +113,10 @@ const ZH_TW: Record<MessageKey, string> = {
   "status.tooltip.idle": "KeSi · 這個 session 花了 ${cost} · 點一下看輸出",
   "status.tooltip.running": "KeSi 正在工作 · 這個 session 花了 ${cost} · 點一下中斷",
   "status.tooltip.stopped": "KeSi 的伺服器沒有在執行 · 點一下看紀錄",
+  "run.title.compact": "濃縮對話",
+  "bill.compaction": "濃縮對話：{tokens} · ${cost}",
+  "bill.search": "搜尋：{requests} 次請求 · {tokens} · ${cost}",
+  "bill.tokens": "input {input}、快取讀 {read}、快取寫 {write}、output {output}",
 };
 
 export function t(
@@ -153,6 +161,25 @@ export function formatCost(usage: Usage, locale: Locale): string[] {
     lines.push(t("cost.partial", locale));
   }
   return lines;
+}
+
+/** One line of the bill for a summary or a search: its tokens (cache included) and cost. */
+export function formatBill(
+  key: "bill.compaction" | "bill.search",
+  usage: Usage,
+  locale: Locale,
+): string {
+  const tokens = t("bill.tokens", locale, {
+    input: count(usage.inputTokens),
+    read: count(usage.cacheReadTokens),
+    write: count(usage.cacheWriteTokens),
+    output: count(usage.outputTokens),
+  });
+  return t(key, locale, {
+    requests: count(usage.requests),
+    tokens,
+    cost: formatUsd(usage.costUsd),
+  });
 }
 
 /** The `/permissions` report (seed Day 14): one line for commands, one for files. */
