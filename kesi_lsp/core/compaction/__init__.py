@@ -146,7 +146,8 @@ class Compactor:
             keep = min(int(budget * KEEP_SHARE), size // 4)
             split = choose_split(history, keep, minimum=MIN_SUMMARISED_TOKENS // 3)
         else:
-            split = choose_split(history, int(budget * KEEP_SHARE))
+            minimum = min(MIN_SUMMARISED_TOKENS, budget // 2)
+            split = choose_split(history, int(budget * KEEP_SHARE), minimum=minimum)
         if split is None:
             if reason == "manual":
                 self._notice("compaction.nothing", tokens=f"{history_tokens(history):,}")
