@@ -82,6 +82,7 @@ def test_palette_titles() -> None:
     assert titles["kesi.cost"] == "KeSi: Show Cost"
     assert titles["kesi.permissions"] == "KeSi: Show Permissions"
     assert titles["kesi.revoke"] == "KeSi: Revoke Permissions"
+    assert titles["kesi.compact"] == "KeSi: Compact Conversation"
 
 
 def _minimum(caret: str) -> tuple[int, ...]:
