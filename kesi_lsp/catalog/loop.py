@@ -169,6 +169,12 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "為了節省 context，清掉了對話裡 {count} 個舊的工具結果（約 {tokens} 個 token），"
         "模型需要時可以再取一次。",
     ),
+    "loop.trim.unchanged": (
+        "{path} is unchanged since you read it earlier in this conversation (the same {lines} "
+        "lines): that text is still current, so it is not repeated here.",
+        "{path} 跟這段對話稍早讀到的內容一模一樣（同樣 {lines} 行），那份內容仍然是最新的，"
+        "這裡就不再重複。",
+    ),
     "loop.trim.search": (
         "Cleared to save context: the result of {tool} {input} ({lines} lines). Call it again "
         "if you need it.",

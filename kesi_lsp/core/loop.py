@@ -75,7 +75,9 @@ from kesi_lsp.core.sandbox.selection import describe
 from kesi_lsp.core.stream import TurnResult, stream_turn
 from kesi_lsp.core.summary import summarize
 from kesi_lsp.core.tools.context import ToolContext
-from kesi_lsp.core.trim import history_tokens, trim_session
+from kesi_lsp.core.tools.result import ToolResult
+from kesi_lsp.core.trim import history_tokens
+from kesi_lsp.core.trim.unchanged import unchanged_read
 
 CUT_OFF: dict[str, tuple[str, LimitKind]] = {
     "max_tokens": ("loop.max_tokens", "max_tokens"),
@@ -152,8 +154,7 @@ class _Run:
         for turn in range(1, max_turns + 1):
             self.session.checkpoint(running=True)
             self.ctx.emit(TurnStarted(turn=turn, max_turns=max_turns))
-            trim_session(self.session, self.locale, self.ctx.emit)
-            result = await self.compactor.turn(self._send)
+            result = await self.compactor.turn(self._send)  # compacts, trims, then sends
             if result.kind == "failed_before_start":
                 assert result.error is not None
                 message = describe_api_error(result.error, self.locale)
@@ -231,6 +232,7 @@ class _Run:
                     functools.partial(
                         tool_registry.run_tool, name, tool_input, self.ctx, call_id=use_id
                     ),
+                    functools.partial(self._unchanged, name, tool_input),
                 )
                 output, is_error = outcome.text, outcome.is_error
             except asyncio.CancelledError as exc:
@@ -309,6 +311,12 @@ class _Run:
             unsaved=tuple(sorted(unsaved)),
             approvals=self.settings.approvals,
         )
+
+    def _unchanged(self, name: str, tool_input: object, outcome: ToolResult) -> ToolResult:
+        """A re-read whose text is still in view is sent as a note (`trim/unchanged.py`)."""
+        if not self.settings.context_trimming:
+            return outcome
+        return unchanged_read(self.history, name, tool_input, outcome, self.locale)
 
     async def _send(self, params: dict[str, Any]) -> TurnResult:
         idle = self.settings.stream_idle_timeout

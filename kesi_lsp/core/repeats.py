@@ -71,9 +71,17 @@ class RepeatWatch:
         self.stopped: Repeat | None = None
 
     async def run(
-        self, name: str, tool_input: object, call: Callable[[], Awaitable[ToolResult]]
+        self,
+        name: str,
+        tool_input: object,
+        call: Callable[[], Awaitable[ToolResult]],
+        present: Callable[[ToolResult], ToolResult] | None = None,
     ) -> ToolResult:
-        """Run `call` unless it is one identical call too many; note what it answered."""
+        """Run `call` unless it is one identical call too many; note what it answered.
+
+        The streak is judged on what the tool answered; `present` may then shorten what the
+        model is sent (an unchanged re-read), and the note still goes with it.
+        """
         if self.stopped is not None:
             return ToolResult(text("loop.repeat.skipped", self._locale), True)
         key = fingerprint(name, tool_input)
@@ -81,18 +89,21 @@ class RepeatWatch:
             self.stopped = Repeat(shown_call(name, tool_input), self._count + 1)
             return ToolResult(text("loop.repeat.refused", self._locale, times=self._count), True)
         outcome = await call()
-        return self._note(key, outcome)
+        told = self._note(key, outcome)
+        shown = present(outcome) if present is not None else outcome
+        if not told:
+            return shown
+        note = text("loop.repeat.told", self._locale, times=TELL_AT)
+        return ToolResult(f"{shown.text}\n\n{note}", shown.is_error)
 
-    def _note(self, key: str, outcome: ToolResult) -> ToolResult:
+    def _note(self, key: str, outcome: ToolResult) -> bool:
+        """Extend or restart the streak; True when the model is to be told now."""
         digest = _result_digest(outcome.text, outcome.is_error)
         if key == self._call and digest == self._result:
             self._count += 1
         else:
             self._call, self._result, self._count = key, digest, 1
-        if self._count != TELL_AT:
-            return outcome
-        note = text("loop.repeat.told", self._locale, times=TELL_AT)
-        return ToolResult(f"{outcome.text}\n\n{note}", outcome.is_error)
+        return self._count == TELL_AT
 
     def stop_message(self) -> str:
         """The run's stop message: what repeated and how often."""

@@ -41,6 +41,7 @@ from kesi_lsp.core.compaction.request import prompt_too_long, summary_of, summar
 from kesi_lsp.core.events import Event, Notice, TextDelta
 from kesi_lsp.core.model.describe import describe_api_error
 from kesi_lsp.core.stream import TurnResult, stream_turn
+from kesi_lsp.core.trim import trim_session
 from kesi_lsp.core.trim.calls import estimate_tokens, history_tokens
 
 if TYPE_CHECKING:
@@ -84,10 +85,11 @@ class Compactor:
     # --- the loop's side ---
 
     async def turn(self, send: Send) -> TurnResult:
-        """One round-trip of the loop, compacting first when due, and once more (then
-        resending) when the API says the prompt is too long."""
+        """One round-trip of the loop: compact when due, trim what is left to trim, send; and
+        compact once more (then resend) when the API says the prompt is too long."""
         if self._due():
             await self.compact("auto")
+        trim_session(self.session, self.locale, self.ctx.emit)
         params = self.params()
         result = await send(params)
         self._calibrate(params, result)

@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any, Final
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.history import text_param
 from kesi_lsp.core.paths import safe_path, safe_write_path
-from kesi_lsp.core.trim.calls import block_tokens, blocks_of, estimate_tokens, field_of
+from kesi_lsp.core.trim.calls import block_tokens, estimate_tokens, tool_calls
+from kesi_lsp.core.trim.unchanged import is_pointer
 
 if TYPE_CHECKING:
     from anthropic.types import MessageParam
@@ -79,18 +80,16 @@ def reads_to_forget(
 
     A record stays only when the latest read, edit or write of its file is in the kept part:
     otherwise what the model saw of that file is gone into the summary, and write_file must
-    ask for a fresh read (Day 10's rule, kept honest as trimming keeps it).
+    ask for a fresh read (Day 10's rule, kept honest as trimming keeps it). An unchanged
+    re-read's note does not count: the text it points at is the earlier read's.
     """
     latest: dict[Path, int] = {}
-    for m, message in enumerate(history):
-        if message["role"] != "assistant":
+    for call in tool_calls(history):
+        if call.name not in FILE_TOOLS or call.result_at is None or is_pointer(call):
             continue
-        for block in blocks_of(message):
-            if field_of(block, "type") == "tool_use" and field_of(block, "name") in FILE_TOOLS:
-                tool_input = field_of(block, "input") or {}
-                path = _touched(root, tool_input.get("file_path"))
-                if path is not None:
-                    latest[path] = m
+        path = _touched(root, call.input.get("file_path"))
+        if path is not None:
+            latest[path] = call.result_at[0] - 1  # the assistant message that made the call
     return [path for path in reads if latest.get(path, -1) < at]
 
 
