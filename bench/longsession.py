@@ -141,6 +141,11 @@ SEARCHES = (
 )
 
 
+FINAL_QUESTION = "Sum up what we learned about the member and token_stream helpers."
+FOUND = ("src/m17.py", "src/m02.py")
+"""What the two searches found: still in view when the last question is asked (checked)."""
+
+
 def _search(search: Search, *, subagent: bool) -> list[Step]:
     """The steps of one wide search, inline or through the search sub-agent."""
     grep = ToolUseBlock("grep", {"pattern": search.pattern, "path": "src"})
@@ -203,7 +208,7 @@ def scenario(*, subagent: bool = False) -> tuple[list[str], list[Step]]:
         _call("Now the search.", ToolUseBlock("grep", {"pattern": "limit=", "path": "src"}))
     )
     steps.append(_answer("The checks pass; every function sets its own limit default."))
-    questions.append("Sum up what we learned about the member and token_stream helpers.")
+    questions.append(FINAL_QUESTION)
     steps.append(
         _answer(
             "Member helpers: most in m17, m18 and m10; token_stream helpers: most in m02, m08 "

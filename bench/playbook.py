@@ -47,10 +47,15 @@ def summary_from(body: Mapping[str, Any], locale: Locale) -> str:
     read: dict[str, str] = {}
     uses: dict[str, Mapping[str, Any]] = {}
     concluded: list[str] = []
+    carried: list[str] = []
     for role, block in _blocks(body):
         kind = block.get("type")
-        if role == "user" and kind == "text" and not block.get("text", "").startswith("[KeSi]"):
-            asked.append(" ".join(str(block.get("text", "")).split())[:120])
+        said = str(block.get("text", ""))
+        if role == "user" and kind == "text" and said.startswith("[KeSi]"):
+            if "## Facts" in said:  # an earlier summary: its facts carry over, as a model's would
+                carried += [line for line in said.split("## Facts", 1)[1].splitlines() if line]
+        elif role == "user" and kind == "text":
+            asked.append(" ".join(said.split())[:120])
         elif kind == "tool_use":
             uses[str(block.get("id"))] = block
         elif kind == "tool_result":
@@ -65,7 +70,7 @@ def summary_from(body: Mapping[str, Any], locale: Locale) -> str:
     facts = [f"- {path}:1 {first}" for path, first in read.items()]
     lines = ["## Task", *(f"- {q}" for q in asked), "## Decisions", "- Read modules in pairs."]
     lines += ["## Files changed", "- None.", "## What failed", "- Nothing."]
-    lines += ["## Open", "- Answer the next question.", "## Facts", *facts, *concluded]
+    lines += ["## Open", "- Answer the next question.", "## Facts", *carried, *facts, *concluded]
     return "\n".join(lines)
 
 

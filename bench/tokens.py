@@ -27,6 +27,7 @@ whenever KeSi asks for one, from what that request carries.
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import time
@@ -210,7 +211,19 @@ async def _session(
         raise RuntimeError(f"{config.name}: the scenario broke: {problems[:3]}")
     if playbook.left or set(statuses) != {"done"}:
         raise RuntimeError(f"{config.name}: {len(playbook.left)} replies unused, {statuses}")
+    _check_answers(config, session, questions)
     return _bill(records, statuses, trims, playbook.summaries, refused), session
+
+
+def _check_answers(config: Config, session: Session, questions: Sequence[str]) -> None:
+    """The scenario still answers right: what its searches found is still in view at the end
+    (in the turns themselves, or in a summary of them), not only requested and billed."""
+    if questions[-1] != longsession.FINAL_QUESTION:
+        return
+    seen = json.dumps(session.history, ensure_ascii=False)
+    missing = [ref for ref in longsession.FOUND if ref not in seen]
+    if missing:
+        raise RuntimeError(f"{config.name}: the last question no longer sees {missing}")
 
 
 def _day18(subagent: bool) -> tuple[Sequence[str], list[Step]]:

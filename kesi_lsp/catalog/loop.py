@@ -170,10 +170,8 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "模型需要時可以再取一次。",
     ),
     "loop.trim.unchanged": (
-        "{path} is unchanged since you read it earlier in this conversation (the same {lines} "
-        "lines): that text is still current, so it is not repeated here.",
-        "{path} 跟這段對話稍早讀到的內容一模一樣（同樣 {lines} 行），那份內容仍然是最新的，"
-        "這裡就不再重複。",
+        "{path} is unchanged since you read it above ({lines} lines); that text is current.",
+        "{path} 跟上面讀到的一模一樣（{lines} 行），內容沒有變。",
     ),
     "loop.trim.search": (
         "Cleared to save context: the result of {tool} {input} ({lines} lines). Call it again "

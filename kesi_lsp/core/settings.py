@@ -30,8 +30,9 @@ class AgentSettings:
     once they are superseded or the history passes `context_budget` estimated tokens
     (`kesi_lsp.core.trim`). `approvals` "acceptEdits" lets file edits land without a review
     (they still go through the editor, so they can be undone); commands are gated as ever.
-    `compaction` summarises older turns when trimming cannot keep the history within
-    `context_budget`, and when the API says the prompt is too long (`kesi_lsp.core.compaction`).
+    `compaction` summarises older turns when the history passes `context_budget` (trimming then
+    clears what is left), and when the API says the prompt is too long
+    (`kesi_lsp.core.compaction`).
     `stream_idle_timeout` closes a stream that sends nothing for that many seconds
     (`kesi_lsp.core.watchdog`). `search_max_turns` bounds the search sub-agent's own loop.
     """
