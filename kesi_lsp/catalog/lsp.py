@@ -13,6 +13,28 @@ _SETTINGS: Final[dict[str, tuple[str, str]]] = {
         "KeSi setting {key}: expected {expected}, got {value}; using {default}.",
         "KeSi 設定 {key}：應該是{expected}，收到的是 {value}；先用預設值 {default}。",
     ),
+    "lsp.permission_rule_invalid": (  # new: the permission rules
+        "KeSi setting {key}: the rule {rule} is ignored ({why}); the other rules stay in force.",
+        "KeSi 設定 {key}：規則 {rule} 先不採用（{why}），其他規則照常生效。",
+    ),
+    "lsp.rule_problem.object": (
+        'expected an object such as {"allow": ["npm test"], "deny": ["git push*"]}',
+        '應該是像 {"allow": ["npm test"], "deny": ["git push*"]} 這樣的物件',
+    ),
+    "lsp.rule_problem.kind": (
+        "the lists are named allow, ask and deny",
+        "清單的名稱只有 allow、ask、deny",
+    ),
+    "lsp.rule_problem.empty": ("a rule is a non-empty text", "規則要是一段不是空白的文字"),
+    "lsp.rule_problem.control": (
+        "it contains a control character such as a newline",
+        "裡面有換行之類的控制字元",
+    ),
+    "lsp.rule_problem.quotes": ("a quote is not closed", "有引號沒有關上"),
+    "lsp.rule_problem.outside": (
+        "an edit glob is relative to the workspace, without ~, / or ..",
+        "編輯的 glob 要相對於工作目錄，不能用 ~、/ 或 ..",
+    ),
     "lsp.expect.model": (
         "a model name such as claude-haiku-4-5",
         "模型名稱，例如 claude-haiku-4-5",
@@ -77,37 +99,6 @@ _COMMANDS: Final[dict[str, tuple[str, str]]] = {
         "KeSi 正在這個資料夾裡工作；要清空對話，請先取消這一輪。",
     ),
     "lsp.action.fix_this": ("KeSi: fix this", "KeSi：修這裡"),
-}
-
-_TASKS: Final[dict[str, tuple[str, str]]] = {
-    "lsp.task.fix": (
-        "Fix the code in {path}, lines {lines}, as shown in my editor:",
-        "請修正 {path} 第 {lines} 行的程式碼，以下是我編輯器裡看到的內容：",
-    ),
-    "lsp.task.diagnostics": ("The editor reports:", "編輯器回報的問題："),
-    "lsp.task.instruction": ("What I want: {instruction}", "我的要求：{instruction}"),
-    "lsp.task.fix_default": (
-        "Find the cause, fix it with the smallest change that works, and check the fix.",
-        "找出原因，用能解決問題的最小修改修好它，並確認修好了。",
-    ),
-    "lsp.task.selection": (
-        "I am looking at {path}, lines {lines}:",
-        "我正在看 {path} 第 {lines} 行：",
-    ),
-    "lsp.task.current_file": ("I am looking at {path}.", "我正在看 {path}。"),
-    "lsp.task.clipped": (
-        "The selection is long, so only lines {shown} are shown above (at most {max_lines} "
-        "lines or {max_kb} KB). Lines {rest} are not included: read {path} with read_file "
-        "(or search it with grep) when you need them.",
-        "選取的範圍太長，上面只附了第 {shown} 行（最多 {max_lines} 行或 {max_kb} KB）。"
-        "第 {rest} 行沒有附上：需要時請用 read_file 讀 {path}（或用 grep 搜尋）。",
-    ),
-    "lsp.task.clipped_none": (
-        "The selection (lines {lines}) is too large to include: its first line alone is over "
-        "{max_kb} KB. Read {path} with read_file (or search it with grep) to see it.",
-        "選取的範圍（第 {lines} 行）太大，沒有附上：光是第一行就超過 {max_kb} KB。"
-        "請用 read_file 讀 {path}（或用 grep 搜尋）來看內容。",
-    ),
 }
 
 _PROMPTS: Final[dict[str, tuple[str, str]]] = {
@@ -186,10 +177,6 @@ _EDITS: Final[dict[str, tuple[str, str]]] = {
         "沒有套用：編輯器拒絕了 {path} 的修改：{reason}。什麼都沒有改。",
     ),
     "lsp.edit.no_reason": ("no reason given", "沒有說明原因"),
-    "lsp.edit.write_error": (
-        "Not applied: writing {path} failed ({error}). Nothing was changed.",
-        "沒有套用：寫入 {path} 失敗（{error}）。什麼都沒有改。",
-    ),
     "lsp.edit.skipped": (
         "Not applied: the editor skipped the edit to {path} because its buffer changed in the "
         "meantime. Nothing was changed. Read the file again, then redo the edit.",
@@ -242,7 +229,6 @@ _EDITS: Final[dict[str, tuple[str, str]]] = {
 }
 
 _RUNS: Final[dict[str, tuple[str, str]]] = {
-    "lsp.run_cancelled": ("Cancelled.", "已取消。"),
     "lsp.sandbox_off": (
         "KeSi in {folder}: {status}. Shell commands KeSi runs there are not confined; only the "
         "permission prompts stand in the way.",
@@ -251,19 +237,6 @@ _RUNS: Final[dict[str, tuple[str, str]]] = {
     "lsp.permissions.edits_accepted": (
         "Every file edit is allowed without asking (kesi.approvals is acceptEdits).",
         "所有改檔都不先問，直接允許（kesi.approvals 是 acceptEdits）。",
-    ),
-    "lsp.edits_accepted": (
-        "Edits: applied without asking (kesi.approvals is acceptEdits). KeSi's file edits land "
-        "in the editor as they are made; review them there and undo what you do not want. "
-        "Commands still need your approval as before.",
-        "改檔：不先問，直接套用（kesi.approvals 是 acceptEdits）。KeSi 改的檔案會直接出現在"
-        "編輯器裡，請在那裡檢查，不要的就復原。指令還是跟以前一樣要經過你同意。",
-    ),
-    "lsp.run_crashed": (
-        "KeSi hit an internal error ({error}). Your files are as the last applied edit left "
-        "them; the details are in the KeSi server log.",
-        "KeSi 發生內部錯誤（{error}）。檔案停在最後一次套用修改後的狀態；"
-        "細節在 KeSi server 的記錄裡。",
     ),
     "lsp.run_failed": ("KeSi stopped: {text}", "KeSi 停下來了：{text}"),
     "lsp.hint.unreachable": (
@@ -325,7 +298,6 @@ _LOG: Final[dict[str, tuple[str, str]]] = {
 MESSAGES: Final[dict[str, tuple[str, str]]] = {
     **_SETTINGS,
     **_COMMANDS,
-    **_TASKS,
     **_PROMPTS,
     **_EDITS,
     **_RUNS,

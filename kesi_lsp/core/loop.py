@@ -72,6 +72,7 @@ from kesi_lsp.core.model.describe import describe_api_error
 from kesi_lsp.core.prompt import PromptEnvironment, system_blocks
 from kesi_lsp.core.repeats import RepeatWatch
 from kesi_lsp.core.sandbox.selection import describe
+from kesi_lsp.core.sandbox.toolchain import workspace_venv
 from kesi_lsp.core.stream import TurnResult, stream_turn
 from kesi_lsp.core.summary import summarize
 from kesi_lsp.core.tools.context import ToolContext
@@ -310,6 +311,7 @@ class _Run:
             sandbox=describe(self.ctx.sandbox, root, self.ctx.environ),
             unsaved=tuple(sorted(unsaved)),
             approvals=self.settings.approvals,
+            venv=_venv_name(root),
         )
 
     def _unchanged(self, name: str, tool_input: object, outcome: ToolResult) -> ToolResult:
@@ -368,6 +370,11 @@ class _Run:
         return self._finish(
             "done", text("compaction.finished", self.locale, kept=kept, tokens=tokens)
         )
+
+
+def _venv_name(root: Path) -> str | None:
+    venv = workspace_venv(root)
+    return venv.name if venv is not None else None
 
 
 def _relative(path: Path, root: Path) -> str:

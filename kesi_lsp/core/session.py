@@ -13,11 +13,24 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kesi_lsp.core.meter import Usage
-from kesi_lsp.core.permissions.grants import Grants
 from kesi_lsp.core.settings import AgentSettings
 
 if TYPE_CHECKING:
     from anthropic.types import MessageParam
+
+
+@dataclass
+class Grants:
+    """What the user allowed for the session (seed Day 14): exact command strings and resolved
+    file paths. Shown, revoked and checked by `kesi_lsp.core.permissions`."""
+
+    commands: set[str] = field(default_factory=set)
+    files: set[Path] = field(default_factory=set)
+
+    def clear(self) -> None:
+        """Revoke everything (seed `/revoke`)."""
+        self.commands.clear()
+        self.files.clear()
 
 
 @dataclass

@@ -6,10 +6,11 @@ frozen dataclass, so nothing in the core ever sees a malformed value.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from kesi_lsp.catalog import Locale
+from kesi_lsp.core.permission_rules import PermissionRules
 
 SandboxMode = Literal["auto", "bubblewrap", "seatbelt", "off"]
 SANDBOX_MODES: Final[tuple[SandboxMode, ...]] = ("auto", "bubblewrap", "seatbelt", "off")
@@ -35,6 +36,7 @@ class AgentSettings:
     (`kesi_lsp.core.compaction`).
     `stream_idle_timeout` closes a stream that sends nothing for that many seconds
     (`kesi_lsp.core.watchdog`). `search_max_turns` bounds the search sub-agent's own loop.
+    `permissions` are the user's rules (`core.permissions.rules`), from user-level settings only.
     """
 
     model: str = DEFAULT_MODEL
@@ -53,3 +55,4 @@ class AgentSettings:
     locale: Locale = "en"
     api_key: str | None = None
     base_url: str | None = None
+    permissions: PermissionRules = field(default_factory=PermissionRules)

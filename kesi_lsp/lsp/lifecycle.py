@@ -17,6 +17,7 @@ from lsprotocol import types
 
 from kesi_lsp.lsp.capabilities import client_features
 from kesi_lsp.lsp.config import SECTION, kesi_section
+from kesi_lsp.lsp.driver import run_for_token
 from kesi_lsp.lsp.folders import Folder, uri_to_path
 from kesi_lsp.lsp.log import attach_client_log
 from kesi_lsp.lsp.server import KesiServer
@@ -70,13 +71,13 @@ async def _pull(ls: KesiServer) -> None:
         ls.config.workspace = values[0]
 
 
-FOLDER_FORBIDDEN: Final = ("apiKey", "baseUrl", "sandbox", "approvals")
+FOLDER_FORBIDDEN: Final = ("apiKey", "baseUrl", "sandbox", "approvals", "permissions")
 """Settings a folder-scoped answer may not set. The answer for a folder includes the folder's
 own settings file (VS Code's `.vscode/settings.json`, Emacs' `.dir-locals.el`), which arrives
 with a cloned repository: a `baseUrl` there would send the user's API key and code to whoever
 wrote it, `sandbox: off` would unconfine the commands, `approvals: acceptEdits` would skip the
-review of edits. Only the initializationOptions and the unscoped answer (the user's own
-settings) may set them."""
+review of edits, `permissions` would grant the project's own commands. Only the
+initializationOptions and the unscoped answer (the user's own settings) may set them."""
 
 
 def _without_credentials(value: object, uri: str) -> Mapping[str, object]:
@@ -87,7 +88,8 @@ def _without_credentials(value: object, uri: str) -> Mapping[str, object]:
     if dropped:
         log.warning(
             "ignoring %s from the settings of folder %s: a project may not choose where the "
-            "API key goes, unconfine commands or skip reviews; set them in the user settings, "
+            "API key goes, unconfine commands, skip reviews or grant itself permissions; set "
+            "them in the user settings, "
             "the editor's initialization options or the environment",
             ", ".join(f"{SECTION}.{key}" for key in dropped),
             uri,
@@ -110,7 +112,7 @@ async def did_change_folders(ls: KesiServer, params: types.DidChangeWorkspaceFol
         path = uri_to_path(removed.uri)
         root = path.resolve() if path is not None else None
         for run in ls.runs.live():
-            if run.folder.path == root:
+            if run.root == root:
                 run.cancel()
         ls.config.folders.pop(removed.uri, None)
         if root is not None:
@@ -136,7 +138,7 @@ def exit_(ls: KesiServer, params: None) -> None:
 
 
 def progress_cancel(ls: KesiServer, params: types.WorkDoneProgressCancelParams) -> None:
-    run = ls.runs.by_token(params.token)
+    run = run_for_token(ls.runs, params.token)
     if run is not None:
         log.info("progress cancel for run %s", run.id)
         run.cancel()

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from lsprotocol import types
 
 from kesi_lsp.catalog import Locale, text
-from kesi_lsp.core.events import (
+from kesi_lsp.core import (
     Event,
     Nested,
     RunStatus,

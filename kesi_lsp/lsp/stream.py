@@ -8,7 +8,7 @@ import json
 from dataclasses import dataclass, field
 
 from kesi_lsp.catalog import Locale, text
-from kesi_lsp.core.events import (
+from kesi_lsp.core import (
     EditApplied,
     Event,
     Nested,
@@ -18,9 +18,9 @@ from kesi_lsp.core.events import (
     ToolFinished,
     ToolStarted,
     TurnStarted,
+    Usage,
     UsageReported,
 )
-from kesi_lsp.core.meter import Usage
 
 JsonObject = dict[str, object]
 

@@ -9,8 +9,9 @@ has a session grant). The order is the seed's and cannot be bent:
    and anything but an explicit yes (a missing UI, an error, a closed editor) is a no.
 3. allow: the short read-only list, every segment of it.
 
-A refusal is returned as text for the model (an error tool result), in the seed's words, with
-the instruction not to send the same request again.
+The answer is typed (`Allowed` / `Refused`, from `kesi_lsp.core.approval`); a refusal carries the
+text for the model (an error tool result), in the seed's words, with the instruction not to send
+the same request again.
 
 Classifying a command may touch the filesystem (resolving paths against the workspace and the
 home directory), so it runs in a worker thread: the host's event loop stays free.
@@ -27,10 +28,19 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from kesi_lsp.catalog import text
-from kesi_lsp.core.approval import Approver, Choice, CommandRequest, PromptInterrupted, asking
+from kesi_lsp.core.approval import (
+    Allowed,
+    Answer,
+    Approver,
+    Choice,
+    CommandRequest,
+    PromptInterrupted,
+    Refused,
+    consult,
+)
+from kesi_lsp.core.permission_rules import Rule
 from kesi_lsp.core.permissions.grants import (
     GrantsView,
     describe_grants,
@@ -39,10 +49,9 @@ from kesi_lsp.core.permissions.grants import (
     revoked_line,
 )
 from kesi_lsp.core.permissions.policy import Verdict, classify
+from kesi_lsp.core.permissions.rules import apply_rules, edit_decision, rule_fields
 from kesi_lsp.core.sandbox.env import home_from
-
-if TYPE_CHECKING:  # core.session imports this package's grants: a runtime import is a cycle
-    from kesi_lsp.core.session import Session
+from kesi_lsp.core.session import Session
 
 __all__ = [
     "GrantsView",
@@ -63,12 +72,24 @@ class PermissionGate:
 
     `home` is the user's home directory (for the red line's `~`, `$HOME` and the real home
     path); the host passes `home_from(environ)`. Without it, the password database is used.
+    `secrets_masked`: commands run in a sandbox that hides the ignore list's secrets (design
+    §3), so programs that read folders holding them may run without asking. The user's
+    permission rules (`rules.py`) come with the session's settings.
     """
 
-    def __init__(self, session: Session, approver: Approver, *, home: Path | None = None) -> None:
+    def __init__(
+        self,
+        session: Session,
+        approver: Approver,
+        *,
+        home: Path | None = None,
+        secrets_masked: bool = False,
+    ) -> None:
         self._session = session
         self._approver = approver
         self._home = home.resolve() if home is not None else home_from({})
+        self._masked = secrets_masked
+        self._runs_as: dict[str, str] = {}
 
     @property
     def session(self) -> Session:
@@ -76,45 +97,71 @@ class PermissionGate:
         return self._session
 
     def classify(self, command: str) -> Verdict:
-        """The policy's verdict for `command` in this session's workspace and locale."""
-        return classify(
-            command, self._session.root, self._home, locale=self._session.settings.locale
+        """The policy's verdict for `command` in this session's workspace and locale, with the
+        user's permission rules applied."""
+        settings, root = self._session.settings, self._session.root
+        locale = settings.locale
+        verdict = classify(command, root, self._home, locale=locale, secrets_masked=self._masked)
+        verdict = apply_rules(
+            verdict,
+            command,
+            root,
+            self._home,
+            rules=settings.permissions,
+            locale=locale,
+            secrets_masked=self._masked,
         )
+        if verdict.command is not None:
+            self._runs_as[command] = verdict.command
+        return verdict
 
-    async def authorize_command(self, command: str) -> str | None:
-        """Return None when `command` may run, else the refusal text for the model."""
+    def runs_as(self, command: str) -> str:
+        """The text that actually runs for an authorized `command` (git with its configured
+        programs turned off, when the policy allowed it without asking)."""
+        return self._runs_as.pop(command, command)
+
+    async def authorize_command(self, command: str) -> Answer:
+        """Whether `command` may run: `Allowed`, or `Refused` with the refusal for the model."""
         locale = self._session.settings.locale
         verdict = await asyncio.to_thread(self.classify, command)
         if verdict.kind == "deny":
-            return text("permissions.denied", locale, reason=verdict.reason)
+            return Refused(text("permissions.denied", locale, reason=verdict.reason))
         if verdict.kind == "allow":
-            return None
+            return Allowed()
         key = command.strip()
         if key in self._session.grants.commands:
-            return None
-        choice = await self._ask(CommandRequest(command=key, reason=verdict.reason))
-        if choice is Choice.DENY:
-            return text("permissions.refused_command", locale)
-        if choice is Choice.ALLOW_SESSION:
+            return Allowed(Choice.ALLOW_SESSION)
+        answer = await consult(self._approver, CommandRequest(key, verdict.reason), locale)
+        if isinstance(answer, Allowed) and answer.choice is Choice.ALLOW_SESSION:
             self._session.grants.commands.add(key)
-        return None
-
-    async def _ask(self, request: CommandRequest) -> Choice:
-        """Fail closed: an approver that breaks is a no, never a yes."""
-        try:
-            with asking():
-                choice = await self._approver.approve_command(request)
-        except Exception:
-            return Choice.DENY
-        return choice if isinstance(choice, Choice) else Choice.DENY
+        return answer
 
     def needs_review(self, path: Path) -> bool:
-        """A write to `path` is shown to the user unless the file was granted for the session
-        or the user chose `approvals: "acceptEdits"` (the edit still lands through the editor,
-        where it can be reviewed and undone; commands never get such a pass)."""
+        """A write to `path` is shown to the user unless the file was granted for the session,
+        an edit rule allows it, or the user chose `approvals: "acceptEdits"` (the edit still
+        lands through the editor, where it can be reviewed and undone; commands never get such
+        a pass). An edit rule that asks is reviewed in every mode."""
+        rule = self._edit_rule(path)
+        if rule is not None and rule.kind != "deny":
+            return rule.kind == "ask"
         if self._session.settings.approvals == "acceptEdits":
             return False
         return path.resolve() not in self._session.grants.files
+
+    def edit_refusal(self, path: Path) -> str | None:
+        """The refusal for the model when an edit rule denies changing `path`, else None."""
+        rule = self._edit_rule(path)
+        if rule is None or rule.kind != "deny":
+            return None
+        locale = self._session.settings.locale
+        return text("permissions.rule_denied_edit", locale, **rule_fields(rule, locale))
+
+    def _edit_rule(self, path: Path) -> Rule | None:
+        try:
+            relative = path.resolve().relative_to(self._session.root).as_posix()
+        except ValueError:
+            return None
+        return edit_decision(self._session.settings.permissions, relative)
 
     def remember_file(self, path: Path) -> None:
         """Record "allow for this session" for writes to `path` (resolved)."""

@@ -35,6 +35,7 @@ from kesi_lsp.core.stream import TurnResult, stream_turn
 from kesi_lsp.core.subagent.prompt import search_system
 from kesi_lsp.core.summary import summarize
 from kesi_lsp.core.tools.context import ToolContext
+from kesi_lsp.core.tools.dispatch import dispatch
 from kesi_lsp.core.tools.result import ToolResult
 from kesi_lsp.core.tools.schemas import tool_schema
 
@@ -146,8 +147,6 @@ class _Search:
         return ToolResult(f"{conclusion.strip()}\n\n{footer}")
 
     async def _run_tools(self, uses: list[ToolUseBlockParam]) -> list[ToolResultBlockParam]:
-        from kesi_lsp.core.tools import run_tool  # the registry imports this module
-
         results: list[ToolResultBlockParam] = []
         for use in uses:
             use_id, name = str(use["id"]), str(use["name"])
@@ -158,7 +157,7 @@ class _Search:
             if name not in SEARCH_TOOLS:
                 outcome = ToolResult(text("search.not_allowed", self.locale, name=name), True)
             else:
-                call = functools.partial(run_tool, name, tool_input, self.ctx)
+                call = functools.partial(dispatch, name, tool_input, self.ctx, only=SEARCH_TOOLS)
                 outcome = await self.repeats.run(name, tool_input, call)
             results.append(tool_result(use_id, outcome.text, outcome.is_error))
             summary = summarize(name, outcome.text, is_error=outcome.is_error, locale=self.locale)

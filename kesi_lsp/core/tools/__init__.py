@@ -16,24 +16,21 @@ broken tool never brings the loop down.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Final
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.tools.context import ToolContext
-from kesi_lsp.core.tools.files import edit_file, read_file, write_file
+from kesi_lsp.core.tools.dispatch import READ_ONLY_TOOLS, TOOL_FUNCTIONS, dispatch
 from kesi_lsp.core.tools.result import ToolResult
-from kesi_lsp.core.tools.ripgrep import grep
 from kesi_lsp.core.tools.schemas import check_arguments, tool_schema
-from kesi_lsp.core.tools.search import glob_files, list_files
 from kesi_lsp.core.tools.search_agent import search_agent
-from kesi_lsp.core.tools.shell import run_command
 
 if TYPE_CHECKING:
     from anthropic.types import ToolParam
 
 __all__ = [
     "READ_ONLY_TOOLS",
+    "TOOL_FUNCTIONS",
     "TOOL_NAMES",
     "ToolContext",
     "ToolResult",
@@ -51,21 +48,6 @@ TOOL_NAMES: Final = (
     "run_command",
     "search_agent",
 )
-READ_ONLY_TOOLS: Final = frozenset({"read_file", "list_files", "glob", "grep"})
-
-ToolFunction = Callable[[dict[str, str], ToolContext], Awaitable[ToolResult]]
-AgentFunction = Callable[[dict[str, str], ToolContext, str], Awaitable[ToolResult]]
-
-TOOL_FUNCTIONS: Final[Mapping[str, ToolFunction]] = {
-    "read_file": read_file,
-    "list_files": list_files,
-    "glob": glob_files,
-    "grep": grep,
-    "edit_file": edit_file,
-    "write_file": write_file,
-    "run_command": run_command,
-}
-AGENT_FUNCTIONS: Final[Mapping[str, AgentFunction]] = {"search_agent": search_agent}
 
 
 def tool_schemas(locale: Locale) -> list[ToolParam]:
@@ -77,18 +59,13 @@ async def run_tool(
     name: str, tool_input: object, ctx: ToolContext, *, call_id: str = ""
 ) -> ToolResult:
     """Run one tool call and return its result; only cancellation propagates."""
-    locale = ctx.locale
-    function = TOOL_FUNCTIONS.get(name)
-    agent = AGENT_FUNCTIONS.get(name)
-    if function is None and agent is None:
-        return ToolResult(text("tools.unknown", locale, name=name), True)
-    arguments = check_arguments(name, tool_input, locale)
+    if name != "search_agent":
+        return await dispatch(name, tool_input, ctx)
+    arguments = check_arguments(name, tool_input, ctx.locale)
     if isinstance(arguments, ToolResult):
         return arguments
     try:
-        if agent is not None:
-            return await agent(arguments, ctx, call_id)
-        assert function is not None
-        return await function(arguments, ctx)
+        return await search_agent(arguments, ctx, call_id)
     except Exception as exc:
-        return ToolResult(text("tools.crashed", locale, name=name, error=type(exc).__name__), True)
+        error = type(exc).__name__
+        return ToolResult(text("tools.crashed", ctx.locale, name=name, error=error), True)

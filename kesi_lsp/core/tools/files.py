@@ -212,9 +212,13 @@ async def write_file(args: dict[str, str], ctx: ToolContext) -> ToolResult:
 
 async def _deliver(ctx: ToolContext, change: FileChange, done: str) -> ToolResult:
     """Hand a fully checked change to the workspace view and report what became of it."""
+    refusal = ctx.gate.edit_refusal(change.path)  # the user's edit rules: deny first
+    if refusal is not None:
+        return ToolResult(refusal, True)
     delivery = await ctx.view.deliver(change, review=ctx.gate.needs_review(change.path))
     if delivery.status is DeliveryStatus.REJECTED:
-        return _error(ctx, "permissions.refused_edit")
+        refusal = delivery.reason or text("permissions.refused_edit", ctx.locale)
+        return ToolResult(refusal, True)
     ctx.session.reads.pop(change.path, None)
     if delivery.status is DeliveryStatus.FAILED:
         reason = delivery.reason or text("tools.delivery_failed", ctx.locale, path=change.rel)
