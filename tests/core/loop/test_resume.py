@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from kesi_lsp.core.history import check_history
-from kesi_lsp.core.permissions.grants import Grants
+from kesi_lsp.core.session import Grants
 from kesi_lsp.core.persistence import ConversationStore, state_directory
 from kesi_lsp.core.session import Session
 from kesi_lsp.core.settings import AgentSettings
