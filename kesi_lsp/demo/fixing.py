@@ -76,9 +76,12 @@ class FixRun:
         command = [sys.executable, "-m", "kesi_lsp"]
         # Its own session, as editors start language servers: Ctrl-C at the terminal reaches
         # the demo, which cancels the run properly, instead of killing the server mid-edit.
+        env = model.environment(os.environ, self.bin_dir)
+        # The demo's conversation is a throwaway: kept beside its log, not in the user's home.
+        env["XDG_STATE_HOME"] = str(self.workdir / "state")
         await editor.start_io(
             *command,
-            env=model.environment(os.environ, self.bin_dir),
+            env=env,
             cwd=str(self.workdir),
             start_new_session=True,
         )
