@@ -14,6 +14,7 @@ from types import MappingProxyType
 from typing import Final, Literal, TypeGuard
 
 from kesi_lsp.catalog import (
+    acp,
     common,
     compaction,
     demo,
@@ -27,6 +28,7 @@ from kesi_lsp.catalog import (
     runs,
     sandbox,
     search_agent,
+    settings,
     tool_descriptions,
     tools,
 )
@@ -47,8 +49,10 @@ _DOMAINS = (
     permissions,
     sandbox,
     runs,
+    settings,
     lsp,
     lsp_loop,
+    acp,
     demo,
     doctor,
 )

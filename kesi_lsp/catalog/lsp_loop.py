@@ -1,4 +1,4 @@
-"""The LSP adapter's words for the working loop's later parts: their settings, the hints after
+"""The front ends' words for the working loop's later parts: their settings, the hints after
 a run that stopped on a repeat or a stall, and the log lines of searches and summaries for
 clients that read `window/logMessage` (key -> (English, Traditional Chinese))."""
 
@@ -7,16 +7,22 @@ from __future__ import annotations
 from typing import Final
 
 MESSAGES: Final[dict[str, tuple[str, str]]] = {
-    "lsp.expect.idle_timeout": (
+    "settings.expect.idle_timeout": (
         "a number of seconds above 0 and at most 3600",
         "大於 0、最多 3600 的秒數",
     ),
-    "lsp.expect.search_turns": ("a whole number from 2 to 100", "2 到 100 之間的整數"),
+    "settings.expect.search_turns": ("a whole number from 2 to 100", "2 到 100 之間的整數"),
     "lsp.hint.repeating": (
         "Give KeSi what it was missing (a file name, the error, what you expect), or ask in "
         "another way.",
         "請補上 KeSi 缺的資訊（檔名、錯誤訊息、你期待的結果），或換個方式問。",
     ),
+    "acp.hint.repeating": (
+        "Give KeSi what it was missing (a file name, the error, what you expect), or ask in "
+        "another way.",
+        "請補上 KeSi 缺的資訊（檔名、錯誤訊息、你期待的結果），或換個方式問。",
+    ),
+    "acp.tool.search_agent": ("Search: {task}", "搜尋：{task}"),
     "lsp.busy_compact": (
         "KeSi is working in this folder; the conversation can be summarised when the run ends.",
         "KeSi 正在這個資料夾工作，等這一輪結束後才能濃縮對話。",

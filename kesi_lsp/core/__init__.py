@@ -67,6 +67,8 @@ _EXPORTS: Final[dict[str, str]] = {
     "UsageReported": "events",
     "Purpose": "events",
     "Usage": "meter",
+    "bill_line": "meter:describe",
+    "context_window": "model.window",
     # sessions, settings and what a session may do
     "Session": "session",
     "ConversationStore": "persistence",
@@ -77,6 +79,13 @@ _EXPORTS: Final[dict[str, str]] = {
     "AgentSettings": "settings",
     "ApprovalMode": "settings",
     "SandboxMode": "settings",
+    "EnvironmentSettings": "config",
+    "ParsedSettings": "config",
+    "SETTINGS_SECTION": "config:SECTION",
+    "SETTING_RULES": "config:RULES",
+    "environment_settings": "config",
+    "parse_settings": "config",
+    "settings_section": "config:kesi_section",
     "GrantsView": "permissions.grants",
     "describe_grants": "permissions.grants",
     "grants_lines": "permissions.grants",
@@ -95,14 +104,18 @@ _EXPORTS: Final[dict[str, str]] = {
     "AgentRunner": "runs.agent",
     "run_core_agent": "runs.agent",
     "run_core_compaction": "runs.agent",
+    "NextStep": "runs.next_step",
+    "next_step": "runs.next_step",
     "ToolContext": "tools.context",
     # the task text
     "MAX_EXCERPT_BYTES": "tasks",
     "MAX_EXCERPT_LINES": "tasks",
+    "Attachment": "tasks",
     "Excerpt": "tasks",
     "Problem": "tasks",
     "Severity": "tasks",
     "ask_task": "tasks",
+    "attached_task": "tasks",
     "clip_note": "tasks",
     "clipped_last": "tasks",
     "fix_task": "tasks",
@@ -127,12 +140,15 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "MAX_EXCERPT_BYTES",
     "MAX_EXCERPT_LINES",
     "SANDBOX_MODES",
+    "SETTINGS_SECTION",
+    "SETTING_RULES",
     "AgentRunner",
     "AgentSettings",
     "Allowed",
     "Answer",
     "ApprovalMode",
     "Approver",
+    "Attachment",
     "Choice",
     "CommandRequest",
     "ConversationStore",
@@ -141,6 +157,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "DiskWorkspace",
     "EditApplied",
     "EditRequest",
+    "EnvironmentSettings",
     "Event",
     "EventSink",
     "Excerpt",
@@ -150,9 +167,11 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "LimitKind",
     "ModelClient",
     "Nested",
+    "NextStep",
     "NoSandbox",
     "Notice",
     "NoticeKind",
+    "ParsedSettings",
     "Problem",
     "PromptInterrupted",
     "Purpose",
@@ -176,21 +195,27 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "UsageReported",
     "WorkspaceView",
     "ask_task",
+    "attached_task",
+    "bill_line",
     "clip_note",
     "clipped_last",
     "consult",
+    "context_window",
     "describe_api_error",
     "describe_grants",
     "describe_rule",
     "describe_sandbox",
     "drive",
+    "environment_settings",
     "find_rg",
     "fix_task",
     "grants_lines",
     "is_ignored",
     "line_span",
+    "next_step",
     "numbered",
     "parse_rules",
+    "parse_settings",
     "refusal",
     "revoke",
     "revoked_line",
@@ -200,6 +225,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "sandbox_status_line",
     "select_excerpt",
     "select_sandbox",
+    "settings_section",
     "split_lines",
     "state_directory",
     "unified_diff",
@@ -235,6 +261,15 @@ if TYPE_CHECKING:
         consult,
         refusal,
     )
+    from kesi_lsp.core.config import RULES as SETTING_RULES
+    from kesi_lsp.core.config import SECTION as SETTINGS_SECTION
+    from kesi_lsp.core.config import (
+        EnvironmentSettings,
+        ParsedSettings,
+        environment_settings,
+        parse_settings,
+    )
+    from kesi_lsp.core.config import kesi_section as settings_section
     from kesi_lsp.core.diff import split_lines, unified_diff
     from kesi_lsp.core.disk import DiskWorkspace, write_change
     from kesi_lsp.core.events import (
@@ -255,8 +290,10 @@ if TYPE_CHECKING:
         UsageReported,
     )
     from kesi_lsp.core.meter import Usage
+    from kesi_lsp.core.meter import describe as bill_line
     from kesi_lsp.core.model.anthropic import ModelClient
     from kesi_lsp.core.model.describe import describe_api_error
+    from kesi_lsp.core.model.window import context_window
     from kesi_lsp.core.paths import is_ignored
     from kesi_lsp.core.permission_rules import parse_rules
     from kesi_lsp.core.permissions.grants import (
@@ -270,6 +307,7 @@ if TYPE_CHECKING:
     from kesi_lsp.core.persistence import ConversationStore, state_directory
     from kesi_lsp.core.runs.agent import AgentRunner, run_core_agent, run_core_compaction
     from kesi_lsp.core.runs.drive import RunFrontend, Runtime, drive
+    from kesi_lsp.core.runs.next_step import NextStep, next_step
     from kesi_lsp.core.runs.registry import Run, Runs, SessionBusyError
     from kesi_lsp.core.sandbox import NoSandbox
     from kesi_lsp.core.sandbox.selection import describe as describe_sandbox
@@ -287,10 +325,12 @@ if TYPE_CHECKING:
     from kesi_lsp.core.tasks import (
         MAX_EXCERPT_BYTES,
         MAX_EXCERPT_LINES,
+        Attachment,
         Excerpt,
         Problem,
         Severity,
         ask_task,
+        attached_task,
         clip_note,
         clipped_last,
         fix_task,

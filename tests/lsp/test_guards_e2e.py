@@ -11,7 +11,7 @@ from lsprotocol import types
 
 from kesi_lsp.scripted_api import reply, script, stall_after, tool_use
 from tests.lsp.clients import kesi_client
-from tests.lsp.test_e2e import api_env
+from tests.lsp.helpers import api_env
 from tests.plugins.scripted_api import StartServer
 
 pytestmark = pytest.mark.e2e

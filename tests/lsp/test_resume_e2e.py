@@ -15,7 +15,8 @@ import pytest
 from kesi_lsp.core.persistence import ConversationStore, state_directory
 from kesi_lsp.scripted_api import reply, script, tool_use
 from tests.lsp.clients import ALLOW_ONCE, kesi_client
-from tests.lsp.test_e2e import api_env
+from tests.lsp.helpers import api_env
+from tests.lsp.servers import Subprocess
 from tests.lsp.working_loop import until
 from tests.plugins.scripted_api import StartServer
 from tests.processes import processes_with
@@ -52,16 +53,18 @@ async def test_a_run_killed_mid_way_is_resumed_sealed_by_the_next_server(
         )
     )
     saved = _saved(project)
+    real = Subprocess()  # a process, so that it can be killed
     async with kesi_client(
-        "vscode+kesi", [project], env=api_env(api), init_options=EN, check=False
+        "vscode+kesi", [project], env=api_env(api), server=real, init_options=EN, check=False
     ) as first:
         first.answer_prompt = lambda params: ALLOW_ONCE
         await first.command("kesi.ask", {"prompt": "Wait for me."})
         await until(lambda: bool(processes_with(SLEEP)))  # the command runs...
         assert _mentions(saved, "toolu_k")  # ...and the conversation was saved with its call
-        assert first._server is not None
-        first._server.kill()  # SIGKILL: no shutdown, no Ctrl-C, nothing sealed on the way out
-        await first._server.wait()
+        process = first.lsp._server
+        assert process is not None
+        process.kill()  # SIGKILL: no shutdown, no Ctrl-C, nothing sealed on the way out
+        await process.wait()
         for pid in processes_with(SLEEP):  # the orphaned command, which nobody is left to stop
             os.kill(pid, signal.SIGKILL)
 

@@ -10,7 +10,7 @@ import pytest
 
 from kesi_lsp.scripted_api import event_names, reply, script, stall_after, tool_use
 from tests.lsp.clients import kesi_client
-from tests.lsp.test_e2e import api_env
+from tests.lsp.helpers import api_env
 from tests.lsp.working_loop import until
 from tests.plugins.scripted_api import StartServer
 

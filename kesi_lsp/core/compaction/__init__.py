@@ -44,6 +44,7 @@ from kesi_lsp.core.compaction.plan import (
 from kesi_lsp.core.compaction.request import prompt_too_long, summary_of, summary_params
 from kesi_lsp.core.events import Event, Notice, TextDelta
 from kesi_lsp.core.model.describe import describe_api_error
+from kesi_lsp.core.model.window import context_window
 from kesi_lsp.core.stream import TurnResult, stream_turn
 from kesi_lsp.core.trim import trim_session
 from kesi_lsp.core.trim.calls import estimate_tokens, history_tokens
@@ -53,10 +54,8 @@ if TYPE_CHECKING:
     from kesi_lsp.core.model.anthropic import ModelClient
     from kesi_lsp.core.tools.context import ToolContext
 
-__all__ = ["CONTEXT_WINDOW", "Compactor", "Reason", "prompt_too_long"]
+__all__ = ["Compactor", "Reason", "prompt_too_long"]
 
-CONTEXT_WINDOW: Final = 200_000
-"""The context window of the Claude models KeSi runs on (tokens, as the API counts them)."""
 WINDOW_SHARE: Final = 0.85
 KEEP_SHARE: Final = 0.2
 """The latest turns kept verbatim: up to this share of the context budget."""
@@ -112,7 +111,8 @@ class Compactor:
             return False
         if raw > self.settings.context_budget:
             return True
-        return self._ratio * (raw + self._fixed_tokens()) > WINDOW_SHARE * CONTEXT_WINDOW
+        window = context_window(self.settings.model)
+        return self._ratio * (raw + self._fixed_tokens()) > WINDOW_SHARE * window
 
     def _fixed_tokens(self) -> int:
         if self._fixed is None:
