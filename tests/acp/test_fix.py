@@ -17,34 +17,10 @@ import pytest
 from kesi_lsp.scripted_api import reply, script, tool_use
 from tests.acp.conftest import BUGGY, FIXED
 from tests.acp.editor import EditorClient, acp_agent, agent_env
+from tests.acp.scripts import DONE, FIX_SCRIPT, PYTEST
 from tests.plugins.scripted_api import StartServer
 
 pytestmark = pytest.mark.e2e
-
-PYTEST = "python3 -m pytest -q"
-DONE = "Fixed: add now adds, and the test passes."
-
-FIX_SCRIPT = script(
-    reply(
-        "Let me read calc.py.",
-        tool_use("read_file", {"file_path": "calc.py"}),
-        expect={"last_user_text_contains": "test_add fails"},
-    ),
-    reply(
-        "It subtracts. ",
-        tool_use(
-            "edit_file",
-            {"file_path": "calc.py", "old_string": "return a - b", "new_string": "return a + b"},
-        ),
-        expect={"last_tool_result_contains": "return a - b"},
-    ),
-    reply(
-        "Now the test.",
-        tool_use("run_command", {"command": PYTEST}),
-        expect={"last_tool_result_is_error": False},
-    ),
-    reply(DONE, expect={"last_tool_result_contains": "1 passed"}),
-)
 
 
 def allow(tool_call: Any, options: Any) -> str:

@@ -21,7 +21,7 @@ import pytest
 from kesi_lsp.scripted_api import reply, script, stall_after
 from tests.acp.conftest import FIXED
 from tests.acp.editor import agent_env
-from tests.acp.test_fix import DONE, FIX_SCRIPT
+from tests.acp.scripts import DONE, FIX_SCRIPT
 from tests.plugins.scripted_api import StartServer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]

@@ -239,12 +239,14 @@ GRANTED = {
     "commands": [],
     "files": ["calc.py"],
     "approvals": "ask",
+    "rules": [],
     "lines": ["Allowed commands: (none)", "Allowed files: calc.py"],
 }
 NO_GRANTS = {
     "commands": [],
     "files": [],
     "approvals": "ask",
+    "rules": [],
     "lines": ["Allowed commands: (none)", "Allowed files: (none)"],
 }
 REVOKED = "(all grants for this session have been revoked)"
