@@ -77,7 +77,6 @@ from kesi_lsp.core.stream import TurnResult, stream_turn
 from kesi_lsp.core.summary import summarize
 from kesi_lsp.core.tools.context import ToolContext
 from kesi_lsp.core.tools.result import ToolResult
-from kesi_lsp.core.trim import history_tokens
 from kesi_lsp.core.trim.unchanged import unchanged_read
 
 CUT_OFF: dict[str, tuple[str, LimitKind]] = {
@@ -356,20 +355,13 @@ class _Run:
     async def compact(self) -> RunFinished:
         """`compact_now`: one summary on demand, as its own short run."""
         try:
-            compacted = await self.compactor.compact("manual")
+            status, message = await self.compactor.on_demand()
         except asyncio.CancelledError:
             task = asyncio.current_task()
             if task is not None and task.cancelling():
                 task.uncancel()
-            return self._finish("cancelled", text("compaction.cancelled", self.locale))
-        if not compacted:
-            failure = self.compactor.failure
-            return self._finish("failed", failure) if failure else self._finish("done", "")
-        tokens = f"{history_tokens(self.history):,}"
-        kept = len(self.history) - 1
-        return self._finish(
-            "done", text("compaction.finished", self.locale, kept=kept, tokens=tokens)
-        )
+            status, message = "cancelled", text("compaction.cancelled", self.locale)
+        return self._finish(status, message)
 
 
 def _venv_name(root: Path) -> str | None:

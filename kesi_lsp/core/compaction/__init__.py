@@ -42,7 +42,7 @@ from kesi_lsp.core.compaction.plan import (
     reads_to_forget,
 )
 from kesi_lsp.core.compaction.request import prompt_too_long, summary_of, summary_params
-from kesi_lsp.core.events import Event, Notice, TextDelta
+from kesi_lsp.core.events import Event, Notice, RunStatus, TextDelta
 from kesi_lsp.core.model.describe import describe_api_error
 from kesi_lsp.core.model.window import context_window
 from kesi_lsp.core.stream import TurnResult, stream_turn
@@ -172,6 +172,16 @@ class Compactor:
         kept = len(history) - 1
         self._notice(key, messages=split.at, before=f"{size:,}", after=f"{after:,}", kept=kept)
         return True
+
+    async def on_demand(self) -> tuple[RunStatus, str]:
+        """`kesi.compact`: summarise now; how the short run ends and what it says (a cancel
+        raises CancelledError, the history untouched)."""
+        if await self.compact("manual"):
+            history = self.session.history
+            tokens = f"{history_tokens(history):,}"
+            message = text("compaction.finished", self.locale, kept=len(history) - 1, tokens=tokens)
+            return "done", message
+        return ("failed", self.failure) if self.failure else ("done", "")
 
     async def _summarise(self, split: Split, *, clip: bool) -> str | None:
         """The summary of the messages before the cut, or None (said in a notice)."""
