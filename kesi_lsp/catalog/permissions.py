@@ -61,6 +61,20 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "setting setuid/setgid bits or file capabilities is not allowed: {command}",
         "不允許設定 setuid／setgid 位元或檔案權能：{command}",
     ),
+    "permissions.reason.immutable": (  # new: chattr +i, chflags schg
+        "changing the immutable or append-only flags of files is not allowed: {command}",
+        "不允許變更保護檔案的不可修改或只能附加旗標：{command}",
+    ),
+    "permissions.reason.device_node": (  # new: mknod x b 8 0
+        "creating device files (a new name for a disk) is not allowed: {command}",
+        "不允許建立裝置檔（等於替磁碟取新名字）：{command}",
+    ),
+    "permissions.reason.git_blob": (  # new: git show <blob id>
+        "{revision} names a stored file, and git would print its contents (maybe one closed to "
+        "the tools, such as a committed .env)",
+        "{revision} 指向一個存起來的檔案，Git 會印出它的內容"
+        "（可能是不開放給工具讀取的檔案，像是提交過的 .env）",
+    ),
     "permissions.reason.metachars": (
         "the command has shell special characters; what it really does goes beyond the text",
         "指令含有 shell 特殊字元，實際會做什麼超出字面",
