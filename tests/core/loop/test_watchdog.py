@@ -64,11 +64,15 @@ async def test_silence_before_the_headers_fails_with_the_history_as_it_was(
 
 
 async def test_a_slow_but_living_stream_is_not_a_stall(make_agent: MakeAgent) -> None:
-    """Every event re-arms the timer: 0.3 s between events never trips a 0.6 s watchdog."""
-    slow = reply("Slowly, " * 4, timing={"event_delay": 0.3, "text_chunk": 8})
-    agent = make_agent(script(slow), locale="en", stream_idle_timeout=0.6)
+    """Every event re-arms the timer: a stream that takes longer than the watchdog in all, but
+    is never silent for long, is not a stall (gaps of 0.25 s against 1.5 s: room for a loaded
+    machine)."""
+    slow = reply("Slowly, " * 10, timing={"event_delay": 0.25, "text_chunk": 8})
+    agent = make_agent(script(slow), locale="en", stream_idle_timeout=1.5)
+    started = time.monotonic()
     finished = await agent.ask("Take your time.")
     assert finished.status == "done" and finished.text.startswith("Slowly")
+    assert time.monotonic() - started > 1.5  # longer than the watchdog: it was re-armed
 
 
 async def test_a_retry_wait_is_not_a_stall(make_agent: MakeAgent) -> None:
