@@ -167,6 +167,8 @@ _SCREEN: Final[dict[str, tuple[str, str]]] = {
         "（依 API 回報的 usage、用 {model} 的定價計算；實際帳單以 Anthropic Console 為準）",
     ),
     "demo.bill.col.round": ("round", "圈"),
+    "demo.bill.summary": ("summary", "摘要"),
+    "demo.bill.search": ("search", "搜尋"),
     "demo.bill.col.input": ("input", "input"),
     "demo.bill.col.cache_read": ("cache read", "快取讀"),
     "demo.bill.col.cache_write": ("cache write", "快取寫"),

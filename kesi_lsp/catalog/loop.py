@@ -188,6 +188,10 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "為了節省 context，清掉了對話裡 {count} 個舊的工具結果（約 {tokens} 個 token），"
         "模型需要時可以再取一次。",
     ),
+    "loop.trim.unchanged": (
+        "{path} is unchanged since you read it above ({lines} lines); that text is current.",
+        "{path} 跟上面讀到的一模一樣（{lines} 行），內容沒有變。",
+    ),
     "loop.trim.search": (
         "Cleared to save context: the result of {tool} {input} ({lines} lines). Call it again "
         "if you need it.",

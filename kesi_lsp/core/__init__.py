@@ -12,7 +12,8 @@ stdin or stdout, or prints. It meets the outside world through three seams:
 and it reports what happens as typed events (`Event`). A front end (the LSP adapter, the ACP
 adapter, the demo, the doctor) drives it through what this module exports and nothing else
 (`tests/test_architecture.py` checks): a session per folder (`Session`, `AgentSettings`), runs
-(`Runs`, `drive` with the front end's `RunFrontend`, `run_core_agent`), the task text
+(`Runs`, `drive` with the front end's `RunFrontend`, `run_core_agent`, `run_core_compaction`
+for a summary on demand), saved conversations (`ConversationStore`), the task text
 (`fix_task`, `ask_task`), the permission views (`describe_grants`, ...), the meter's words
 (`bill_line`, the seed's bill after a run; `cost_lines`, its `/cost`), the disk's one atomic
 write (`write_change`) and a few text helpers.
@@ -55,6 +56,7 @@ _EXPORTS: Final[dict[str, str]] = {
     "Event": "events",
     "EventSink": "events",
     "LimitKind": "events",
+    "Nested": "events",
     "Notice": "events",
     "NoticeKind": "events",
     "RunFinished": "events",
@@ -64,12 +66,15 @@ _EXPORTS: Final[dict[str, str]] = {
     "ToolStarted": "events",
     "TurnStarted": "events",
     "UsageReported": "events",
+    "Purpose": "events",
     "Usage": "meter",
     "bill_line": "meter:describe",
     "cost_lines": "meter",
     "context_window": "model.window",
     # sessions, settings and what a session may do
     "Session": "session",
+    "ConversationStore": "persistence",
+    "state_directory": "persistence",
     "APPROVAL_MODES": "settings",
     "DEFAULT_MODEL": "settings",
     "SANDBOX_MODES": "settings",
@@ -100,6 +105,7 @@ _EXPORTS: Final[dict[str, str]] = {
     "drive": "runs.drive",
     "AgentRunner": "runs.agent",
     "run_core_agent": "runs.agent",
+    "run_core_compaction": "runs.agent",
     "NextStep": "runs.next_step",
     "next_step": "runs.next_step",
     "ToolContext": "tools.context",
@@ -147,6 +153,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "Attachment",
     "Choice",
     "CommandRequest",
+    "ConversationStore",
     "Delivery",
     "DeliveryStatus",
     "DiskWorkspace",
@@ -161,6 +168,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "GrantsView",
     "LimitKind",
     "ModelClient",
+    "Nested",
     "NextStep",
     "NoSandbox",
     "Notice",
@@ -168,6 +176,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "ParsedSettings",
     "Problem",
     "PromptInterrupted",
+    "Purpose",
     "Refused",
     "Run",
     "RunFinished",
@@ -215,11 +224,13 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "revoked_line",
     "rules_line",
     "run_core_agent",
+    "run_core_compaction",
     "sandbox_status_line",
     "select_excerpt",
     "select_sandbox",
     "settings_section",
     "split_lines",
+    "state_directory",
     "unified_diff",
     "write_change",
 ]
@@ -269,8 +280,10 @@ if TYPE_CHECKING:
         Event,
         EventSink,
         LimitKind,
+        Nested,
         Notice,
         NoticeKind,
+        Purpose,
         RunFinished,
         RunStatus,
         TextDelta,
@@ -294,7 +307,8 @@ if TYPE_CHECKING:
         revoked_line,
     )
     from kesi_lsp.core.permissions.rules import describe_rule, rules_line
-    from kesi_lsp.core.runs.agent import AgentRunner, run_core_agent
+    from kesi_lsp.core.persistence import ConversationStore, state_directory
+    from kesi_lsp.core.runs.agent import AgentRunner, run_core_agent, run_core_compaction
     from kesi_lsp.core.runs.drive import RunFrontend, Runtime, drive
     from kesi_lsp.core.runs.next_step import NextStep, next_step
     from kesi_lsp.core.runs.registry import Run, Runs, SessionBusyError

@@ -11,7 +11,14 @@ It stops, always leaving a history the Messages API accepts and a message saying
 - on an API error: before the stream started the history is left as it was (Day 12); after,
   only the finished text is kept and no tool runs (Day 17, Day 18);
 - when the host cancels the task (Day 12, Day 17): only complete blocks are kept, a half
-  tool_use never is, every kept tool_use is answered ("state unknown" when it may have run).
+  tool_use never is, every kept tool_use is answered ("state unknown" when it may have run);
+- when the same call keeps answering the same (`kesi_lsp.core.repeats`, limit `repeating`).
+
+Around each request the loop's helpers do their part: trimming and compaction keep the history
+within budget (`kesi_lsp.core.trim`, `kesi_lsp.core.compaction`), a watchdog closes a stalled
+stream (`kesi_lsp.core.watchdog`), the run's bill counts every request made for it
+(`kesi_lsp.core.bill`), and the session is checkpointed after each round so a restart can
+resume it (`Session.checkpoint`).
 
 Cancellation contract: the host cancels a run with `task.cancel()` on the task running
 `run_agent`. `run_agent` then seals the history, emits `RunFinished(status="cancelled")` and
@@ -23,7 +30,9 @@ assistant message, so the model knows next time why it stopped (Day 12 rule 3).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import datetime
+import functools
 import platform
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -34,6 +43,8 @@ from anthropic.types import ContentBlockParam, Message, ToolResultBlockParam, To
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core import tools as tool_registry
 from kesi_lsp.core.approval import PromptInterrupted
+from kesi_lsp.core.bill import RunBill
+from kesi_lsp.core.compaction import Compactor
 from kesi_lsp.core.events import (
     LimitKind,
     Notice,
@@ -43,7 +54,6 @@ from kesi_lsp.core.events import (
     ToolFinished,
     ToolStarted,
     TurnStarted,
-    UsageReported,
 )
 from kesi_lsp.core.history import (
     add_assistant,
@@ -56,16 +66,18 @@ from kesi_lsp.core.history import (
     tool_uses,
     with_cache_breakpoint,
 )
-from kesi_lsp.core.meter import Usage, record
+from kesi_lsp.core.meter import Usage
 from kesi_lsp.core.model.anthropic import ModelClient
 from kesi_lsp.core.model.describe import describe_api_error
 from kesi_lsp.core.prompt import PromptEnvironment, system_blocks
+from kesi_lsp.core.repeats import RepeatWatch
 from kesi_lsp.core.sandbox.selection import describe
 from kesi_lsp.core.sandbox.toolchain import workspace_venv
 from kesi_lsp.core.stream import TurnResult, stream_turn
 from kesi_lsp.core.summary import summarize
 from kesi_lsp.core.tools.context import ToolContext
-from kesi_lsp.core.trim import trim_session
+from kesi_lsp.core.tools.result import ToolResult
+from kesi_lsp.core.trim.unchanged import unchanged_read
 
 CUT_OFF: dict[str, tuple[str, LimitKind]] = {
     "max_tokens": ("loop.max_tokens", "max_tokens"),
@@ -76,6 +88,15 @@ CUT_OFF: dict[str, tuple[str, LimitKind]] = {
 async def run_agent(ctx: ToolContext, prompt: str, model: ModelClient) -> RunFinished:
     """Run one user message to its end; see the module docstring for every way it ends."""
     return await _Run(ctx, model).run(prompt)
+
+
+async def compact_now(ctx: ToolContext, model: ModelClient) -> RunFinished:
+    """Summarise the session's older turns now (`kesi.compact`); see kesi_lsp.core.compaction.
+
+    Ends `done` (compacted, or nothing to do), `failed` or `cancelled`; on anything but a
+    compaction the history is exactly as it was.
+    """
+    return await _Run(ctx, model).compact()
 
 
 def _interrupted_key(exc: asyncio.CancelledError) -> str:
@@ -93,13 +114,19 @@ class _Run:
     """The state of one run: its context, its running bill and its consecutive failures."""
 
     def __init__(self, ctx: ToolContext, model: ModelClient) -> None:
-        self.ctx = ctx
+        self.bill = RunBill(ctx.session, ctx.emit)
+        self.ctx = dataclasses.replace(ctx, model=model, bill=self.bill)
         self.model = model
         self.session = ctx.session
         self.settings = ctx.session.settings
         self.locale: Locale = ctx.locale
         self.history = ctx.session.history
-        self.usage = Usage()
+        self.repeats = RepeatWatch(self.locale)
+        self.compactor = Compactor(self.ctx, model, self.bill, self._params)
+
+    @property
+    def usage(self) -> Usage:
+        return self.bill.total
 
     # --- the loop ---
 
@@ -125,14 +152,14 @@ class _Run:
         max_turns = self.settings.max_turns
         failures = 0
         for turn in range(1, max_turns + 1):
+            self.session.checkpoint(running=True)
             self.ctx.emit(TurnStarted(turn=turn, max_turns=max_turns))
-            trim_session(self.session, self.locale, self.ctx.emit)
-            result = await stream_turn(self.model, self._params(), self.ctx.emit, self.locale)
+            result = await self.compactor.turn(self._send)  # compacts, trims, then sends
             if result.kind == "failed_before_start":
                 assert result.error is not None
                 message = describe_api_error(result.error, self.locale)
                 return self._finish("failed", message, notice="error")
-            self._meter(result)
+            self.bill.charge(result)
             if result.kind == "cancelled":
                 return self._interrupted_stream(result)
             if result.kind == "failed_after_start":
@@ -171,10 +198,15 @@ class _Run:
         uses = tool_uses(content)
         if not uses:
             return self._finish("done", _joined_text(content))
+        self.session.checkpoint(running=True)  # a restart now seals these calls as unknown
         results, interrupted = await self._run_tools(uses)
         self.history.append({"role": "user", "content": list(results)})
         if interrupted:
             return self._stop("cancelled", "loop.interrupted_tools", notice="interrupted")
+        if self.repeats.stopped is not None:
+            stop = self.repeats.stop_message()
+            add_assistant(self.history, stop)
+            return self._finish("limit", stop, notice="limit", limit="repeating")
         return all(r.get("is_error", False) for r in results)
 
     # --- tools ---
@@ -194,7 +226,14 @@ class _Run:
             shown: Mapping[str, object] = tool_input if isinstance(tool_input, Mapping) else {}
             self.ctx.emit(ToolStarted(tool_use_id=use_id, name=name, input=dict(shown)))
             try:
-                outcome = await tool_registry.run_tool(name, tool_input, self.ctx)
+                outcome = await self.repeats.run(
+                    name,
+                    tool_input,
+                    functools.partial(
+                        tool_registry.run_tool, name, tool_input, self.ctx, call_id=use_id
+                    ),
+                    functools.partial(self._unchanged, name, tool_input),
+                )
                 output, is_error = outcome.text, outcome.is_error
             except asyncio.CancelledError as exc:
                 interrupted = True
@@ -274,16 +313,15 @@ class _Run:
             venv=_venv_name(root),
         )
 
-    def _meter(self, result: TurnResult) -> None:
-        if result.message is not None:
-            request = record(result.message.usage, self.settings.model)
-        elif result.snapshot is not None:
-            request = record(result.snapshot.usage, self.settings.model, partial=True)
-        else:
-            return  # nothing arrived: nothing to bill (Day 18)
-        self.usage = self.usage + request
-        self.session.usage = self.session.usage + request
-        self.ctx.emit(UsageReported(request=request, run=self.usage, session=self.session.usage))
+    def _unchanged(self, name: str, tool_input: object, outcome: ToolResult) -> ToolResult:
+        """A re-read whose text is still in view is sent as a note (`trim/unchanged.py`)."""
+        if not self.settings.context_trimming:
+            return outcome
+        return unchanged_read(self.history, name, tool_input, outcome, self.locale)
+
+    async def _send(self, params: dict[str, Any]) -> TurnResult:
+        idle = self.settings.stream_idle_timeout
+        return await stream_turn(self.model, params, self.ctx.emit, self.locale, idle_timeout=idle)
 
     def _stop(
         self,
@@ -310,8 +348,20 @@ class _Run:
         if notice is not None:
             self.ctx.emit(Notice(kind=notice, text=message))
         finished = RunFinished(status=status, text=message, usage=self.usage, limit=limit)
+        self.session.checkpoint(running=False)
         self.ctx.emit(finished)
         return finished
+
+    async def compact(self) -> RunFinished:
+        """`compact_now`: one summary on demand, as its own short run."""
+        try:
+            status, message = await self.compactor.on_demand()
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                task.uncancel()
+            status, message = "cancelled", text("compaction.cancelled", self.locale)
+        return self._finish(status, message)
 
 
 def _venv_name(root: Path) -> str | None:

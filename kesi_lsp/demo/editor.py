@@ -49,6 +49,7 @@ class Round:
     seconds: float = 0.0
     usage: Mapping[str, Any] = field(default_factory=dict)
     tools: list[str] = field(default_factory=list)
+    label: str | None = None  # a request that is not a round of the run: a summary, a search
 
 
 @dataclass
@@ -92,6 +93,18 @@ class DemoEditor:
     def _on_stream(self, params: dict[str, Any]) -> None:
         kind = params.get("kind")
         screen, rounds = self.screen, self.log.rounds
+        nested = bool(params.get("depth"))  # a search sub-agent's event, under its tool call
+        if kind == "usage" and (nested or params.get("purpose") == "compaction"):
+            key = "demo.bill.search" if nested else "demo.bill.summary"
+            usage = params.get("request") or {}
+            rounds.append(Round(len(rounds) + 1, 0.0, usage=usage, label=text(key, self.locale)))
+            return
+        if nested and kind in ("turn", "toolStart"):
+            if kind == "toolStart":
+                shown = show_input(params.get("input") or {})
+                line = text("demo.tool.start", self.locale, tool=params.get("tool"), input=shown)
+                screen.tool(f"    {line}")
+            return
         if kind == "text":
             screen.stream_text(str(params.get("text", "")))
         elif kind == "turn":

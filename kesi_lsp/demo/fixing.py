@@ -78,7 +78,11 @@ class FixRun:
         demo = DemoEditor(self.screen, self.answers, self.locale)
         server = Program(
             [sys.executable, "-m", "kesi_lsp"],
-            env=model.environment(os.environ, self.bin_dir),
+            # The demo's conversation is a throwaway: kept beside its log, not in the home.
+            env={
+                **model.environment(os.environ, self.bin_dir),
+                "XDG_STATE_HOME": str(self.workdir / "state"),
+            },
             cwd=self.workdir,
             # Its own session, as editors start language servers: Ctrl-C at the terminal
             # reaches the demo, which cancels the run properly, instead of killing the server

@@ -55,6 +55,7 @@ RESET = "kesi.reset"
 COST = "kesi.cost"
 PERMISSIONS = "kesi.permissions"
 REVOKE = "kesi.revoke"
+COMPACT = "kesi.compact"
 SETTINGS_WAIT = 5.0
 
 
@@ -104,16 +105,24 @@ async def _settled(ls: KesiServer) -> None:
         await asyncio.wait({pending}, timeout=SETTINGS_WAIT)
 
 
-async def _start(ls: KesiServer, folder: Folder, prompt: str) -> dict[str, str]:
-    """Start a run in `folder`'s session unless one is already going there."""
+async def _start(
+    ls: KesiServer, folder: Folder, prompt: str, *, compact: bool = False
+) -> dict[str, str]:
+    """Start a run in `folder`'s session unless one is already going there (`compact`: the
+    run is a summary of the conversation, kesi.compact)."""
     await _settled(ls)
     settings = ls.settings_for(folder).settings
     busy = ls.runs.active_in(folder.path)  # before the settings change under a live run
     if busy is not None:
-        raise CommandError(text("lsp.busy", settings.locale), "busy", runId=busy.id)
-    session = ls.sessions.get(folder, settings)
+        key = "lsp.busy_compact" if compact else "lsp.busy"
+        raise CommandError(text(key, settings.locale), "busy", runId=busy.id)
+    session = await ls.sessions.open(folder, settings)
+    if ls.runs.active_in(folder.path) is not None:  # another command started one meanwhile
+        raise CommandError(text("lsp.busy", settings.locale), "busy")
     session.settings = settings
-    run = ls.runs.start(Run(session, prompt), lambda r: drive_lsp_run(ls.host, r, folder))
+    runner = ls.host.runtime.compaction if compact else None
+    started = Run(session, prompt, runner=runner)
+    run = ls.runs.start(started, lambda r: drive_lsp_run(ls.host, r, folder))
     log.info("run %s started in %s", run.id, folder.path)
     return {"runId": run.id}
 
@@ -174,6 +183,12 @@ def cancel(ls: KesiServer, *args: Any) -> dict[str, bool]:
     return {"cancelled": any(stopped)}
 
 
+async def compact(ls: KesiServer, *args: Any) -> dict[str, str]:
+    """Summarise the folder's older turns now, as a short run of its own (its `runId`)."""
+    folder, _ = target(ls, opt_str(COMPACT, one_object(COMPACT, args), "uri"))
+    return await _start(ls, folder, "", compact=True)
+
+
 def _say(ls: KesiServer, lines: list[str]) -> None:
     """Show the seed's answer to `/reset`, `/cost`, `/permissions` and `/revoke` in editors
     without a KeSi client.
@@ -193,19 +208,19 @@ def reset(ls: KesiServer, *args: Any) -> dict[str, object]:
     locale = ls.locale_for(folder)
     if ls.runs.active_in(folder.path) is not None:
         raise CommandError(text("lsp.busy_reset", locale), "busy")
-    session = ls.sessions.peek(folder)
-    if session is not None:
-        session.reset()
+    ls.sessions.forget(folder)  # the conversation, its read records and its saved copy
     message = text("lsp.reset_done", locale)
     _say(ls, [message])
     return {"message": message}
 
 
-def cost(ls: KesiServer, *args: Any) -> dict[str, object]:
-    """The session's bill so far (seed `/cost`): the usage figures, and `lines`, the seed's
-    report of them in the session's locale."""
+async def cost(ls: KesiServer, *args: Any) -> dict[str, object]:
+    """The session's bill so far (seed `/cost`), a resumed conversation's included: the usage
+    figures, and `lines`, the seed's report of them in the session's locale."""
     folder, _ = target(ls, opt_str(COST, one_object(COST, args), "uri"))
     session = ls.sessions.peek(folder)
+    if session is None and ls.sessions.store is not None:
+        session = await ls.sessions.open(folder, ls.settings_for(folder).settings)
     usage = session.usage if session is not None else Usage()
     lines = cost_lines(usage, ls.locale_for(folder))
     _say(ls, lines)
@@ -255,3 +270,4 @@ def register(server: KesiServer) -> None:
     server.command(COST)(cost)
     server.command(PERMISSIONS)(permissions)
     server.command(REVOKE)(revoke)
+    server.command(COMPACT)(compact)

@@ -123,6 +123,8 @@ async def did_change_folders(ls: KesiServer, params: types.DidChangeWorkspaceFol
 
 async def shutdown(ls: KesiServer, params: None) -> None:
     await ls.runs.stop_all(STOP_SECONDS)
+    if ls.sessions.store is not None:  # every conversation on disk before the process ends
+        await asyncio.to_thread(ls.sessions.store.flush, STOP_SECONDS)
 
 
 def exit_(ls: KesiServer, params: None) -> None:

@@ -27,6 +27,7 @@ _HINTS: Final[dict[NextStep, str]] = {
     "max_tokens": "lsp.hint.max_tokens",
     "context_window": "lsp.hint.context_window",
     "tool_failures": "lsp.hint.tool_failures",
+    "repeating": "lsp.hint.repeating",
 }
 
 
@@ -106,5 +107,6 @@ class RunOutput:
                 # null when the run made no request) in the session's locale.
                 "statusText": text(f"lsp.status.{finished.status}", locale),
                 "bill": the_bill,
+                "limit": finished.limit,
             },
         )

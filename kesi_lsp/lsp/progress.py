@@ -17,6 +17,7 @@ from lsprotocol import types
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core import (
     Event,
+    Nested,
     RunStatus,
     ToolFinished,
     ToolStarted,
@@ -28,7 +29,7 @@ from kesi_lsp.lsp.wire import Wire
 log = logging.getLogger(__name__)
 
 CREATE_SECONDS = 10.0
-_INPUT_KEYS = ("command", "path", "file_path", "pattern", "query")
+_INPUT_KEYS = ("command", "path", "file_path", "pattern", "query", "task")
 _MAX_LABEL = 60
 
 
@@ -52,17 +53,24 @@ class ProgressState:
     turn: int = 0
     max_turns: int = 0
     tool: str = ""
+    subtool: str = ""  # what a search sub-agent is doing inside `tool`
     cost_usd: float = 0.0
 
     def update(self, event: Event) -> bool:
         """Apply `event`; True when the visible message changed."""
         match event:
+            case Nested(event=ToolStarted(name=name, input=tool_input)):
+                self.subtool = tool_label(name, tool_input)
+            case Nested(event=UsageReported(run=run)):
+                self.cost_usd = run.cost_usd
+            case Nested():
+                return False
             case TurnStarted(turn=turn, max_turns=max_turns):
                 self.turn, self.max_turns, self.tool = turn, max_turns, ""
             case ToolStarted(name=name, input=tool_input):
-                self.tool = tool_label(name, tool_input)
+                self.tool, self.subtool = tool_label(name, tool_input), ""
             case ToolFinished():
-                self.tool = ""
+                self.tool, self.subtool = "", ""
             case UsageReported(run=run):
                 self.cost_usd = run.cost_usd
             case _:
@@ -75,6 +83,8 @@ class ProgressState:
             parts = [text("lsp.progress.turn", self.locale, turn=self.turn, max=self.max_turns)]
         if self.tool:
             parts.append(self.tool)
+        if self.subtool:
+            parts.append(text("lsp.progress.search", self.locale, tool=self.subtool))
         if self.cost_usd:
             parts.append(f"${self.cost_usd:.4f}")
         return " · ".join(parts)

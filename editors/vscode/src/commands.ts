@@ -128,6 +128,13 @@ function present(
         info([t("cancel.nothing", locale)]);
       }
       break;
+    case "kesi.compact": {
+      const started = asRunStarted(result);
+      if (started) {
+        runs.started(started.runId, t("run.title.compact", locale));
+      }
+      break;
+    }
     case "kesi.cost": {
       const usage = asUsage(result);
       if (usage) {

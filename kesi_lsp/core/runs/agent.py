@@ -54,6 +54,17 @@ def _agent() -> tuple[Any, Any]:
 
 async def run_core_agent(ctx: ToolContext, prompt: str) -> RunFinished:
     """Run the core loop on `prompt`; cancelling the task is the loop's Ctrl-C."""
+    return await _with_model(ctx, lambda loop, model: loop.run_agent(ctx, prompt, model))
+
+
+async def run_core_compaction(ctx: ToolContext, prompt: str) -> RunFinished:
+    """`kesi.compact`: summarise the session's older turns now (the prompt is unused)."""
+    return await _with_model(ctx, lambda loop, model: loop.compact_now(ctx, model))
+
+
+async def _with_model(
+    ctx: ToolContext, body: Callable[[Any, ModelClient], Awaitable[RunFinished]]
+) -> RunFinished:
     loop, model_module = await asyncio.to_thread(_agent)
     try:
         model: ModelClient = await asyncio.to_thread(
@@ -62,8 +73,7 @@ async def run_core_agent(ctx: ToolContext, prompt: str) -> RunFinished:
     except MissingApiKeyError as exc:
         return RunFinished("failed", str(exc), Usage())
     try:
-        finished: RunFinished = await loop.run_agent(ctx, prompt, model)
-        return finished
+        return await body(loop, model)
     finally:
         try:
             await asyncio.shield(model.aclose())

@@ -27,7 +27,7 @@ from kesi_lsp.core.errors import SandboxUnavailableError
 from kesi_lsp.core.events import Event, Notice, RunFinished
 from kesi_lsp.core.meter import Usage
 from kesi_lsp.core.permissions import PermissionGate, home_from
-from kesi_lsp.core.runs.agent import AgentRunner
+from kesi_lsp.core.runs.agent import AgentRunner, run_core_compaction
 from kesi_lsp.core.runs.registry import Run
 from kesi_lsp.core.runs.sandboxes import Sandboxes, announcement
 from kesi_lsp.core.sandbox import Sandbox
@@ -75,11 +75,13 @@ class RunFrontend(Protocol):
 
 @dataclass
 class Runtime:
-    """What all runs of one front end share: the host environment, the agent, the sandboxes
-    chosen so far and the folders already told that edits land without a review."""
+    """What all runs of one front end share: the host environment, the agent (and the summary
+    `kesi.compact` runs), the sandboxes chosen so far and the folders already told that edits
+    land without a review."""
 
     environ: Mapping[str, str]
     runner: AgentRunner
+    compaction: AgentRunner = run_core_compaction
     sandboxes: Sandboxes = field(init=False)
     told_edits_accepted: set[Path] = field(default_factory=set)
     told_workspace: set[Path] = field(default_factory=set)
@@ -97,6 +99,8 @@ async def drive(run: Run, runtime: Runtime, frontend: RunFrontend) -> RunFinishe
     settings = run.session.settings
     try:
         await frontend.begin()
+        for note in run.session.take_notices():  # a resumed conversation says so first
+            frontend.emit(Notice("resume", note))
         sandbox, fresh = await runtime.sandboxes.get(run.root, settings)
     except asyncio.CancelledError:  # cancelled before the agent even started
         _uncancel()
@@ -122,7 +126,7 @@ async def drive(run: Run, runtime: Runtime, frontend: RunFrontend) -> RunFinishe
 
     async def agent(ctx: ToolContext, prompt: str) -> RunFinished:
         await frontend.prepare()  # inside the agent's task, so a cancel here is a cancelled run
-        return await runtime.runner(ctx, prompt)
+        return await (run.runner or runtime.runner)(ctx, prompt)
 
     return _finish(frontend, await _run_agent(agent, ctx, run))
 

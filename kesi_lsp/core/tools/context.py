@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from kesi_lsp.catalog import Locale
 from kesi_lsp.core.events import EventSink, discard
@@ -12,12 +13,18 @@ from kesi_lsp.core.sandbox import NoSandbox, Sandbox
 from kesi_lsp.core.session import Session
 from kesi_lsp.core.workspace import WorkspaceView
 
+if TYPE_CHECKING:
+    from kesi_lsp.core.bill import RunBill
+    from kesi_lsp.core.model.anthropic import ModelClient
+
 
 @dataclass
 class ToolContext:
     """Everything the seven tools need, passed in (never read from globals or the process).
 
     `environ` is the host environment the shell child starts from; the sandbox scrubs it.
+    `model` and `bill` are set by the loop for the run it drives: the search sub-agent calls
+    the model through the one and charges the other (None outside a run).
     """
 
     session: Session
@@ -26,6 +33,8 @@ class ToolContext:
     sandbox: Sandbox = field(default_factory=NoSandbox)
     environ: Mapping[str, str] = field(default_factory=dict)
     emit: EventSink = discard
+    model: ModelClient | None = None
+    bill: RunBill | None = None
 
     @property
     def locale(self) -> Locale:

@@ -1,4 +1,4 @@
-"""The seven tool definitions the model sees, and the argument check that mirrors them.
+"""The tool definitions the model sees, and the argument check that mirrors them.
 
 Each schema is `strict` with `additionalProperties: false` (seed Day 06); every argument is a
 string. The descriptions say when to use a tool and when another one fits better, in the
@@ -33,6 +33,7 @@ TOOL_FIELDS: Final[Mapping[str, tuple[Field, ...]]] = {
     "edit_file": (Field("file_path"), Field("old_string"), Field("new_string")),
     "write_file": (Field("file_path"), Field("content")),
     "run_command": (Field("command"),),
+    "search_agent": (Field("task"),),
 }
 
 

@@ -274,6 +274,18 @@ function M.reset()
   end)
 end
 
+--- Summarise the older part of the conversation now (kesi.compact), as a short run of its own.
+function M.compact()
+  local bufnr = vim.api.nvim_get_current_buf()
+  local client = client_mod.require(bufnr)
+  if not client then
+    return
+  end
+  local uri = client_mod.uri(bufnr)
+  local args = uri and { uri = uri } or vim.empty_dict()
+  M.start(client, 'kesi.compact', args, 'compact the conversation', bufnr)
+end
+
 --- Show what this session has cost (the seed's /cost, Day 18's lines).
 function M.cost()
   session_command('kesi.cost', function(result, client)

@@ -1,6 +1,7 @@
 ---@mod kesi.output The `kesi://output` buffer: what KeSi says and does, as it happens.
 --- Model text streams in as prose; tool calls, their results, notices and the cost of each run
---- are lines of their own, each with a highlight group (see |kesi-highlights|).
+--- are lines of their own, each with a highlight group (see |kesi-highlights|). A search
+--- sub-agent's text and tool lines are indented under the call that started it.
 
 local config = require('kesi.config')
 
@@ -17,6 +18,7 @@ M.highlights = {
   KeSiToolError = 'DiagnosticError',
   KeSiNotice = 'DiagnosticWarn',
   KeSiStartup = 'Comment',
+  KeSiInfo = 'DiagnosticInfo',
   KeSiCost = 'Comment',
   KeSiDone = 'DiagnosticOk',
   KeSiStopped = 'DiagnosticWarn',
@@ -29,8 +31,12 @@ function M.define_highlights()
   end
 end
 
---- Whether the last line holds model text that further deltas continue.
+--- Whether the last line holds model text that further deltas continue, and its indent.
 local in_text = false
+local text_indent = ''
+
+--- The last notice of the current run, so the run's end does not repeat it.
+local last_notice = nil ---@type string?
 
 ---@return integer?
 local function find_buf()
@@ -57,6 +63,7 @@ function M.buf()
   vim.bo[buf].filetype = 'kesioutput'
   vim.keymap.set('n', 'q', '<Cmd>close<CR>', { buffer = buf, nowait = true, desc = 'Close' })
   in_text = false
+  text_indent = ''
   return buf
 end
 
@@ -175,13 +182,22 @@ local function add_lines(lines, group)
 end
 
 --- Model text, as it streams: continues the current paragraph, newlines start new lines.
+--- With `indent` (a sub-agent's text) every line it starts is indented.
 ---@param text string
-function M.text(text)
+---@param indent string?
+function M.text(text, indent)
+  indent = indent or ''
   if text == '' then
     return
   end
+  if in_text and indent ~= text_indent then
+    in_text = false -- the sub-agent's text never continues the main text's line, nor back
+  end
   edit(function(buf)
     local pieces = vim.split(text, '\n', { plain = true })
+    for i = in_text and 2 or 1, #pieces do
+      pieces[i] = indent .. pieces[i]
+    end
     if not in_text then
       if is_empty(buf) then
         vim.api.nvim_buf_set_lines(buf, 0, -1, true, pieces)
@@ -195,6 +211,7 @@ function M.text(text)
     end
   end)
   in_text = true
+  text_indent = indent
 end
 
 --- A short, readable form of a tool's input for its line in the output.
@@ -205,7 +222,7 @@ function M.describe_input(tool, input)
   if type(input) ~= 'table' then
     return ''
   end
-  for _, key in ipairs({ 'command', 'file_path', 'path', 'pattern', 'glob' }) do
+  for _, key in ipairs({ 'command', 'task', 'file_path', 'path', 'pattern', 'glob' }) do
     if type(input[key]) == 'string' then
       local value = input[key]
       if key == 'pattern' and type(input.path) == 'string' and input.path ~= '' then
@@ -227,37 +244,70 @@ end
 
 ---@param tool string
 ---@param input table?
-function M.tool_start(tool, input)
+---@param indent string? a sub-agent's tool call: indented under its parent
+function M.tool_start(tool, input, indent)
   local detail = M.describe_input(tool, input)
-  add_lines({ ('▸ %s%s'):format(tool, detail ~= '' and (' ' .. detail) or '') }, 'KeSiTool')
+  local line = ('%s▸ %s%s'):format(indent or '', tool, detail ~= '' and (' ' .. detail) or '')
+  add_lines({ line }, 'KeSiTool')
 end
 
 ---@param tool string
 ---@param is_error boolean
 ---@param summary string?
-function M.tool_end(tool, is_error, summary)
+---@param indent string?
+function M.tool_end(tool, is_error, summary, indent)
   local text = (summary and summary ~= '') and summary or tool
   text = text:gsub('\n', ' ⏎ ')
   if is_error then
-    add_lines({ ('  ✗ %s'):format(text) }, 'KeSiToolError')
+    add_lines({ ('%s  ✗ %s'):format(indent or '', text) }, 'KeSiToolError')
   else
-    add_lines({ ('  ✓ %s'):format(text) }, 'KeSiToolOk')
+    add_lines({ ('%s  ✓ %s'):format(indent or '', text) }, 'KeSiToolOk')
   end
 end
 
---- The last notice of the current run, so the run's end does not repeat it.
-local last_notice = nil ---@type string?
+--- Notices that only inform (a resumed conversation, a summary of it) are not warnings.
+local calm = { resume = true, compaction = true, info = true }
 
 ---@param text string
 ---@param once boolean? skip it when it repeats the run's last notice
-function M.notice(text, once)
+---@param kind string? the server's notice kind
+function M.notice(text, once, kind)
   if once and text == last_notice then
     return
   end
   last_notice = text
   local lines = vim.split(text, '\n', { plain = true })
-  lines[1] = '! ' .. lines[1]
-  add_lines(lines, 'KeSiNotice')
+  lines[1] = (calm[kind or ''] and 'ℹ ' or '! ') .. lines[1]
+  add_lines(lines, calm[kind or ''] and 'KeSiInfo' or 'KeSiNotice')
+end
+
+--- Token counts and cost of a summary or a search (one line of the bill).
+---@param usage table
+---@return string
+function M.format_bill(usage)
+  local parts = {}
+  if type(usage.requests) == 'number' and usage.requests > 1 then
+    table.insert(parts, ('%d requests'):format(usage.requests))
+  end
+  table.insert(
+    parts,
+    ('%d in / %d out tokens (%d cache read, %d cache write)'):format(
+      usage.inputTokens or 0,
+      usage.outputTokens or 0,
+      usage.cacheReadTokens or 0,
+      usage.cacheWriteTokens or 0
+    )
+  )
+  table.insert(parts, ('cost %s'):format(require('kesi.runs').format_cost(usage.costUsd or 0)))
+  return table.concat(parts, ' · ')
+end
+
+--- A line of the bill of its own: what a summary or a search cost.
+---@param label string "summary of the conversation" | "search"
+---@param usage table
+---@param indent string?
+function M.bill(label, usage, indent)
+  add_lines({ ('%s$ %s: %s'):format(indent or '', label, M.format_bill(usage)) }, 'KeSiCost')
 end
 
 --- A start-up line (the working directory, the sandbox), indented as the seed prints it.

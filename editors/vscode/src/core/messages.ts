@@ -8,7 +8,7 @@
  * one conversation never switches language halfway.
  */
 
-import type { RunStatus } from "./protocol";
+import type { RunStatus, Usage } from "./protocol";
 
 export type Locale = "en" | "zh-TW";
 
@@ -49,6 +49,10 @@ const EN = {
   "status.tooltip.idle": "KeSi · session cost ${cost} · click to show the output",
   "status.tooltip.running": "KeSi is working · session cost ${cost} · click to cancel",
   "status.tooltip.stopped": "KeSi's server is not running · click to show the log",
+  "run.title.compact": "Compact the conversation",
+  "bill.compaction": "summary of the conversation: {tokens} · ${cost}",
+  "bill.search": "search: {requests} requests · {tokens} · ${cost}",
+  "bill.tokens": "input {input}, cache read {read}, cache write {write}, output {output}",
 } as const;
 
 export type MessageKey = keyof typeof EN;
@@ -86,6 +90,10 @@ const ZH_TW: Record<MessageKey, string> = {
   "status.tooltip.idle": "KeSi · 這個 session 花了 ${cost} · 點一下看輸出",
   "status.tooltip.running": "KeSi 正在工作 · 這個 session 花了 ${cost} · 點一下中斷",
   "status.tooltip.stopped": "KeSi 的伺服器沒有在執行 · 點一下看紀錄",
+  "run.title.compact": "濃縮對話",
+  "bill.compaction": "濃縮對話：{tokens} · ${cost}",
+  "bill.search": "搜尋：{requests} 次請求 · {tokens} · ${cost}",
+  "bill.tokens": "input {input}、快取讀 {read}、快取寫 {write}、output {output}",
 };
 
 export function t(
@@ -114,6 +122,29 @@ export function serverLines(result: unknown): string[] | undefined {
     return lines.map(String);
   }
   return typeof message === "string" ? [message] : undefined;
+}
+
+function count(n: number): string {
+  return n.toLocaleString("en-US");
+}
+
+/** One line of the bill for a summary or a search: its tokens (cache included) and cost. */
+export function formatBill(
+  key: "bill.compaction" | "bill.search",
+  usage: Usage,
+  locale: Locale,
+): string {
+  const tokens = t("bill.tokens", locale, {
+    input: count(usage.inputTokens),
+    read: count(usage.cacheReadTokens),
+    write: count(usage.cacheWriteTokens),
+    output: count(usage.outputTokens),
+  });
+  return t(key, locale, {
+    requests: count(usage.requests),
+    tokens,
+    cost: formatUsd(usage.costUsd),
+  });
 }
 
 /** A run's status in words: the server's `statusText` (its locale), else this client's. */

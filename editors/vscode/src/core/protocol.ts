@@ -30,6 +30,7 @@ export const SERVER_COMMANDS = [
   "kesi.cost",
   "kesi.permissions",
   "kesi.revoke",
+  "kesi.compact",
 ] as const;
 export type ServerCommand = (typeof SERVER_COMMANDS)[number];
 
@@ -58,44 +59,63 @@ export interface Usage {
   partial?: boolean;
 }
 
-export interface TextEvent {
+/**
+ * Every stream event may come from a sub-agent (the search agent) working inside a tool call:
+ * then it names that call (`parentToolUseId`), the agent, and its depth (1 = directly under a
+ * call of the main run), so it can be shown indented under the call.
+ */
+export interface Nesting {
+  parentToolUseId?: string;
+  agent?: string;
+  depth?: number;
+}
+
+export interface TextEvent extends Nesting {
   runId: string;
   kind: "text";
   text: string;
 }
 
-export interface ToolStartEvent {
+export interface ToolStartEvent extends Nesting {
   runId: string;
   kind: "toolStart";
+  toolUseId?: string;
   tool: string;
   input?: Record<string, unknown>;
 }
 
-export interface ToolEndEvent {
+export interface ToolEndEvent extends Nesting {
   runId: string;
   kind: "toolEnd";
+  toolUseId?: string;
   tool: string;
   isError: boolean;
   summary?: string;
 }
 
-export interface NoticeEvent {
+export interface NoticeEvent extends Nesting {
   runId: string;
   kind: "notice";
   text: string;
   notice?: string;
 }
 
-export interface UsageEvent {
+/** Why a request was made: a round of the run, a summary of old turns, a search. */
+export type Purpose = "turn" | "compaction" | "search";
+
+export interface UsageEvent extends Nesting {
   runId: string;
   kind: "usage";
+  purpose?: Purpose;
   request?: Usage;
   run?: Usage;
   session?: Usage;
+  /** A search's running total (its requests only). */
+  subtotal?: Usage;
 }
 
 /** An edit reached the workspace (disk and buffer agree); `diff` is its unified diff. */
-export interface EditEvent {
+export interface EditEvent extends Nesting {
   runId: string;
   kind: "edit";
   tool?: string;
@@ -104,7 +124,7 @@ export interface EditEvent {
 }
 
 /** A model round trip began (the progress notification shows it too). */
-export interface TurnEvent {
+export interface TurnEvent extends Nesting {
   runId: string;
   kind: "turn";
   turn: number;
@@ -125,6 +145,8 @@ export interface RunFinished {
   statusText?: string;
   /** The seed's bill line (Day 18); null when the run made no request. */
   bill?: string | null;
+  /** Which limit stopped a "limit" run: max_turns, max_tokens, tool_failures, repeating... */
+  limit?: string | null;
 }
 
 export interface RunStarted {

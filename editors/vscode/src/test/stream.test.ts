@@ -206,3 +206,74 @@ describe("edits", () => {
     assert.equal(out(), "━━ t ━━\n");
   });
 });
+
+describe("a search sub-agent, summaries and resumed conversations", () => {
+  const nested = { parentToolUseId: "toolu_s", agent: "search", depth: 1 };
+
+  it("indents the search's lines under its call and bills it after the call's result", () => {
+    const { out, r } = renderer();
+    r.runStarted(run, "t");
+    const events: StreamEvent[] = [
+      {
+        runId: run,
+        kind: "toolStart",
+        toolUseId: "toolu_s",
+        tool: "search_agent",
+        input: { task: "Where is LIMIT set?" },
+      },
+      { runId: run, kind: "text", text: "Searching.\nFirst grep.", ...nested },
+      { runId: run, kind: "toolStart", tool: "grep", input: { pattern: "LIMIT" }, ...nested },
+      { runId: run, kind: "toolEnd", tool: "grep", isError: false, summary: "a.py:1", ...nested },
+      {
+        runId: run,
+        kind: "usage",
+        purpose: "search",
+        request: usage(0.001),
+        subtotal: { ...usage(0.003), requests: 3 },
+        ...nested,
+      },
+      {
+        runId: run,
+        kind: "toolEnd",
+        toolUseId: "toolu_s",
+        tool: "search_agent",
+        isError: false,
+        summary: "LIMIT is 42 (config.py:1).",
+      },
+    ];
+    events.forEach((e) => r.event(e));
+    assert.equal(
+      out(),
+      [
+        "━━ t ━━",
+        "⚙ search_agent: Where is LIMIT set?",
+        "    Searching.",
+        "    First grep.",
+        "    ⚙ grep: LIMIT",
+        "      ✓ a.py:1",
+        "  ✓ LIMIT is 42 (config.py:1).",
+        "    $ search: 3 requests · input 10, cache read 0, cache write 0, output 5 · $0.0030",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("gives a summary of the conversation its own bill line, and calm notices a calm mark", () => {
+    const { out, r } = renderer();
+    r.runStarted(run, "t");
+    r.event({
+      runId: run,
+      kind: "notice",
+      notice: "resume",
+      text: "Continuing this folder's conversation.",
+    });
+    r.event({ runId: run, kind: "notice", notice: "compaction", text: "Summarised 12 messages." });
+    r.event({ runId: run, kind: "usage", purpose: "compaction", request: usage(0.0021) });
+    r.event({ runId: run, kind: "usage", purpose: "turn", request: usage(0.5) });
+    assert.equal(
+      out(),
+      "━━ t ━━\nℹ Continuing this folder's conversation.\nℹ Summarised 12 messages.\n" +
+        "$ summary of the conversation: input 10, cache read 0, cache write 0, output 5 · $0.0021\n",
+    );
+  });
+});
