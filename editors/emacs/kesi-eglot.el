@@ -25,6 +25,7 @@
 (require 'jsonrpc)
 (require 'kesi)
 (require 'kesi-output)
+(require 'kesi-stream)
 (require 'kesi-review)
 (require 'kesi-prompt)
 
@@ -239,7 +240,7 @@ server notices a reformat and tells the model."
 (cl-defmethod eglot-handle-notification
   ((server kesi-server) (_method (eql kesi/stream)) &rest params)
   "A piece of a run's story: text, a tool, a notice, the bill so far."
-  (kesi-output-stream server params)
+  (kesi-stream-event server params)
   (force-mode-line-update t))
 
 (cl-defmethod eglot-handle-notification
@@ -248,7 +249,7 @@ server notices a reformat and tells the model."
   (let ((run-id (plist-get params :runId)))
     ;; A review still open belongs to a run that stopped: it is a reject now.
     (run-at-time 0 nil #'kesi-review-close-run run-id))
-  (kesi-output-finish server params)
+  (kesi-stream-finish server params)
   (force-mode-line-update t))
 
 ;;;; Commands sent to the server

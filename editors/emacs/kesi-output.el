@@ -5,10 +5,12 @@
 ;;; Commentary:
 
 ;; Model text streams in as prose; tool calls, their results, notices and each run's bill
-;; are lines of their own, each with a face.  The buffer is shown when a run starts but
-;; never takes the focus; a window whose point is at the end follows the story, one where
-;; the user moved up to read stays where it is.  The runs seen here (by id, with their
-;; status and cost) live here too: the mode line and the commands read them.
+;; are lines of their own, each with a face; a search sub-agent's lines are indented under
+;; the call that started it.  The buffer is shown when a run starts but never takes the
+;; focus; a window whose point is at the end follows the story, one where the user moved up
+;; to read stays where it is.  The runs seen here (by id, with their status and cost) live
+;; here too: the mode line and the commands read them.  What each `kesi/stream' event
+;; writes here is decided in kesi-stream.el.
 
 ;;; Code:
 
@@ -30,6 +32,12 @@
   :group (quote kesi))
 (defface kesi-notice '((t :inherit warning))
   "A notice (limits, retries, the sandbox) in `*kesi*'."
+  :group (quote kesi))
+(defface kesi-info '((t :inherit font-lock-doc-face))
+  "A notice that only informs (a resumed conversation, a summary of it) in `*kesi*'."
+  :group (quote kesi))
+(defface kesi-cost '((t :inherit shadow))
+  "A line of the bill of its own (a search, a summary of the conversation) in `*kesi*'."
   :group (quote kesi))
 (defface kesi-startup '((t :inherit shadow))
   "The working directory and sandbox lines a project's first run starts with."
@@ -112,13 +120,18 @@ Its own total when it said, else the sum of its runs."
     (max sum (or (gethash server kesi--session-cost) 0))))
 
 (defun kesi-output-mode-line (server)
-  "The mode-line text for SERVER."
+  "The mode-line text for SERVER.
+While a run works: its turn, a search's own turn, and the cost so far."
   (let* ((run-id (gethash server kesi--active))
          (run (and run-id (gethash run-id kesi--runs))))
     (if run
-        (format " KeSi● %s · %s" (if-let ((turn (plist-get run :turn))) (concat "turn " turn)
-                                   "running")
-                (kesi-output-format-cost (plist-get run :cost)))
+        (concat
+         " KeSi● "
+         (string-join
+          (delq nil (list (if-let ((turn (plist-get run :turn))) (concat "turn " turn) "running")
+                         (when-let ((turn (plist-get run :search-turn))) (concat "search " turn))
+                         (kesi-output-format-cost (plist-get run :cost))))
+          " · "))
       (format " KeSi %s" (kesi-output-format-cost (kesi--server-cost server))))))
 
 (defun kesi-output-note-session-cost (server usage)
@@ -129,6 +142,7 @@ Its own total when it said, else the sum of its runs."
 ;;;; The buffer
 
 (defvar kesi--in-text nil "Whether the buffer ends in model text that further deltas continue.")
+(defvar kesi--text-indent "" "The indent of that text: a sub-agent's is indented.")
 (defvar kesi--last-notice nil "The current run's last notice, so its end does not repeat it.")
 
 (defvar kesi-output-mode-map
@@ -193,13 +207,16 @@ Return its window."
        (set-buffer-modified-p nil)
        (dolist (w following) (set-window-point w (point-max))))))
 
-(defun kesi--line (text &optional face)
-  "Append TEXT as whole lines, with FACE; return a marker at their start."
-  (let (start)
+(defun kesi--line (text &optional face indent)
+  "Append TEXT as whole lines, with FACE, each line after INDENT.
+Return a marker at their start."
+  (let ((indent (or indent "")) start)
     (kesi--appending
       (unless (bolp) (insert "\n"))
       (setq start (point-marker))
-      (insert (if face (propertize text 'face face) text) "\n"))
+      (dolist (line (split-string text "\n"))
+        (let ((whole (concat indent line)))
+          (insert (if face (propertize whole 'face face) whole) "\n"))))
     (setq kesi--in-text nil)
     start))
 
@@ -217,107 +234,38 @@ Return its window."
         (when (looking-at "── \\(.*\\) · \\([0-9:]+\\) ──$")
           (replace-match (propertize title 'face 'kesi-header) t t nil 1))))))
 
-(defun kesi--text (text)
-  "Model TEXT as it streams: it continues the paragraph; newlines start new lines."
-  (unless (string-empty-p text)
-    (kesi--appending
-      (unless (or kesi--in-text (bolp)) (insert "\n"))
-      (insert text))
-    (setq kesi--in-text t)))
+(defun kesi--text (text &optional indent)
+  "Model TEXT as it streams: it continues the paragraph; newlines start new lines.
+With INDENT (a sub-agent's text) each line it starts is indented, and it never
+continues a line of text at another indent."
+  (let ((indent (or indent "")))
+    (unless (string-empty-p text)
+      (unless (equal indent kesi--text-indent) (setq kesi--in-text nil))
+      (kesi--appending
+        (unless (or kesi--in-text (bolp)) (insert "\n"))
+        (let ((first t))
+          (dolist (piece (split-string text "\n"))
+            (unless first (insert "\n"))
+            (setq first nil)
+            (unless (string-empty-p piece)
+              (when (bolp) (insert indent))
+              (insert piece)))))
+      (setq kesi--in-text t
+            kesi--text-indent indent))))
 
-(defun kesi-output-describe-input (input)
-  "A short, readable form of a tool's INPUT plist."
-  (cond
-   ((not (consp input)) "")
-   (t (let ((shown (cl-loop for key in '(:command :file_path :path :pattern :glob)
-                            for value = (plist-get input key)
-                            when (stringp value)
-                            return (if (and (eq key :pattern) (stringp (plist-get input :path))
-                                            (not (string-empty-p (plist-get input :path))))
-                                       (format "%s in %s" value (plist-get input :path))
-                                     value))))
-        (replace-regexp-in-string "\n" " ⏎ " (or shown (format "%S" input)))))))
+(defconst kesi-output-calm-notices '("resume" "compaction" "info")
+  "Notice kinds that only inform: a resumed conversation, a summary of it.
+They are not warnings, so they look like information.")
 
-(defun kesi--notice (text &optional once)
-  "A notice TEXT; with ONCE, skipped when it repeats the run's last notice."
+(defun kesi--notice (text &optional once kind indent)
+  "A notice TEXT of the server's KIND, after INDENT.
+With ONCE, skipped when it repeats the run's last notice."
   (unless (and once (equal text kesi--last-notice))
     (setq kesi--last-notice text)
-    (kesi--line (concat "! " text) 'kesi-notice)))
-
-(defun kesi-output-stream (server params)
-  "Show one `kesi/stream' notification PARAMS of SERVER."
-  (let* ((run-id (plist-get params :runId))
-         (tool (or (plist-get params :tool) "?")))
-    (when (stringp run-id)
-      (kesi--ensure-run server run-id nil)
-      (pcase (plist-get params :kind)
-        ("text" (kesi--text (or (plist-get params :text) "")))
-        ("toolStart"
-         (let ((detail (kesi-output-describe-input (plist-get params :input))))
-           (kesi--line (concat "▸ " tool (if (string-empty-p detail) "" (concat " " detail)))
-                       'kesi-tool)))
-        ("toolEnd"
-         (let* ((summary (plist-get params :summary))
-                (text (replace-regexp-in-string
-                       "\n" " ⏎ " (if (and (stringp summary) (not (string-empty-p summary)))
-                                      summary tool))))
-           (if (eq (plist-get params :isError) t)
-               (kesi--line (concat "  ✗ " text) 'kesi-tool-error)
-             (kesi--line (concat "  ✓ " text) 'kesi-tool-ok))))
-        ("notice" (let ((text (format "%s" (or (plist-get params :text) ""))))
-                    (if (member (plist-get params :notice) '("workspace" "sandbox"))
-                        (kesi--line (concat "  " text) 'kesi-startup) ; Day 15's start-up lines
-                      (kesi--notice text))))
-        ("edit" (kesi--line (format "✎ %s %s" tool (or (plist-get params :path) ""))
-                            'kesi-tool-ok))
-        ("turn" (let ((turn (plist-get params :turn)) (most (plist-get params :maxTurns)))
-                  (when (numberp turn)
-                    (kesi--run-put run-id :turn (if (numberp most) (format "%d/%d" turn most)
-                                                  (number-to-string turn))))))
-        ("usage" (let ((run (plist-get params :run)) (session (plist-get params :session)))
-                   (when (numberp (plist-get run :costUsd))
-                     (kesi--run-put run-id :cost (plist-get run :costUsd)))
-                   (when (numberp (plist-get session :costUsd))
-                     (puthash server (plist-get session :costUsd) kesi--session-cost))))))))
-
-(defun kesi-output-footer (params cost)
-  "What the end of a run says (`kesi/runFinished' PARAMS), in the server's words.
-Its status (`statusText', in the session's locale) and the seed's Day 18 bill
-line (`bill', absent when the run made no request); an older server that sends
-neither gets the status and COST."
-  (let ((status (plist-get params :statusText))
-        (bill (plist-get params :bill)))
-    (cond ((and (stringp bill) (not (string-empty-p bill)))
-           (format "%s · %s" (or status (plist-get params :status) "done") bill))
-          ((stringp status) status)
-          (t (format "%s · %s" (or (plist-get params :status) "done")
-                     (kesi-output-format-cost cost))))))
-
-(defun kesi-output-finish (server params)
-  "The end of a run (`kesi/runFinished' PARAMS of SERVER): the bill, and one line."
-  (let* ((run-id (plist-get params :runId))
-         (status (or (plist-get params :status) "done"))
-         (usage (plist-get params :usage))
-         (text (plist-get params :text)))
-    (when (stringp run-id)
-      (kesi--ensure-run server run-id nil)
-      (when (numberp (plist-get usage :costUsd))
-        (kesi--run-put run-id :cost (plist-get usage :costUsd)))
-      (when-let ((session (plist-get params :sessionUsage)))
-        (kesi-output-note-session-cost server session))
-      (kesi--run-put run-id :status status)
-      (kesi--run-put run-id :finished (cl-incf kesi--finished-count))
-      (when (equal (gethash server kesi--active) run-id)
-        (remhash server kesi--active))
-      (when (and (not (equal status "done")) (stringp text) (not (string-empty-p text)))
-        (kesi--notice text t))             ; why it stopped (a done run's text was streamed)
-      (let ((footer (kesi-output-footer params (plist-get (kesi-output-run run-id) :cost))))
-        (kesi--line (concat "── " footer)
-                    (pcase status ("done" 'kesi-done) ("failed" 'kesi-failed) (_ 'kesi-stopped)))
-        (message "KeSi: %s%s" footer
-                 (if (and (not (equal status "done")) (stringp text) (not (string-empty-p text)))
-                     (concat " · " (car (split-string text "\n")))
-                   ""))))))
+    (let ((hanging (replace-regexp-in-string "\n" "\n  " text t t)))
+      (if (member kind kesi-output-calm-notices)
+          (kesi--line (concat "ℹ " hanging) 'kesi-info indent)
+        (kesi--line (concat "! " hanging) 'kesi-notice indent)))))
 
 (defun kesi-output-forget (server)
   "Forget the runs of SERVER, which stopped."

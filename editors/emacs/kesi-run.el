@@ -6,7 +6,8 @@
 
 ;; "KeSi: fix this" on the current line or the region's lines, with flymake's diagnostics
 ;; there (from any backend), also when it comes from `eglot-code-actions'; `kesi-ask';
-;; `kesi-cancel'; the session commands (reset, cost, permissions, revoke).  Each sends one
+;; `kesi-cancel'; `kesi-compact' (a short run of its own); the session commands (reset,
+;; cost, permissions, revoke).  Each sends one
 ;; `workspace/executeCommand' with KeSi's single object argument (design §2.3).
 
 ;;; Code:
@@ -153,6 +154,15 @@ a linter's or a test runner's on the same lines matter as much."
                      (message (if (eq (plist-get result :cancelled) t)
                                   "KeSi: cancelling the run"
                                 "KeSi: nothing is running"))))))
+
+(defun kesi-eglot-compact ()
+  "Summarise the older part of this session's conversation now (`kesi.compact').
+It is a short run of its own: its notice and the summary's bill line go to
+`*kesi*', and it ends like any run."
+  (let ((server (kesi--server))
+        (uri (kesi--uri)))
+    (kesi--start-run server "kesi.compact" (and uri (list :uri uri))
+                     "compact the conversation")))
 
 (defun kesi-eglot-session-command (command)
   "Run the session COMMAND (kesi.reset, kesi.cost, ...) and say what it answered."

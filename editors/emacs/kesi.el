@@ -19,8 +19,9 @@
 ;; - permission prompts answer Deny on a bare RET, whatever order the server lists them in;
 ;; - accepted edits are saved by Emacs itself (`kesi/saveDocuments'), so the buffer is not
 ;;   left modified and no "changed on disk" question ever asks for a clobber;
-;; - commands: `kesi-fix-this', `kesi-ask', `kesi-cancel', `kesi-reset', `kesi-cost',
-;;   `kesi-permissions', `kesi-revoke', `kesi-output'; `M-x customize-group RET kesi'.
+;; - commands: `kesi-fix-this', `kesi-ask', `kesi-cancel', `kesi-compact', `kesi-reset',
+;;   `kesi-cost', `kesi-permissions', `kesi-revoke', `kesi-output';
+;;   `M-x customize-group RET kesi'.
 ;;
 ;; On an Emacs or eglot too old for it, loading this file only says so, in one sentence.
 
@@ -130,6 +131,7 @@ M-x package-install RET eglot RET (Debian 12: apt install elpa-eglot)."
 (declare-function kesi-eglot-ask "kesi-run")
 (declare-function kesi-eglot-cancel "kesi-run")
 (declare-function kesi-eglot-session-command "kesi-run")
+(declare-function kesi-eglot-compact "kesi-run")
 (declare-function kesi-output-toggle "kesi-output")
 (declare-function kesi-output-clear "kesi-output")
 (declare-function kesi-eglot-mode-line "kesi-eglot")
@@ -158,6 +160,12 @@ With a prefix argument, also ask for an INSTRUCTION (what to do, in your words).
 Edits you already accepted stay."
   nil
   (kesi-eglot-cancel))
+
+(kesi--defcommand kesi-compact ()
+  "Summarise the older part of the conversation now, as a short run of its own.
+The latest turns stay word for word; the summary's cost is a line of the bill."
+  nil
+  (kesi-eglot-compact))
 
 (kesi--defcommand kesi-reset ()
   "Clear this session's conversation and read records (the seed's /reset)."

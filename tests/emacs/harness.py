@@ -79,6 +79,8 @@ class Emacs:
             {
                 # HOME stays: the sandbox keeps the real home's toolchains (~/.pyenv) visible.
                 "KESI_EMACS_HOME": str(home),
+                # The server's saved conversations (resume) stay inside the test.
+                "XDG_STATE_HOME": str(home / "state"),
                 "PATH": f"{VENV_BIN}{os.pathsep}{os.environ.get('PATH', '')}",
                 "LANG": "C.UTF-8",
                 "LC_ALL": "C.UTF-8",

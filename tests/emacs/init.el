@@ -84,7 +84,7 @@
     (funcall report (list (flymake-make-diagnostic (current-buffer) beg end :error message)))))
 
 (defun kesi-test-runs ()
-  "The runs that ended, oldest first, as JSON objects {id, title, status, cost}."
+  "The runs that ended, oldest first, as JSON objects {id, title, status, cost, limit}."
   (vconcat
    (mapcar (lambda (run)
              (let ((h (make-hash-table :test #'equal)))
@@ -92,6 +92,7 @@
                (puthash "title" (plist-get run :title) h)
                (puthash "status" (plist-get run :status) h)
                (puthash "cost" (plist-get run :cost) h)
+               (puthash "limit" (plist-get run :limit) h)
                h))
            (and (fboundp 'kesi-output-finished-runs) (kesi-output-finished-runs)))))
 

@@ -110,10 +110,11 @@ def start_kesi(
     base_url: str,
     file: str = "calc.py",
     settings: dict[str, Any] | None = None,
+    env: dict[str, str] | None = None,
 ) -> KesiEmacs:
     """An Emacs visiting `file` of `project` with KeSi started, pointed at the scripted API;
-    `settings` become `kesi-settings`."""
-    env = {"ANTHROPIC_BASE_URL": base_url, "ANTHROPIC_API_KEY": FAKE_KEY}
+    `settings` become `kesi-settings`, `env` joins its environment."""
+    env = {"ANTHROPIC_BASE_URL": base_url, "ANTHROPIC_API_KEY": FAKE_KEY, **(env or {})}
     if settings:
         env["KESI_EMACS_SETTINGS"] = json.dumps(settings)
     ed = open_emacs(project, file, env=env)
