@@ -79,7 +79,7 @@ def test_zh_tw_prompts_bills_and_resets_in_the_seeds_words(
 ) -> None:
     """Under zh-TW the prompt offers Day 14's answers (不要 first, and RET gives it), the model
     gets the seed's refusal whole, the footer is Day 18's bill and kesi-reset says Day 10's
-    line; the project's first run starts with Day 15's working-directory line."""
+    line; the project's first run starts with Day 15's working-directory and sandbox lines."""
     project = failing_project(tmp_path / "calc")
     api = scripted_api(
         script(
@@ -102,7 +102,10 @@ def test_zh_tw_prompts_bills_and_resets_in_the_seeds_words(
     assert not (project / "first").exists()
     assert tool_result_text(api.requests[1].body) == "錯誤：使用者拒絕執行這個指令。"
     out = kesi.output()
-    assert f"  工作目錄：{project.resolve()}" in out, out
+    # Day 15's two start-up lines, plainly, right under the run's header.
+    assert out[1] == f"  工作目錄：{project.resolve()}", out
+    assert out[2].startswith("  指令沙箱："), out
+    assert kesi.faces()[out[1]] == kesi.faces()[out[2]] == "kesi-startup"
     assert out[-1].startswith("── 完成 · （本輪 2 次請求，input "), out
     assert out[-1].endswith("）"), out
     assert f"KeSi: {out[-1].removeprefix('── ')}" in ed.messages()
