@@ -9,7 +9,8 @@
 ;; exactly as it was.
 ;;
 ;; - It announces `experimental.kesi' (`kesi-eglot-features').
-;; - `kesi/stream' and `kesi/runFinished' go to the `*kesi*' buffer and the echo area.
+;; - `kesi/stream', `kesi/plan' and `kesi/runFinished' go to the `*kesi*' buffer, the mode
+;;   line and the echo area; `kesi/diagnostics' is answered with flymake's diagnostics.
 ;; - `kesi/reviewEdit', `kesi/saveDocuments' and `window/showMessageRequest' are answered
 ;;   later, from the command loop, never inside the process filter (`kesi--receive'): a
 ;;   review may stay open while the user reads code, cancels the run or asks for the cost,
@@ -26,16 +27,17 @@
 (require 'kesi)
 (require 'kesi-output)
 (require 'kesi-stream)
+(require 'kesi-plan)
+(require 'kesi-diagnostics)
 (require 'kesi-review)
 (require 'kesi-prompt)
 
 (defclass kesi-server (eglot-lsp-server) ()
   :documentation "An eglot connection to kesi-lsp, the KeSi agent.")
 
-(defvar kesi-eglot-features '(:stream t :reviewEdit t :saveDocuments t)
-  "What this client announces in `capabilities.experimental.kesi' (design §2.2).
-`plan' and `diagnostics' join this list when the client handles `kesi/plan' and
-answers `kesi/diagnostics'.")
+(defvar kesi-eglot-features
+  '(:stream t :reviewEdit t :saveDocuments t :plan t :diagnostics t)
+  "What this client announces in `capabilities.experimental.kesi' (design §2.2).")
 
 (defun kesi--contact (&optional _interactive)
   "The eglot contact for kesi-lsp: the class and `kesi-program'."
@@ -235,12 +237,26 @@ server notices a reformat and tells the model."
                           failed ", ")))
     (funcall respond (list :saved (vconcat (nreverse saved)) :failed (vconcat (nreverse failed))))))
 
+;;;; kesi/diagnostics: what flymake reports about those files
+
+(cl-defmethod eglot-handle-request
+  ((_server kesi-server) (_method (eql kesi/diagnostics)) &key uris &allow-other-keys)
+  "Answer with flymake's diagnostics of URIS, from every backend (design §2.10).
+At once, inside the process filter: nothing here waits for the user."
+  (kesi-diagnostics-answer uris))
+
 ;;;; Notifications: the run's story
 
 (cl-defmethod eglot-handle-notification
   ((server kesi-server) (_method (eql kesi/stream)) &rest params)
   "A piece of a run's story: text, a tool, a notice, the bill so far."
   (kesi-stream-event server params)
+  (force-mode-line-update t))
+
+(cl-defmethod eglot-handle-notification
+  ((server kesi-server) (_method (eql kesi/plan)) &rest params)
+  "The run's plan, the whole list each time: the head of `*kesi*', the mode line."
+  (kesi-stream-plan server params)
   (force-mode-line-update t))
 
 (cl-defmethod eglot-handle-notification
@@ -285,11 +301,35 @@ there until the server next said something."
 
 ;;;; The mode line: KeSi's state and cost in its buffers
 
+(defun kesi--mode-line-text (server)
+  "The mode-line text for SERVER.
+While a run works: its turn, a search's own turn, the plan's step in progress
+and the cost so far; after: the verdict on the last run's changes and the
+session's cost."
+  (let* ((run-id (kesi-output-active-run server))
+         (run (and run-id (kesi-output-run run-id))))
+    (if run
+        (concat
+         " KeSi● "
+         (string-join
+          (delq nil (list (if-let ((turn (plist-get run :turn))) (concat "turn " turn) "running")
+                          (when-let ((turn (plist-get run :search-turn)))
+                            (concat "search " turn))
+                          (when-let ((step (kesi-plan-step (plist-get run :plan))))
+                            (truncate-string-to-width step 48 nil nil "…"))
+                          (kesi-output-format-cost (plist-get run :cost))))
+          " · "))
+      (let* ((verified (plist-get (kesi-output-last-finished server) :verified))
+             (verdict (kesi-plan-verdict verified)))
+        (concat " KeSi "
+                (if verdict (format "%s %s · " (kesi-plan-verdict-mark verified) verdict) "")
+                (kesi-output-format-cost (kesi--server-cost server)))))))
+
 (defun kesi-eglot-mode-line ()
-  "\"KeSi● 2/20 $0.0012\" while a run works, \"KeSi $0.0345\" after, else nil."
+  "\"KeSi● turn 2/20 · $0.0012\" while a run works, \"KeSi $0.0345\" after, else nil."
   (when-let ((server (and (bound-and-true-p eglot--managed-mode) (kesi--server t))))
     (when (eq server (eglot-current-server))
-      (kesi-output-mode-line server))))
+      (kesi--mode-line-text server))))
 
 (defconst kesi--mode-line-entry '(:eval (kesi-eglot-mode-line))
   "The entry of `mode-line-misc-info' that shows KeSi's state.

@@ -84,6 +84,17 @@
              kesi--runs)
     (sort runs (lambda (a b) (< (plist-get a :finished) (plist-get b :finished))))))
 
+(defun kesi-output-last-finished (server)
+  "The plist of SERVER's run that ended last, or nil."
+  (let (last)
+    (maphash (lambda (_ run)
+               (when (and (eq (plist-get run :server) server) (plist-get run :finished)
+                          (or (null last)
+                              (> (plist-get run :finished) (plist-get last :finished))))
+                 (setq last run)))
+             kesi--runs)
+    last))
+
 (defun kesi--ensure-run (server run-id title)
   "Record RUN-ID of SERVER, with TITLE, and head it in the buffer.
 Idempotent: a stream may come before the command's answer.  Return the run."
@@ -93,6 +104,7 @@ Idempotent: a stream may come before the command's answer.  Return the run."
                  kesi--runs)
         (puthash server run-id kesi--active)
         (when kesi-output-show (kesi-output-show))
+        (kesi-output-set-head nil)         ; the last run's plan is in its story
         (kesi--run-put run-id :header (kesi--header (or title "KeSi")))
         (gethash run-id kesi--runs))))
 
@@ -119,30 +131,32 @@ Its own total when it said, else the sum of its runs."
              kesi--runs)
     (max sum (or (gethash server kesi--session-cost) 0))))
 
-(defun kesi-output-mode-line (server)
-  "The mode-line text for SERVER.
-While a run works: its turn, a search's own turn, and the cost so far."
-  (let* ((run-id (gethash server kesi--active))
-         (run (and run-id (gethash run-id kesi--runs))))
-    (if run
-        (concat
-         " KeSi● "
-         (string-join
-          (delq nil (list (if-let ((turn (plist-get run :turn))) (concat "turn " turn) "running")
-                         (when-let ((turn (plist-get run :search-turn))) (concat "search " turn))
-                         (kesi-output-format-cost (plist-get run :cost))))
-          " · "))
-      (format " KeSi %s" (kesi-output-format-cost (kesi--server-cost server))))))
-
 (defun kesi-output-note-session-cost (server usage)
   "Remember the session cost in USAGE (a `kesi.cost' answer) for SERVER."
   (when (numberp (plist-get usage :costUsd))
     (puthash server (plist-get usage :costUsd) kesi--session-cost)))
 
+(defvar eglot-workspace-configuration)
+
+(defun kesi-output-locale ()
+  "The session's locale as this Emacs set it: \"zh-TW\" or \"en\".
+From `kesi-settings', else the `kesi' section of
+`eglot-workspace-configuration'."
+  (let ((workspace (and (boundp 'eglot-workspace-configuration)
+                        (listp (default-value 'eglot-workspace-configuration))
+                        (plist-get (default-value 'eglot-workspace-configuration) :kesi))))
+    (or (plist-get kesi-settings :locale)
+        (and (listp workspace) (plist-get workspace :locale))
+        "en")))
+
 ;;;; The buffer
 
 (defvar kesi--in-text nil "Whether the buffer ends in model text that further deltas continue.")
 (defvar kesi--text-indent "" "The indent of that text: a sub-agent's is indented.")
+(defvar kesi--head-end nil
+  "Where the block at the head of `*kesi*' ends (a marker), else nil.
+The running run's plan stands there, updated in place.")
+
 (defvar kesi--last-notice nil "The current run's last notice, so its end does not repeat it.")
 
 (defvar kesi-output-mode-map
@@ -191,7 +205,8 @@ Return its window."
   "Empty `*kesi*'."
   (with-current-buffer (kesi-output-buffer)
     (let ((inhibit-read-only t)) (erase-buffer))
-    (setq kesi--in-text nil)))
+    (setq kesi--in-text nil
+          kesi--head-end nil)))
 
 (defmacro kesi--appending (&rest body)
   "Run BODY at the end of `*kesi*', writable; windows at the end follow it."
@@ -219,6 +234,21 @@ Return a marker at their start."
           (insert (if face (propertize whole 'face face) whole) "\n"))))
     (setq kesi--in-text nil)
     start))
+
+(defun kesi-output-set-head (lines)
+  "Put LINES (strings, maybe none) at the head of `*kesi*', in place of the old."
+  (with-current-buffer (kesi-output-buffer)
+    (let ((inhibit-read-only t))
+      (save-excursion
+        (when (and (markerp kesi--head-end) (eq (marker-buffer kesi--head-end) (current-buffer)))
+          (delete-region (point-min) kesi--head-end))
+        (goto-char (point-min))
+        (setq kesi--head-end nil)
+        (when lines
+          (dolist (line lines) (insert line "\n"))
+          (insert "\n")
+          (setq kesi--head-end (point-marker))))
+      (set-buffer-modified-p nil))))
 
 (defun kesi--header (title)
   "Head a run with TITLE and the time; return a marker at the line."

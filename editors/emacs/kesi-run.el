@@ -18,6 +18,7 @@
 (require 'flymake)
 (require 'kesi-eglot)
 (require 'kesi-output)
+(require 'kesi-diagnostics)
 
 (defun kesi--line-range (line1 line2)
   "The LSP range of whole lines LINE1..LINE2 (1-based).
@@ -25,35 +26,12 @@ It ends where line LINE2 + 1 begins, so no column needs an encoding."
   (list :start (list :line (1- line1) :character 0)
         :end (list :line line2 :character 0)))
 
-(defun kesi--lsp-position (pos)
-  "The LSP position of POS in the current buffer, in the server's encoding."
-  (if (fboundp 'eglot--pos-to-lsp-position)
-      (eglot--pos-to-lsp-position pos)
-    (save-excursion
-      (goto-char pos)
-      (list :line (1- (line-number-at-pos pos t))
-            :character (/ (length (encode-coding-string
-                                   (buffer-substring (line-beginning-position) pos)
-                                   'utf-16le))
-                          2)))))
-
 (defun kesi--diagnostics (line1 line2)
   "Flymake's diagnostics on lines LINE1..LINE2, from any backend, as LSP's."
   (let ((beg (save-excursion (goto-char (point-min)) (forward-line (1- line1)) (point)))
         (end (save-excursion (goto-char (point-min)) (forward-line (1- line2))
                              (line-end-position))))
-    (vconcat
-     (cl-loop
-      for diag in (and (bound-and-true-p flymake-mode) (flymake-diagnostics beg end))
-      collect (or (alist-get 'eglot-lsp-diag (flymake-diagnostic-data diag))
-                  (list :range (list :start (kesi--lsp-position (flymake-diagnostic-beg diag))
-                                     :end (kesi--lsp-position (flymake-diagnostic-end diag)))
-                        :severity (pcase (flymake-diagnostic-type diag)
-                                    ((or :error 'eglot-error) 1)
-                                    ((or :warning 'eglot-warning) 2)
-                                    (_ 3))
-                        :message (flymake-diagnostic-text diag)
-                        :source (format "%s" (flymake-diagnostic-backend diag))))))))
+    (kesi-diagnostics-between beg end)))
 
 (defun kesi--relative (server file)
   "FILE relative to SERVER's project root."

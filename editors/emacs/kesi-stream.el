@@ -16,8 +16,10 @@
 ;; - Notices that only inform (a resumed conversation, a summary) are information, not
 ;;   warnings; Day 15's start-up lines (the working directory, the sandbox) are printed
 ;;   plainly, as the seed prints them.
+;; - `kesi/plan' stands at the head of the buffer while its run lives (kesi-plan.el).
 ;; - The end of a run is told in the server's words (`statusText', Day 18's `bill'), with the
-;;   limit that stopped it (`limit', e.g. repeating).
+;;   limit that stopped it (`limit', e.g. repeating) and the server's verdict on its changes
+;;   (`verified') beside the bill.
 
 ;;; Code:
 
@@ -25,6 +27,7 @@
 (require 'subr-x)
 (require 'kesi)
 (require 'kesi-output)
+(require 'kesi-plan)
 
 (defconst kesi-stream-indent "    " "How far a sub-agent's lines are indented, per level.")
 
@@ -43,19 +46,6 @@ output %5$s, $%6$s)"
 Its catalog's `lsp.log.bill.compaction' and `lsp.log.bill.search', with the
 figures in this order: requests, input, cache read, cache write, output, cost.")
 
-(defvar eglot-workspace-configuration)
-
-(defun kesi-stream-locale ()
-  "The session's locale as this Emacs set it: \"zh-TW\" or \"en\".
-From `kesi-settings', else the `kesi' section of
-`eglot-workspace-configuration'."
-  (let ((workspace (and (boundp 'eglot-workspace-configuration)
-                        (listp (default-value 'eglot-workspace-configuration))
-                        (plist-get (default-value 'eglot-workspace-configuration) :kesi))))
-    (or (plist-get kesi-settings :locale)
-        (and (listp workspace) (plist-get workspace :locale))
-        "en")))
-
 (defun kesi--thousands (n)
   "N with thousands separators, as the bill prints it: 17,003."
   (let ((digits (format "%d" (or n 0))))
@@ -66,7 +56,7 @@ From `kesi-settings', else the `kesi' section of
 (defun kesi-stream-bill-line (what usage)
   "The bill's own line for WHAT (`compaction' or `search'), with USAGE's figures."
   (let ((words (alist-get what kesi--bill-words)))
-    (format (if (equal (kesi-stream-locale) "zh-TW") (cadr words) (car words))
+    (format (if (equal (kesi-output-locale) "zh-TW") (cadr words) (car words))
             (kesi--thousands (plist-get usage :requests))
             (kesi--thousands (plist-get usage :inputTokens))
             (kesi--thousands (plist-get usage :cacheReadTokens))
@@ -161,6 +151,15 @@ The costs, and the bill's own lines."
         ("turn" (kesi--turn run-id params depth))
         ("usage" (kesi--usage server run-id params depth indent))))))
 
+;;;; The plan
+
+(defun kesi-stream-plan (server params)
+  "Show the plan of `kesi/plan' PARAMS of SERVER at the head of `*kesi*'."
+  (let ((run-id (plist-get params :runId)))
+    (when (and (stringp run-id) (plist-get params :items))
+      (kesi--ensure-run server run-id nil)
+      (kesi-plan-show run-id params))))
+
 ;;;; The end of a run
 
 (defun kesi-stream-status (params)
@@ -174,14 +173,16 @@ The server's `statusText' (its locale), with the limit that stopped it."
 
 (defun kesi-stream-footer (params cost)
   "What the end of a run says (`kesi/runFinished' PARAMS), in the server's words.
-Its status (`kesi-stream-status') and the seed's Day 18 bill line (`bill',
-absent when the run made no request); an older server that sends neither
-gets the status and COST."
-  (let ((bill (plist-get params :bill)))
-    (cond ((and (stringp bill) (not (string-empty-p bill)))
-           (format "%s · %s" (kesi-stream-status params) bill))
-          ((stringp (plist-get params :statusText)) (kesi-stream-status params))
-          (t (format "%s · %s" (kesi-stream-status params) (kesi-output-format-cost cost))))))
+Its status (`kesi-stream-status'), the verdict on its changes, and the seed's
+Day 18 bill line (`bill', absent when the run made no request); an older
+server that sends neither gets the status and COST."
+  (let ((bill (plist-get params :bill))
+        (status (string-join (delq nil (list (kesi-stream-status params)
+                                             (kesi-plan-verdict (plist-get params :verified))))
+                             " · ")))
+    (cond ((and (stringp bill) (not (string-empty-p bill))) (format "%s · %s" status bill))
+          ((stringp (plist-get params :statusText)) status)
+          (t (format "%s · %s" status (kesi-output-format-cost cost))))))
 
 (defun kesi-stream-finish (server params)
   "The end of a run (`kesi/runFinished' PARAMS of SERVER): the bill, and one line."
@@ -202,7 +203,11 @@ gets the status and COST."
       (kesi--run-put run-id :finished (cl-incf kesi--finished-count))
       (when (equal (gethash server kesi--active) run-id)
         (remhash server kesi--active))
+      (kesi--run-put run-id :verified (plist-get params :verified))
       (when why (kesi--notice text t)) ; why it stopped (a done run's text was streamed)
+      (kesi-plan-record run-id)
+      (when-let ((verdict (kesi-plan-verdict-line (plist-get params :verified))))
+        (kesi--line verdict))
       (let ((footer (kesi-stream-footer params (plist-get (kesi-output-run run-id) :cost))))
         (kesi--line (concat "── " footer)
                     (pcase status ("done" 'kesi-done) ("failed" 'kesi-failed) (_ 'kesi-stopped)))

@@ -110,3 +110,21 @@
 
 (defvar kesi-test-saves nil "The buffers saved, newest first, as after-save-hook saw them.")
 (add-hook 'after-save-hook (lambda () (push (buffer-name) kesi-test-saves)))
+
+(defun fakelint (report &rest _)
+  "A linter as a flymake backend: a warning on each `a + b', source `fakelint'."
+  (let (found)
+    (save-excursion
+      (goto-char (point-min))
+      (while (search-forward "a + b" nil t)
+        (push (flymake-make-diagnostic (current-buffer) (match-beginning 0) (match-end 0)
+                                       :warning "consider sum((a, b))")
+              found)))
+    (funcall report found)))
+
+(defun kesi-test-add-linter (file)
+  "Run `fakelint' in the buffer visiting FILE, as a user's linter would (flymake)."
+  (with-current-buffer (find-buffer-visiting file)
+    (add-hook 'flymake-diagnostic-functions #'fakelint nil t)
+    (flymake-mode 1)
+    (flymake-start)))

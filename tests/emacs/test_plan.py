@@ -1,0 +1,109 @@
+"""The working loop in a real Emacs (design §2.10, issue 14): the plan at the head of `*kesi*`,
+updated in place while the run lives and named in the mode line; the new problems a linter
+reports through flymake after an edit told to the model (kesi.el answers `kesi/diagnostics`
+with flymake's diagnostics); the server's verdict beside the bill, in `*kesi*`, the echo area
+and the mode line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kesi_lsp.scripted_api import reply, script, tool_use
+from tests.emacs.conftest import OpenEmacs
+from tests.emacs.harness import Emacs, elisp_string
+from tests.emacs.session import CALC_FIXED, disk, failing_project, start_kesi, tool_result_text
+
+pytestmark = [pytest.mark.editor, pytest.mark.e2e, pytest.mark.slow]
+
+STEPS = ("Read calc.py", "Fix the sign", "Run the tests")
+PYTEST = "python -m pytest -q"
+EDIT = tool_use(
+    "edit_file",
+    {"file_path": "calc.py", "old_string": "return a - b", "new_string": "return a + b"},
+)
+
+
+def mode_line(ed: Emacs) -> str:
+    """calc.py's mode line, whichever window is selected."""
+    form = "(format-mode-line mode-line-format nil nil (current-buffer))"
+    return str(ed.in_file("calc.py", form))
+
+
+def at_step(number: int) -> object:
+    statuses = ["completed"] * number + ["in_progress"] + ["pending"] * (len(STEPS) - number - 1)
+    items = [{"content": c, "status": s} for c, s in zip(STEPS, statuses, strict=False)]
+    return tool_use("todo", {"items": items})
+
+
+def test_the_plan_the_new_problems_and_the_verdict(
+    open_emacs: OpenEmacs, scripted_api, tmp_path: Path
+) -> None:
+    project = failing_project(tmp_path / "calc")
+    api = scripted_api(
+        script(
+            reply("Planning.", at_step(0), tool_use("read_file", {"file_path": "calc.py"})),
+            reply("Fixing.", at_step(1), EDIT),
+            reply("Testing.", at_step(2), tool_use("run_command", {"command": PYTEST})),
+            reply(
+                "Done.",
+                tool_use("todo", {"items": [{"content": c, "status": "completed"} for c in STEPS]}),
+            ),
+            reply("All three steps are done."),
+        )
+    )
+    kesi = start_kesi(open_emacs, project, api.base_url)
+    ed = kesi.ed
+    calc = elisp_string(str((project / "calc.py").resolve()))
+    ed.eval(f"(progn (kesi-test-add-linter {calc}) t)")
+    ed.command("kesi-ask")
+    ed.wait_until(lambda: "Ask KeSi:" in ed.screen_lines()[-1], "the kesi-ask prompt")
+    ed.type("fix calc")
+    ed.keys("Enter")
+
+    # While the edit waits for review, the plan heads *kesi*, step 2 in progress.
+    kesi.wait_review()
+    head = ed.lines("*kesi*")[:5]
+    assert head == [
+        "Plan (1/3 done) · ask · fix calc",
+        "  ✓ Read calc.py",
+        "  ▶ Fix the sign",
+        "  ○ Run the tests",
+        "",
+    ], head
+    faces = kesi.faces()
+    assert faces["  ▶ Fix the sign"] == "kesi-plan-active"
+    assert faces["  ✓ Read calc.py"] == "kesi-plan-done"
+    assert "step 2/3: Fix the sign" in mode_line(ed), "the step in progress, in the mode line"
+    ed.type("a")
+    kesi.wait_prompt(PYTEST)
+    ed.wait_until(
+        lambda: (
+            ed.lines("*kesi*")[:3]
+            == ["Plan (2/3 done) · ask · fix calc", "  ✓ Read calc.py", "  ✓ Fix the sign"]
+        ),
+        "the plan updated in place",
+    )
+    assert sum(line.startswith("Plan (") for line in ed.lines("*kesi*")) == 1, "one plan"
+    ed.type("Allow once")
+    ed.keys("Enter")
+    assert kesi.wait_finished()["status"] == "done"
+    assert disk(project, "calc.py") == CALC_FIXED
+
+    # The linter's new warning, from flymake, reached the model with the edit's result.
+    edit_result = tool_result_text(api.requests[2].body)
+    assert "New problems the editor reports since this change:" in edit_result, edit_result
+    assert "- calc.py:3 warning: consider sum((a, b)) (fakelint)" in edit_result
+
+    out = kesi.output()
+    assert not out[0].startswith("Plan"), "the plan left the head when the run ended"
+    assert out[0].startswith("── ask · fix calc · "), out
+    assert "  ✓ Run the tests" in out, "its final state is in the run's story"
+    verdict, footer = out[-2], out[-1]
+    assert verdict.startswith(f"✓ verified: {PYTEST} passed after the last change"), out
+    assert footer.startswith("── done · verified · (this run: 5 request(s), "), footer
+    faces = kesi.faces()
+    assert faces[verdict] == "kesi-verified" and faces[footer] == "kesi-done"
+    assert f"KeSi: {footer.removeprefix('── ')}" in ed.messages(), "the echo line"
+    assert "KeSi ✓ verified · $" in mode_line(ed), mode_line(ed)
