@@ -23,13 +23,25 @@ from kesi_lsp.catalog import (
     sandbox,
     tool_descriptions,
     tools,
+    working,
 )
 
 Locale = Literal["en", "zh-TW"]
 LOCALES: Final[tuple[Locale, ...]] = ("en", "zh-TW")
 DEFAULT_LOCALE: Final[Locale] = "en"
 
-_DOMAINS = (common, tools, tool_descriptions, loop, permissions, sandbox, lsp, demo, doctor)
+_DOMAINS = (
+    common,
+    tools,
+    tool_descriptions,
+    loop,
+    working,
+    permissions,
+    sandbox,
+    lsp,
+    demo,
+    doctor,
+)
 
 
 def _merge() -> Mapping[str, tuple[str, str]]:

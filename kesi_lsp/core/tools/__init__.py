@@ -1,4 +1,5 @@
-"""KeSi's seven tools: read_file, list_files, glob, grep, edit_file, write_file, run_command.
+"""KeSi's tools: the seed's seven (read_file, list_files, glob, grep, edit_file, write_file,
+run_command) and the plan (todo, Day 01).
 
 The public surface the loop uses:
 - `TOOL_NAMES`, `READ_ONLY_TOOLS`;
@@ -15,7 +16,7 @@ broken tool never brings the loop down.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.tools.context import ToolContext
@@ -25,6 +26,7 @@ from kesi_lsp.core.tools.ripgrep import grep
 from kesi_lsp.core.tools.schemas import check_arguments, tool_schema
 from kesi_lsp.core.tools.search import glob_files, list_files
 from kesi_lsp.core.tools.shell import run_command
+from kesi_lsp.core.tools.todo import todo
 
 if TYPE_CHECKING:
     from anthropic.types import ToolParam
@@ -46,10 +48,12 @@ TOOL_NAMES: Final = (
     "edit_file",
     "write_file",
     "run_command",
+    "todo",
 )
 READ_ONLY_TOOLS: Final = frozenset({"read_file", "list_files", "glob", "grep"})
+"""The tools that change nothing and ask nobody: one reply's reads run at the same time."""
 
-ToolFunction = Callable[[dict[str, str], ToolContext], Awaitable[ToolResult]]
+ToolFunction = Callable[[dict[str, Any], ToolContext], Awaitable[ToolResult]]
 
 TOOL_FUNCTIONS: Final[Mapping[str, ToolFunction]] = {
     "read_file": read_file,
@@ -59,11 +63,12 @@ TOOL_FUNCTIONS: Final[Mapping[str, ToolFunction]] = {
     "edit_file": edit_file,
     "write_file": write_file,
     "run_command": run_command,
+    "todo": todo,
 }
 
 
 def tool_schemas(locale: Locale) -> list[ToolParam]:
-    """The seven tool definitions, descriptions in `locale`, in `TOOL_NAMES` order."""
+    """The tool definitions, descriptions in `locale`, in `TOOL_NAMES` order."""
     return [tool_schema(name, locale) for name in TOOL_NAMES]
 
 

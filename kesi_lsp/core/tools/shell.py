@@ -23,7 +23,11 @@ from pathlib import Path
 from typing import Any, Final
 
 from kesi_lsp.catalog import Locale, text
+from kesi_lsp.core.events import CommandFinished
+from kesi_lsp.core.paths import relative
+from kesi_lsp.core.problems import Before, disk_signatures
 from kesi_lsp.core.sandbox.env import scrub_environment
+from kesi_lsp.core.summary import summarize
 from kesi_lsp.core.tools.context import ToolContext
 from kesi_lsp.core.tools.pipes import settle
 from kesi_lsp.core.tools.result import ToolResult
@@ -243,10 +247,42 @@ async def run_command(args: dict[str, str], ctx: ToolContext) -> ToolResult:
     root = ctx.session.root
     timeout = ctx.session.settings.command_timeout
     env = scrub_environment(ctx.sandbox.environment(ctx.environ, root))
+    watched = await _watch(ctx)
     try:
         proc = await _spawn(ctx.sandbox.argv(command, root), root, env)
     except (OSError, ValueError) as exc:
         error = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         return ToolResult(text("tools.run.launch_failed", ctx.locale, error=error), True)
     outcome = await supervise(proc, timeout)
-    return report(outcome, timeout, ctx.locale)
+    return await _reported(ctx, command, report(outcome, timeout, ctx.locale), outcome, watched)
+
+
+_Watched = tuple[dict[Path, Any], Before] | None
+
+
+async def _watch(ctx: ToolContext) -> _Watched:
+    """The open files' disk state and diagnostics before the command (None: not watched)."""
+    if ctx.problems is None or not (opened := ctx.problems.open_files()):
+        return None
+    signatures = await asyncio.to_thread(disk_signatures, opened)
+    return signatures, await ctx.problems.before(opened)
+
+
+async def _reported(
+    ctx: ToolContext, command: str, result: ToolResult, outcome: _Outcome, watched: _Watched
+) -> ToolResult:
+    """Tell verification what ran; add what the editor newly reports in the open files the
+    command changed (a formatter, a code generator, `git checkout`)."""
+    changed: list[Path] = []
+    if watched is not None:
+        now = await asyncio.to_thread(disk_signatures, list(watched[0]))
+        changed = [path for path, before in watched[0].items() if now.get(path) != before]
+    rels = tuple(relative(ctx.session.root, path) for path in changed)
+    summary = summarize("run_command", result.text, is_error=result.is_error, locale=ctx.locale)
+    event = CommandFinished(command, outcome.returncode, outcome.timed_out, rels, summary)
+    with contextlib.suppress(Exception):  # a broken sink must not misreport a finished command
+        ctx.emit(event)
+    if not changed or watched is None or ctx.problems is None:
+        return result
+    problems = await ctx.problems.after(changed, rels, watched[1], ctx.emit)
+    return ToolResult(f"{result.text}\n{problems}", result.is_error, summary)

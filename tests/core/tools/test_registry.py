@@ -1,4 +1,5 @@
-"""The registry: seven strict schemas in both locales, and a dispatch that never crashes."""
+"""The registry: eight strict schemas in both locales (the seed's seven and the plan), and a
+dispatch that never crashes."""
 
 from __future__ import annotations
 
@@ -42,7 +43,9 @@ REQUIRED = {
     "edit_file": ["file_path", "old_string", "new_string"],
     "write_file": ["file_path", "content"],
     "run_command": ["command"],
+    "todo": ["items"],
 }
+TYPES = {"offset": "integer", "limit": "integer", "items": "array"}
 
 
 def test_names_and_read_only_set() -> None:
@@ -54,6 +57,7 @@ def test_names_and_read_only_set() -> None:
         "edit_file",
         "write_file",
         "run_command",
+        "todo",
     )
     assert frozenset({"read_file", "list_files", "glob", "grep"}) == READ_ONLY_TOOLS
 
@@ -71,8 +75,8 @@ def test_schemas_are_strict_and_closed(locale: str) -> None:
         assert body["required"] == REQUIRED[schema["name"]]
         properties = body["properties"]
         assert isinstance(properties, dict)
-        for prop in properties.values():
-            assert prop["type"] == "string"
+        for name, prop in properties.items():
+            assert prop["type"] == TYPES.get(name, "string")
             assert prop["description"].strip()
 
 
@@ -111,7 +115,8 @@ async def test_unknown_tool_is_an_error_result(ws: Workspace, zh: Workspace) -> 
         ({}, "missing required field file_path"),
         ({"file_path": 3}, "file_path must be a string"),
         ({"file_path": ["a"]}, "file_path must be a string"),
-        ({"file_path": "a", "offset": 1}, "unexpected field offset"),
+        ({"file_path": "a", "start": 1}, "unexpected field start"),
+        ({"file_path": "a", "offset": "1"}, "offset must be a whole number"),
     ],
 )
 async def test_wrong_arguments_are_error_results(
