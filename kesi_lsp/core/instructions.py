@@ -104,6 +104,8 @@ def load(root: Path, name: str) -> Found:
         return Refused(name, "instructions.outside")
     if is_ignored(root, target):
         return Refused(name, "instructions.ignored")
+    if not target.is_file():
+        return Refused(name, "instructions.not_file")
     try:
         head = _read_head(target)
     except OSError:

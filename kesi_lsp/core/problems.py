@@ -74,10 +74,24 @@ class Before:
 
 
 def new_problems(before: Sequence[Problem], after: Sequence[Problem]) -> list[Problem]:
-    """The problems of `after` that `before` did not have (as many times as it had them)."""
-    left = Counter(p.identity() for p in before)
-    out: list[Problem] = []
+    """The problems of `after` that `before` did not have (as many times as it had them).
+
+    A problem still on its line is the same one; the rest are matched in order, whatever their
+    lines (an edit above them moved them).
+    """
+    exact = Counter((p.identity(), p.line) for p in before)
+    unmatched: list[Problem] = []
     for problem in after:
+        key = (problem.identity(), problem.line)
+        if exact[key] > 0:
+            exact[key] -= 1
+        else:
+            unmatched.append(problem)
+    left: Counter[tuple[str, str, str | None, str | None, str]] = Counter()
+    for (identity, _), count in exact.items():
+        left[identity] += count
+    out: list[Problem] = []
+    for problem in unmatched:
         if left[problem.identity()] > 0:
             left[problem.identity()] -= 1
         else:
