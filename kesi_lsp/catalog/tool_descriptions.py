@@ -1,63 +1,56 @@
 """What the model reads about each tool: descriptions and parameter texts (Days 05–11).
 
 Day 05 says a description must tell the model what the tool does, when to use it and its
-limits; the seed's own descriptions are the zh-TW texts. Kept apart from the tools' results and
-errors (`tools.py`) because these are sent with every request (they sit in the cached prefix)
-and change for a different reason: how the model is steered, not what a tool answers.
+limits. The zh-TW texts are the seed's own, word for word (Days 06–11), and the English says the
+same; where the seed gives no text (glob) the wording is ours. One deliberate change: Day 11's
+run_command text bakes in the timeout, and Day 11 itself names the fix we use ("has a time
+limit; the tool's result says how many seconds"), since the limit is a setting here.
+
+Kept apart from the tools' results and errors (`tools.py`) because these are sent with every
+request (they sit in the cached prefix) and change for a different reason: how the model is
+steered, not what a tool answers.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-_READ_PARTS_EN: Final = (
-    " A file too large to return at once comes back as its first part; read any part with "
-    'offset and limit: you get numbered lines ("12 | text"; the number and " | " are not '
-    "part of the file) and a last line saying which lines of how many these are. Change a "
-    "file you read in parts with edit_file."
-)
-_READ_PARTS_ZH: Final = (
-    "檔案太大、無法一次回傳時，會先回傳開頭的一段；任何一段都可以用 offset 與 limit 讀："
-    "回傳帶行號的內容（「12 | 內容」，行號與「 | 」不是檔案內容），"
-    "最後一行說明這是全部幾行中的第幾行到第幾行。只讀過部分內容的檔案請用 edit_file 修改。"
-)
-
 MESSAGES: Final[dict[str, tuple[str, str]]] = {
     "tools.desc.read_file": (
-        "Read a text file in the workspace and return its whole content, exactly as it is "
-        "(the editor's unsaved text when the file is open). Call it when the user asks what a "
-        "file contains, or when you need a file's content to answer or to change it. To find "
-        "where something is, use grep or glob first instead of reading file after file."
-        + _READ_PARTS_EN,
+        "Read a text file in the workspace and return its whole content. Call it when the user "
+        "asks what a file contains, or when you need a file's content to answer.",
         "讀取工作目錄底下的文字檔，回傳完整內容。"
-        "當使用者問到某個檔案裡有什麼、或需要檔案內容才能回答時呼叫。"
-        "要找某段內容在哪裡時，先用 grep 或 glob，不要一個一個檔案讀。" + _READ_PARTS_ZH,
-        # Added after the seed's sentence (which stays word for word): Days 06 and 10 ask for
-        # Claude Code's offset and limit, the "page buttons" of a large file.
+        "當使用者問到某個檔案裡有什麼、或需要檔案內容才能回答時呼叫。",
     ),
     "tools.param.read_file.file_path": (
         "path of the file, relative to the workspace",
         "相對於工作目錄的檔案路徑",
     ),
-    # Days 06 and 10: offset and limit (the seed quotes Claude Code's description of offset).
+    # Days 06 and 10 ask for Claude Code's offset and limit, the "page buttons" of a large
+    # file (Day 06 quotes its description of offset). The seed's read_file description above
+    # stays whole and word for word, so what ranged reads return is said here, added text.
     "tools.param.read_file.offset": (
-        "The line number to start reading from (1 is the first line). Only provide it for a "
-        "file too large to read at once, or to read on where the last part ended.",
+        "The line number to start reading from (1 is the first line). Only provide it if the "
+        "file is too large to read at once, or to read on where the last part ended. With "
+        'offset or limit you get numbered lines ("12 | text": the number and " | " are not part '
+        "of the file) and a last line saying which lines of how many these are.",
         "開始讀取的行號（第一行是 1）。只有檔案太大、無法一次讀完，"
-        "或要接著上一段往下讀時才需要提供。",
+        "或要接著上一段往下讀時才需要提供。有 offset 或 limit 時，"
+        "回傳帶行號的內容（「12 | 內容」，行號與「 | 」不是檔案內容），"
+        "最後一行說明這是全部幾行中的第幾行到第幾行。",
     ),
     "tools.param.read_file.limit": (
-        "How many lines to read from offset (at least 1). Only provide it with a large file.",
-        "從 offset 開始要讀幾行（至少 1 行）。只有大檔案才需要提供。",
+        "How many lines to read from offset (at least 1). Only provide it if the file is too "
+        "large to read at once. Change a file you read only in part with edit_file.",
+        "從 offset 開始要讀幾行（至少 1 行）。只有檔案太大、無法一次讀完時才需要提供。"
+        "只讀過部分內容的檔案請用 edit_file 修改。",
     ),
     "tools.desc.list_files": (
-        "List the files and subdirectories of one directory (one level); directory names end "
-        "with a slash. When you want to know what is in the project, or are not sure where a "
-        "file is, look around with this first. To find files by name pattern across the tree, "
-        "use glob instead.",
+        "List the files and subdirectories of a directory; directory names end with a slash. "
+        "When you want to know what is in the project, or are not sure where a file is, look "
+        "around with this first.",
         "列出指定目錄底下的檔案與子目錄，目錄名稱結尾會帶斜線。"
-        "想知道專案裡有什麼、或不確定檔案位置時，先用這個環顧四周。"
-        "要按檔名樣式跨目錄找檔案時，改用 glob。",
+        "想知道專案裡有什麼、或不確定檔案位置時，先用這個環顧四周。",
     ),
     "tools.param.list_files.path": (
         "path relative to the workspace; omit it for the workspace itself",
@@ -95,8 +88,7 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "Change an existing UTF-8 text file: replace old_string with new_string. old_string "
         "must match the file's current content exactly (spaces, indentation and line breaks "
         "included) and occur only once in the file; if it is not unique, include more "
-        "surrounding context. Read the current content with read_file before changing it. "
-        "Prefer this over write_file for changing part of a file.",
+        "surrounding context. Read the current content with read_file before changing it.",
         "修改既有 UTF-8 文字檔：把 old_string 替換成 new_string。"
         "old_string 必須與檔案現有內容完全一致（含空白、縮排與換行），"
         "而且在檔案中只出現一次；不唯一時請加長前後文。"
