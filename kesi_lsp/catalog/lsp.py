@@ -315,6 +315,8 @@ _LOG: Final[dict[str, tuple[str, str]]] = {
     "lsp.log.notice": ("  ({text})", "  （{text}）"),
     "lsp.log.edit": ("  [edited] {path}", "  [已修改] {path}"),
     "lsp.log.stopped": ("KeSi > {text}", "KeSi > {text}"),
+    "lsp.log.plan": ("  [plan] {plan}", "  [計畫] {plan}"),
+    "lsp.log.verified": ("  [{status}] {detail}", "  [{status}] {detail}"),
     "lsp.log.usage": (
         "  (this turn: {requests} requests, input {input}, output {output}, ${cost}; "
         "session total ${total})",

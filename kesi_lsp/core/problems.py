@@ -35,6 +35,9 @@ from kesi_lsp.core.events import Event, EventSink, ProblemsReported
 
 SETTLE_SECONDS: Final = 2.0
 """The longest wait for the other language servers after a change."""
+UNWATCHED_SECONDS: Final = 0.5
+"""The wait when the editor says no language server has ever reported on the changed files
+(a text file, a new file): one may still start, but the run should not pay 2 s per edit."""
 POLL_SECONDS: Final = 0.2
 QUIET_SECONDS: Final = 0.3
 """Once every file was looked at again, this long without a new update means settled."""
@@ -138,12 +141,14 @@ class ProblemWatch:
         locale: Locale,
         *,
         settle: float = SETTLE_SECONDS,
+        unwatched: float = UNWATCHED_SECONDS,
         poll: float = POLL_SECONDS,
         quiet: float = QUIET_SECONDS,
     ) -> None:
         self._editor = editor
         self.locale = locale
-        self._settle, self._poll, self._quiet = settle, poll, quiet
+        self._settle, self._unwatched = settle, unwatched
+        self._poll, self._quiet = poll, quiet
         self._run_start: dict[Path, tuple[Problem, ...]] = {}
 
     def open_files(self) -> tuple[Path, ...]:
@@ -182,9 +187,16 @@ class ProblemWatch:
         _tell(emit, ProblemsReported(checked, tuple(new), tuple(outstanding)))
         return self._words(checked, new)
 
+    def _bound(self, paths: Sequence[Path], before: Snapshot) -> float:
+        """How long to wait: short when the editor counts updates and none ever came."""
+        counts = [before.changes.get(path) for path in paths]
+        if counts and all(count == 0 for count in counts):
+            return self._unwatched
+        return self._settle
+
     async def _settled(self, paths: Sequence[Path], before: Snapshot) -> Snapshot:
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + self._settle
+        deadline = loop.time() + self._bound(paths, before)
         last: Snapshot | None = None
         quiet_since = loop.time()
         while True:

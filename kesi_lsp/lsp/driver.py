@@ -21,6 +21,7 @@ from kesi_lsp.core.errors import SandboxUnavailableError
 from kesi_lsp.core.events import Event, Notice, RunFinished
 from kesi_lsp.core.meter import Usage
 from kesi_lsp.core.permissions import PermissionGate, home_from
+from kesi_lsp.core.problems import ProblemWatch
 from kesi_lsp.core.sandbox import Sandbox
 from kesi_lsp.core.sandbox.selection import describe, select_sandbox, status_line
 from kesi_lsp.core.settings import AgentSettings
@@ -28,6 +29,7 @@ from kesi_lsp.core.tools.context import ToolContext
 from kesi_lsp.lsp.approver import LspApprover, Prompter, PromptSupport
 from kesi_lsp.lsp.capabilities import ClientFeatures
 from kesi_lsp.lsp.delivery import EditorLink, LspWorkspaceView
+from kesi_lsp.lsp.diagnostics import LspDiagnostics
 from kesi_lsp.lsp.output import RunOutput
 from kesi_lsp.lsp.runs import Run
 
@@ -114,9 +116,19 @@ async def drive(host: Host, run: Run) -> None:
         sandbox=sandbox,
         environ=host.environ,
         emit=emit,
+        problems=_problems(host, run),
     )
     finished = await _run_agent(agent, ctx, run)
     output.finish(finished, run.session.usage)
+
+
+def _problems(host: Host, run: Run) -> ProblemWatch | None:
+    """The editor's diagnostics around the run's changes, when the client can tell them
+    (`experimental.kesi.diagnostics`); otherwise nothing is claimed about them."""
+    if not host.features.diagnostics:
+        return None
+    locale = run.session.settings.locale
+    return ProblemWatch(LspDiagnostics(host.link, run.folder.path, locale), locale)
 
 
 def announce_sandbox(host: Host, run: Run, output: RunOutput, sandbox: Sandbox) -> None:

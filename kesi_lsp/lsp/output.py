@@ -11,17 +11,26 @@ from typing import Final
 from lsprotocol import types
 
 from kesi_lsp.catalog import Locale, text
-from kesi_lsp.core.events import Event, LimitKind, RunFinished
+from kesi_lsp.core.events import Event, LimitKind, PlanUpdated, RunFinished
 from kesi_lsp.core.meter import Usage
+from kesi_lsp.core.plan import plan_line
 from kesi_lsp.lsp.capabilities import ClientFeatures
 from kesi_lsp.lsp.folders import Folder
 from kesi_lsp.lsp.progress import ProgressState, RunProgress, end_message
 from kesi_lsp.lsp.runs import Run
-from kesi_lsp.lsp.stream import LogStory, stream_payload, usage_json, usage_line
+from kesi_lsp.lsp.stream import (
+    LogStory,
+    plan_json,
+    stream_payload,
+    usage_json,
+    usage_line,
+    verdict_json,
+)
 from kesi_lsp.lsp.wire import Wire
 
 STREAM: Final = "kesi/stream"
 RUN_FINISHED: Final = "kesi/runFinished"
+PLAN: Final = "kesi/plan"
 
 
 def relative(folder: Folder, run: Run) -> list[str]:
@@ -75,13 +84,23 @@ class RunOutput:
 
     def emit(self, event: Event) -> None:
         """The core's EventSink."""
-        if self._story is None:
+        if isinstance(event, PlanUpdated):
+            self._plan(event)
+        elif self._story is None:
             payload = stream_payload(self._run.id, event)
             if payload is not None:
                 self._wire.notify(STREAM, payload)
         else:
             self._log(self._story.feed(event))
         self.progress.update(event)
+
+    def _plan(self, event: PlanUpdated) -> None:
+        """`kesi/plan` to clients that show it; one log line per update for the others."""
+        if self._features.plan:
+            self._wire.notify(PLAN, plan_json(self._run.id, event.plan))
+        else:
+            line = plan_line(event.plan, self._locale)
+            self._log([text("lsp.log.plan", self._locale, plan=line)])
 
     def _log(self, lines: list[str]) -> None:
         for line in lines:
@@ -97,11 +116,16 @@ class RunOutput:
             lines = self._story.feed(finished)
             if finished.status in ("failed", "limit", "cancelled") and finished.text:
                 lines.append(text("lsp.log.stopped", locale, text=finished.text))
+            if (verdict := finished.verified) is not None:
+                status = text(f"verify.status.{verdict.status}", locale)
+                lines.append(text("lsp.log.verified", locale, status=status, detail=verdict.detail))
             lines.append(usage_line(finished.usage, session_usage, locale))
             self._log(lines)
         edited = relative(run.folder, run)
         self.progress.end(
-            end_message(finished.status, len(edited), finished.usage.cost_usd, locale)
+            end_message(
+                finished.status, len(edited), finished.usage.cost_usd, locale, finished.verified
+            )
         )
         if finished.status in ("failed", "limit"):
             message = text(f"lsp.run_{finished.status}", locale, text=finished.text)
@@ -120,5 +144,6 @@ class RunOutput:
                 "usage": usage_json(finished.usage),
                 "sessionUsage": usage_json(session_usage),
                 "edits": edited,
+                "verified": verdict_json(finished.verified),
             },
         )

@@ -20,8 +20,23 @@ from kesi_lsp.core.events import (
     UsageReported,
 )
 from kesi_lsp.core.meter import Usage
+from kesi_lsp.core.plan import Plan
+from kesi_lsp.core.verdict import Verdict
 
 JsonObject = dict[str, object]
+
+
+def plan_json(run_id: str, plan: Plan) -> JsonObject:
+    """The `kesi/plan` params (design §2.10): the whole plan, in order."""
+    items = [{"content": item.content, "status": item.status} for item in plan]
+    return {"runId": run_id, "items": items}
+
+
+def verdict_json(verdict: Verdict | None) -> JsonObject | None:
+    """`kesi/runFinished.verified`; None when the run changed and checked nothing."""
+    if verdict is None:
+        return None
+    return {"status": verdict.status, "by": verdict.by, "detail": verdict.detail}
 
 
 def usage_json(usage: Usage) -> JsonObject:

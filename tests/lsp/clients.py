@@ -48,11 +48,18 @@ EditModel = Literal["spec", "neovim"]
 PromptAnswer = Callable[[types.ShowMessageRequestParams], Awaitable[str | None] | str | None]
 ReviewAnswer = Callable[[dict[str, Any]], Awaitable[str] | str]
 PreviewAnswer = Callable[[types.WorkspaceEdit], Awaitable[bool] | bool]
+DiagnosticsAnswer = Callable[[dict[str, Any]], Awaitable[Any] | Any]
 
 ALLOW_ONCE = "Allow once"
 ALLOW_SESSION = "Allow for this session"
 DENY = "Deny"
-KESI_FULL = {"stream": True, "reviewEdit": True, "saveDocuments": True}
+KESI_FULL = {
+    "stream": True,
+    "reviewEdit": True,
+    "saveDocuments": True,
+    "plan": True,
+    "diagnostics": True,
+}
 
 
 def _helix_capabilities() -> types.ClientCapabilities:
@@ -135,7 +142,8 @@ PRESETS: dict[str, Preset] = {
     "vscode+kesi": Preset(
         "vscode+kesi",
         lambda: _with_kesi(
-            client_capabilities("visual-studio-code"), {"stream": True, "saveDocuments": True}
+            client_capabilities("visual-studio-code"),
+            {"stream": True, "saveDocuments": True, "plan": True, "diagnostics": True},
         ),
     ),
     "neovim+kesi": Preset(
@@ -245,6 +253,11 @@ class KesiClient(LanguageClient):
         # Before saving a buffer on kesi/saveDocuments: False = the editor refuses (VS Code's
         # "the file on disk is newer"), the buffer stays unsaved and the URI is reported failed.
         self.before_save: Callable[[Path], bool] | None = None
+        # What "every language server in the editor" reports, by URI (LSP Diagnostic JSON),
+        # and how many times each URI's diagnostics were updated (`publish`).
+        self.diagnostics: dict[str, list[dict[str, Any]]] = {}
+        self.diagnostic_changes: dict[str, int] = {}
+        self.answer_diagnostics: DiagnosticsAnswer = self._current_diagnostics
         self._finished: dict[str, asyncio.Event] = {}
         self._register()
 
@@ -276,6 +289,8 @@ class KesiClient(LanguageClient):
         features[types.WORKSPACE_APPLY_EDIT] = self._on_apply_edit
         features["kesi/reviewEdit"] = self._on_review_edit
         features["kesi/saveDocuments"] = self._on_save_documents
+        features["kesi/plan"] = self._on_plan
+        features["kesi/diagnostics"] = self._on_diagnostics
         if self.preset.prompts:
             features[types.WINDOW_SHOW_MESSAGE_REQUEST] = self._on_prompt
         for method, handler in features.items():
@@ -462,6 +477,41 @@ class KesiClient(LanguageClient):
         if asyncio.iscoroutine(decision):
             decision = await decision
         return {"decision": decision}
+
+    def _on_plan(self, params: dict[str, Any]) -> None:
+        if not self._kesi_flag("plan"):
+            self.violations.append("kesi/plan sent to a client that did not announce it")
+        self.timeline.append(("kesi/plan", params))
+
+    def plans(self, run_id: str) -> list[list[dict[str, str]]]:
+        """Every `kesi/plan` of `run_id`, in order: the items of each update."""
+        return [p["items"] for m, p in self.timeline if m == "kesi/plan" and p["runId"] == run_id]
+
+    def publish(self, path: Path, diagnostics: Sequence[dict[str, Any]]) -> None:
+        """Another language server reports `diagnostics` (LSP JSON) for `path`."""
+        uri = self.uri(path)
+        self.diagnostics[uri] = list(diagnostics)
+        self.diagnostic_changes[uri] = self.diagnostic_changes.get(uri, 0) + 1
+
+    def _current_diagnostics(self, params: dict[str, Any]) -> dict[str, Any]:
+        items = [
+            {
+                "uri": uri,
+                "diagnostics": self.diagnostics.get(uri, []),
+                "changes": self.diagnostic_changes.get(uri, 0),
+            }
+            for uri in params["uris"]
+        ]
+        return {"items": items}
+
+    async def _on_diagnostics(self, params: dict[str, Any]) -> Any:
+        if not self._kesi_flag("diagnostics"):
+            self.violations.append("kesi/diagnostics sent to a client that did not announce it")
+        self.timeline.append(("kesi/diagnostics", params))
+        answer = self.answer_diagnostics(params)
+        if asyncio.iscoroutine(answer):
+            answer = await answer
+        return answer
 
     def _on_save_documents(self, params: dict[str, Any]) -> dict[str, Any]:
         if not self._kesi_flag("saveDocuments"):

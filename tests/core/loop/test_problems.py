@@ -39,10 +39,13 @@ class FakeEditor:
         self.opened: tuple[Path, ...] = ()
         self.fail: str | None = None
         self.silent = False
+        self.counting = False  # count updates: 0 means no server ever reported on a file
 
     async def serve(self) -> None:
         while True:
             for path in [*self.opened, *self.seen]:
+                if path.suffix != ".py":
+                    continue
                 text = path.read_text() if path.exists() else ""
                 if self.seen.get(path) != text:
                     await asyncio.sleep(LAG)
@@ -60,9 +63,9 @@ class FakeEditor:
         for path in paths:
             self.seen.setdefault(path, path.read_text() if path.exists() else "")
             self.problems.setdefault(path, tuple(self.analyse(path.name, self.seen[path])))
-        return Snapshot(
-            {p: self.problems.get(p, ()) for p in paths}, {p: self.changes.get(p) for p in paths}
-        )
+        default = 0 if self.counting else None
+        counts = {p: self.changes.get(p, default) for p in paths}
+        return Snapshot({p: self.problems.get(p, ()) for p in paths}, counts)
 
     def open_files(self) -> tuple[Path, ...]:
         return self.opened
@@ -110,6 +113,18 @@ async def test_a_clean_edit_settles_as_soon_as_the_server_looked(
     said, took = await edit(ws, "rate = 2")
     assert said.endswith("The editor reports no new errors or warnings in rates.py.")
     assert LAG < took < 1.5  # not the whole 2 s bound
+
+
+async def test_a_file_no_language_server_ever_reported_on_costs_little(
+    watched: tuple[Workspace, FakeEditor],
+) -> None:
+    ws, editor = watched
+    ws.write("notes.txt", "rate = 1\n")
+    editor.counting = True
+    started = time.monotonic()
+    result = await ws.call("edit_file", file_path="notes.txt", old_string="1", new_string="2")
+    assert result.text.endswith("The editor reports no new errors or warnings in notes.txt.")
+    assert time.monotonic() - started < 1.2
 
 
 async def test_an_editor_that_answers_with_an_error(watched: tuple[Workspace, FakeEditor]) -> None:
