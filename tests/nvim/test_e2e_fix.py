@@ -114,7 +114,7 @@ def test_fix_this_review_accept_prompt_allow_then_undo(
     billed = [r.usage for r in api.accounting]
     footer = out[-1]
     match = re.fullmatch(
-        r"── done · 4 requests · (\d+) in / (\d+) out tokens"
+        r"── done · verified · 4 requests · (\d+) in / (\d+) out tokens"
         r"(?: \((\d+) cache read, (\d+) cache write\))? · cost \$(\d+\.\d{4})",
         footer,
     )
@@ -126,7 +126,10 @@ def test_fix_this_review_accept_prompt_allow_then_undo(
     assert int(match[4] or 0) == sum(u.cache_creation_input_tokens for u in billed)
     cost = match[5]
     assert float(cost) > 0
-    assert ed.lua("return require('kesi').status()") == f"KeSi ${cost}"
+    # pytest passed after the edit: the server's verdict, above the footer and in the status.
+    assert out[-2].startswith(f"✓ verified: {PYTEST} passed after the last change")
+    assert highlights[out[-2]] == "KeSiVerified"
+    assert ed.lua("return require('kesi').status()") == f"KeSi ✓ verified · ${cost}"
     ed.keys(":KeSiCost<CR>")
     assert f"KeSi session: ${cost} · 4 requests" in kesi.notified("KeSi session:")
 

@@ -20,6 +20,12 @@ M.highlights = {
   KeSiDone = 'DiagnosticOk',
   KeSiStopped = 'DiagnosticWarn',
   KeSiFailed = 'DiagnosticError',
+  KeSiPlanDone = 'DiagnosticOk',
+  KeSiPlanActive = 'DiagnosticInfo',
+  KeSiPlanPending = 'Comment',
+  KeSiVerified = 'DiagnosticOk',
+  KeSiUnverified = 'DiagnosticWarn',
+  KeSiVerifyFailed = 'DiagnosticError',
 }
 
 function M.define_highlights()
@@ -30,6 +36,8 @@ end
 
 --- Whether the last line holds model text that further deltas continue.
 local in_text = false
+--- The last notice of the current run, so the run's end does not repeat it.
+local last_notice = nil ---@type string?
 
 ---@return integer?
 local function find_buf()
@@ -173,6 +181,46 @@ local function add_lines(lines, group)
   in_text = false
 end
 
+--- Append lines, each highlighted with its own group (`groups[i]`, nil for none).
+---@param lines string[]
+---@param groups (string|false)[]
+function M.lines(lines, groups)
+  edit(function(buf)
+    local start = vim.api.nvim_buf_line_count(buf)
+    if is_empty(buf) then
+      start = 0
+      vim.api.nvim_buf_set_lines(buf, 0, -1, true, lines)
+    else
+      vim.api.nvim_buf_set_lines(buf, -1, -1, true, lines)
+    end
+    for i, line in ipairs(lines) do
+      if groups[i] then
+        vim.api.nvim_buf_set_extmark(buf, M.ns, start + i - 1, 0, { end_col = #line, hl_group = groups[i] })
+      end
+    end
+  end)
+  in_text = false
+end
+
+--- Replace the first `count` lines with `lines` (the plan block at the top), then `after(buf)`.
+---@param count integer
+---@param lines string[]
+---@param after fun(buf: integer)?
+function M.replace_top(count, lines, after)
+  edit(function(buf)
+    count = math.min(count, vim.api.nvim_buf_line_count(buf))
+    if #lines == 0 and count >= vim.api.nvim_buf_line_count(buf) then
+      vim.api.nvim_buf_set_lines(buf, 0, -1, true, {})
+      in_text = false
+    else
+      vim.api.nvim_buf_set_lines(buf, 0, count, true, lines)
+    end
+    if after then
+      after(buf)
+    end
+  end)
+end
+
 --- Model text, as it streams: continues the current paragraph, newlines start new lines.
 ---@param text string
 function M.text(text)
@@ -244,9 +292,6 @@ function M.tool_end(tool, is_error, summary)
   end
 end
 
---- The last notice of the current run, so the run's end does not repeat it.
-local last_notice = nil ---@type string?
-
 ---@param text string
 ---@param once boolean? skip it when it repeats the run's last notice
 function M.notice(text, once)
@@ -271,12 +316,42 @@ local status_groups = {
   failed = 'KeSiFailed',
 }
 
---- The end of a run: its status and what it cost.
+local verdict_groups = {
+  verified = 'KeSiVerified',
+  unverified = 'KeSiUnverified',
+  failed = 'KeSiVerifyFailed',
+}
+local verdict_marks = { verified = '✓', unverified = '?', failed = '✗' }
+
+--- The server's verdict on the run's changes (`kesi/runFinished.verified`), or nil.
+---@param verified table?
+---@return string? word, string? line
+function M.verdict(verified)
+  if type(verified) ~= 'table' or type(verified.status) ~= 'string' then
+    return nil, nil
+  end
+  local word = verified.status == 'failed' and 'verification failed' or verified.status
+  local line = ('%s %s'):format(verdict_marks[verified.status] or '·', word)
+  if type(verified.detail) == 'string' and verified.detail ~= '' then
+    line = ('%s: %s'):format(line, verified.detail)
+  end
+  return word, line
+end
+
+--- The end of a run: whether its changes were verified, its status and what it cost.
 ---@param status string
 ---@param usage table?
 ---@param cost number
-function M.finish(status, usage, cost)
+---@param verified table? `kesi/runFinished.verified`
+function M.finish(status, usage, cost, verified)
+  local word, line = M.verdict(verified)
+  if line then
+    add_lines({ line }, verdict_groups[verified.status])
+  end
   local parts = { status }
+  if word then
+    table.insert(parts, word)
+  end
   if type(usage) == 'table' then
     if type(usage.requests) == 'number' then
       table.insert(parts, ('%d request%s'):format(usage.requests, usage.requests == 1 and '' or 's'))
@@ -303,6 +378,7 @@ end
 
 --- Remove everything (`:KeSiOutput clear`).
 function M.clear()
+  require('kesi.plan').forget()
   edit(function(buf)
     vim.api.nvim_buf_clear_namespace(buf, M.ns, 0, -1)
     vim.api.nvim_buf_set_lines(buf, 0, -1, true, {})
