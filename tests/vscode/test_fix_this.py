@@ -35,7 +35,8 @@ if __name__ == "__main__":
     unittest.main()
 """
 COMMAND = "python3 -m unittest test_calc"
-COST = re.compile(r"^KeSi \$(\d+\.\d{4})$")
+# Idle: "KeSi $0.0123", or with the last run's verdict "KeSi · verified $0.0123".
+COST = re.compile(r"^KeSi (?:· [a-z ]+ )?\$(\d+\.\d{4})$")
 
 
 def failing_project(tmp_path: Path) -> Path:
@@ -121,7 +122,11 @@ def test_fix_this_accept_the_preview_and_allow_the_command(
     assert f"⚙ run_command: {COMMAND}" in channel
     assert "✎ calc.py" in channel and "    +    return a + b" in channel
     assert "Fixed: `add` now adds, and the test passes." in channel
-    assert re.search(r"━━ done · \$\d+\.\d{4} ━━\n$", channel), channel
+    # The tests passed after the edit: the server's verdict ends the run, and the status bar
+    # says it.
+    assert f"✓ verified: {COMMAND} passed after the last change" in channel
+    assert re.search(r"━━ done · verified · \$\d+\.\d{4} ━━\n$", channel), channel
+    assert wb.status_text().startswith("KeSi · verified $")
 
     # What the user sees: the output panel on the KeSi channel, the cost in the status bar,
     # and the same total from KeSi: Show Cost.

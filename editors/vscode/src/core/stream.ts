@@ -6,8 +6,9 @@
  * KeSi did. The renderer only knows an `append` sink, which keeps it testable without VS Code.
  */
 
-import { formatUsd, runEndWord, t, type Locale } from "./messages";
-import type { RunFinished, StreamEvent } from "./protocol";
+import { formatUsd, runEndWord, t, verdictWord, type Locale } from "./messages";
+import { planLines } from "./plan";
+import type { PlanItem, RunFinished, StreamEvent } from "./protocol";
 
 export interface Sink {
   append(text: string): void;
@@ -21,6 +22,8 @@ export const MARK = {
   edit: "✎",
   rule: "━━", // U+2501: VS Code boxes U+2500 in output as an ambiguous character
 } as const;
+
+const VERDICT_MARK = { verified: "✓", failed: "✗", unverified: "?" } as const;
 
 const DETAIL_MAX = 120;
 const DIFF_MAX_LINES = 40;
@@ -117,13 +120,28 @@ export class StreamRenderer {
     }
   }
 
-  /** The run is over: its status and cost, plus the server's words unless they just streamed. */
-  runFinished(finished: RunFinished): void {
-    this.runStarted(finished.runId, t("run.title.other", this.locale()));
+  /**
+   * The run is over: the server's words unless they just streamed, the plan's final state,
+   * the server's verdict on the changes, then the status, verdict and cost as the run's last
+   * line.
+   */
+  runFinished(finished: RunFinished, plan?: readonly PlanItem[]): void {
+    const locale = this.locale();
+    this.runStarted(finished.runId, t("run.title.other", locale));
     if (finished.status !== "done" && finished.text) {
       this.line(`${MARK.notice} ${finished.text}`);
     }
-    const parts = [runEndWord(finished.status, this.locale())];
+    if (plan?.length) {
+      this.line(planLines(plan, locale).join("\n"));
+    }
+    const parts = [runEndWord(finished.status, locale)];
+    const verdict = finished.verified;
+    if (verdict) {
+      const mark = VERDICT_MARK[verdict.status];
+      const word = verdictWord(verdict.status, locale);
+      this.line(`${mark} ${word}${verdict.detail ? `: ${verdict.detail}` : ""}`);
+      parts.push(word);
+    }
     if (finished.usage) {
       parts.push(`$${formatUsd(finished.usage.costUsd)}`);
     }
