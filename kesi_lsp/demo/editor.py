@@ -1,7 +1,8 @@
 """The demo's editor: a pygls `LanguageClient` that drives `kesi-lsp` the way VS Code would.
 
 It announces what KeSi's own editor clients announce (`experimental.kesi = {stream,
-reviewEdit, saveDocuments}`, versioned document changes with file creation, code actions,
+reviewEdit, saveDocuments, plan}` (no `diagnostics`: the demo runs no other language server,
+so it claims nothing about problems), versioned document changes with file creation, code actions,
 didSave), keeps the open documents in memory, applies `workspace/applyEdit` to them (opening a
 file the edit touches first: didOpen, then didChange), saves them on `kesi/saveDocuments`
 (didSave), and shows every prompt, review, streamed word and tool call on the `Screen`. The
@@ -29,7 +30,8 @@ from kesi_lsp.demo.buffers import Buffer, apply_text_edits
 from kesi_lsp.demo.screen import Screen
 from kesi_lsp.lsp.wire import plain_json_converter
 
-KESI_EXPERIMENTAL = {"stream": True, "reviewEdit": True, "saveDocuments": True}
+KESI_EXPERIMENTAL = {"stream": True, "reviewEdit": True, "saveDocuments": True, "plan": True}
+PLAN_MARKS = {"completed": "✓", "in_progress": "▶", "pending": "○"}
 INPUT_VALUE_CHARS = 48
 
 
@@ -145,6 +147,7 @@ class DemoEditor(LanguageClient):
         handlers: dict[str, Callable[[Any], Any]] = {
             "kesi/stream": self._on_stream,
             "kesi/runFinished": self._on_run_finished,
+            "kesi/plan": self._on_plan,
             "kesi/reviewEdit": self._on_review_edit,
             "kesi/saveDocuments": self._on_save_documents,
             types.WORKSPACE_APPLY_EDIT: self._on_apply_edit,
@@ -223,10 +226,14 @@ class DemoEditor(LanguageClient):
             name = str(params.get("tool"))
             if rounds:
                 rounds[-1].tools.append(name)
+            if name == "todo":
+                return  # the plan itself follows as a block (kesi/plan)
             tool_input = params.get("input")
             shown = show_input(tool_input if isinstance(tool_input, Mapping) else {})
             screen.tool(text("demo.tool.start", self.locale, tool=name, input=shown))
         elif kind == "toolEnd":
+            if params.get("tool") == "todo" and not params.get("isError"):
+                return  # shown as the plan block
             key = "demo.tool.error" if params.get("isError") else "demo.tool.done"
             line = text(key, self.locale, summary=str(params.get("summary", "")))
             (screen.bad if params.get("isError") else screen.note)(line)
@@ -235,6 +242,16 @@ class DemoEditor(LanguageClient):
             screen.good(text("demo.tool.edited", self.locale, path=str(params.get("path"))))
         elif kind == "notice":
             screen.warn(text("demo.tool.notice", self.locale, text=str(params.get("text", ""))))
+
+    def _on_plan(self, params: dict[str, Any]) -> None:
+        """The model's plan, whole, each time it changes (`kesi/plan`)."""
+        items = [i for i in params.get("items") or [] if isinstance(i, Mapping)]
+        done = sum(1 for item in items if item.get("status") == "completed")
+        self.screen.info(text("demo.plan.title", self.locale, done=done, total=len(items)))
+        for item in items:
+            mark = PLAN_MARKS.get(str(item.get("status")), "·")
+            line = text("demo.plan.item", self.locale, mark=mark, content=item.get("content"))
+            (self.screen.good if mark == "✓" else self.screen.note)(line)
 
     def _on_run_finished(self, params: dict[str, Any]) -> None:
         self.screen.end_text()

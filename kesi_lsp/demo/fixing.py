@@ -33,11 +33,13 @@ EXIT_SECONDS = 10.0
 
 @dataclass(frozen=True)
 class Fixed:
-    """What the run cost and took: the server's usage totals, its rounds, the wall clock."""
+    """What the run cost and took: the server's usage totals, its rounds, the wall clock;
+    and the server's own verdict on the change (`kesi/runFinished.verified`, None: none)."""
 
     usage: Mapping[str, Any]
     rounds: list[Round]
     seconds: float
+    verified: Mapping[str, Any] | None = None
 
 
 @dataclass
@@ -67,7 +69,13 @@ class FixRun:
             seconds = time.monotonic() - started
             self.screen.info(self.t("demo.run.finished", status=finished.get("status")))
             usage = finished.get("usage")
-            return Fixed(usage if isinstance(usage, Mapping) else {}, editor.log.rounds, seconds)
+            verified = finished.get("verified")
+            return Fixed(
+                usage if isinstance(usage, Mapping) else {},
+                editor.log.rounds,
+                seconds,
+                verified if isinstance(verified, Mapping) else None,
+            )
 
     @contextlib.asynccontextmanager
     async def _editor(self, model: Model) -> AsyncIterator[DemoEditor]:

@@ -27,7 +27,8 @@ def at_step(number: int) -> object:
 
 
 EDIT = tool_use(
-    "edit_file", {"file_path": "calc.py", "old_string": "return a - b", "new_string": "return a + b"}
+    "edit_file",
+    {"file_path": "calc.py", "old_string": "return a - b", "new_string": "return a + b"},
 )
 
 # A second language server: after every change of calc.py it reports a warning on `a + b`.
