@@ -47,8 +47,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.tcp and args.stdio:
         build_parser().error("choose one of --stdio and --tcp")
     # Imported late: --version and the subcommands must not load pygls.
+    from kesi_lsp.lsp.app import serve
     from kesi_lsp.lsp.log import configure_logging
-    from kesi_lsp.lsp.server import serve
 
     configure_logging(args.verbose, args.log_file)
     return serve(args)

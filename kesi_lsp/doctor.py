@@ -63,7 +63,7 @@ class Check:
 
 
 def main(args: argparse.Namespace) -> int:
-    from kesi_lsp.core.settings import DEFAULT_MODEL
+    from kesi_lsp.core import DEFAULT_MODEL
     from kesi_lsp.demo.screen import screen_for
 
     locale: Locale = "zh-TW" if args.locale == "zh-TW" else "en"
@@ -141,7 +141,7 @@ def check_model(environ: Mapping[str, str], model: str, locale: Locale, *, offli
     try:
         answered = asyncio.run(_ask_model(environ, model))
     except Exception as exc:
-        from kesi_lsp.core.model.describe import describe_api_error
+        from kesi_lsp.core import describe_api_error
 
         return Check(
             "fail",
@@ -154,8 +154,7 @@ def check_model(environ: Mapping[str, str], model: str, locale: Locale, *, offli
 
 
 async def _ask_model(environ: Mapping[str, str], model: str) -> str:
-    from kesi_lsp.core.model.anthropic import ModelClient
-    from kesi_lsp.core.settings import AgentSettings
+    from kesi_lsp.core import AgentSettings, ModelClient
 
     client = ModelClient(AgentSettings(model=model), environ, max_retries=1, timeout=MODEL_SECONDS)
     try:
@@ -172,7 +171,7 @@ async def _ask_model(environ: Mapping[str, str], model: str) -> str:
 
 
 def check_rg(locale: Locale) -> Check:
-    from kesi_lsp.core.tools.ripgrep import find_rg
+    from kesi_lsp.core import find_rg
 
     rg = find_rg()
     if rg is None:
@@ -199,13 +198,12 @@ def check_git(locale: Locale) -> Check:
 
 def check_sandbox(environ: Mapping[str, str], locale: Locale) -> list[Check]:
     """The sandbox `auto` picks for a workspace here, and whether it really blocks the network."""
-    from kesi_lsp.core.sandbox import NoSandbox
-    from kesi_lsp.core.sandbox.selection import describe, select_sandbox, status_line
+    from kesi_lsp.core import NoSandbox, describe_sandbox, sandbox_status_line, select_sandbox
 
     with tempfile.TemporaryDirectory(prefix="kesi-doctor-") as folder:
         root = Path(folder).resolve()
         sandbox = select_sandbox("auto", root, environ, locale=locale)
-        state = status_line(describe(sandbox, root, environ), locale)
+        state = sandbox_status_line(describe_sandbox(sandbox, root, environ), locale)
         if isinstance(sandbox, NoSandbox):
             return [Check("warn", state, text("demo.doctor.sandbox_none_hint", locale))]
         probe = network_probe(

@@ -79,37 +79,6 @@ _COMMANDS: Final[dict[str, tuple[str, str]]] = {
     "lsp.action.fix_this": ("KeSi: fix this", "KeSi：修這裡"),
 }
 
-_TASKS: Final[dict[str, tuple[str, str]]] = {
-    "lsp.task.fix": (
-        "Fix the code in {path}, lines {lines}, as shown in my editor:",
-        "請修正 {path} 第 {lines} 行的程式碼，以下是我編輯器裡看到的內容：",
-    ),
-    "lsp.task.diagnostics": ("The editor reports:", "編輯器回報的問題："),
-    "lsp.task.instruction": ("What I want: {instruction}", "我的要求：{instruction}"),
-    "lsp.task.fix_default": (
-        "Find the cause, fix it with the smallest change that works, and check the fix.",
-        "找出原因，用能解決問題的最小修改修好它，並確認修好了。",
-    ),
-    "lsp.task.selection": (
-        "I am looking at {path}, lines {lines}:",
-        "我正在看 {path} 第 {lines} 行：",
-    ),
-    "lsp.task.current_file": ("I am looking at {path}.", "我正在看 {path}。"),
-    "lsp.task.clipped": (
-        "The selection is long, so only lines {shown} are shown above (at most {max_lines} "
-        "lines or {max_kb} KB). Lines {rest} are not included: read {path} with read_file "
-        "(or search it with grep) when you need them.",
-        "選取的範圍太長，上面只附了第 {shown} 行（最多 {max_lines} 行或 {max_kb} KB）。"
-        "第 {rest} 行沒有附上：需要時請用 read_file 讀 {path}（或用 grep 搜尋）。",
-    ),
-    "lsp.task.clipped_none": (
-        "The selection (lines {lines}) is too large to include: its first line alone is over "
-        "{max_kb} KB. Read {path} with read_file (or search it with grep) to see it.",
-        "選取的範圍（第 {lines} 行）太大，沒有附上：光是第一行就超過 {max_kb} KB。"
-        "請用 read_file 讀 {path}（或用 grep 搜尋）來看內容。",
-    ),
-}
-
 _PROMPTS: Final[dict[str, tuple[str, str]]] = {
     "lsp.prompt.command": (  # Day 14's ask_user("執行指令：{command}", reason)
         "[Permission needed] Run command: {command}",
@@ -186,10 +155,6 @@ _EDITS: Final[dict[str, tuple[str, str]]] = {
         "沒有套用：編輯器拒絕了 {path} 的修改：{reason}。什麼都沒有改。",
     ),
     "lsp.edit.no_reason": ("no reason given", "沒有說明原因"),
-    "lsp.edit.write_error": (
-        "Not applied: writing {path} failed ({error}). Nothing was changed.",
-        "沒有套用：寫入 {path} 失敗（{error}）。什麼都沒有改。",
-    ),
     "lsp.edit.skipped": (
         "Not applied: the editor skipped the edit to {path} because its buffer changed in the "
         "meantime. Nothing was changed. Read the file again, then redo the edit.",
@@ -242,7 +207,6 @@ _EDITS: Final[dict[str, tuple[str, str]]] = {
 }
 
 _RUNS: Final[dict[str, tuple[str, str]]] = {
-    "lsp.run_cancelled": ("Cancelled.", "已取消。"),
     "lsp.sandbox_off": (
         "KeSi in {folder}: {status}. Shell commands KeSi runs there are not confined; only the "
         "permission prompts stand in the way.",
@@ -251,19 +215,6 @@ _RUNS: Final[dict[str, tuple[str, str]]] = {
     "lsp.permissions.edits_accepted": (
         "Every file edit is allowed without asking (kesi.approvals is acceptEdits).",
         "所有改檔都不先問，直接允許（kesi.approvals 是 acceptEdits）。",
-    ),
-    "lsp.edits_accepted": (
-        "Edits: applied without asking (kesi.approvals is acceptEdits). KeSi's file edits land "
-        "in the editor as they are made; review them there and undo what you do not want. "
-        "Commands still need your approval as before.",
-        "改檔：不先問，直接套用（kesi.approvals 是 acceptEdits）。KeSi 改的檔案會直接出現在"
-        "編輯器裡，請在那裡檢查，不要的就復原。指令還是跟以前一樣要經過你同意。",
-    ),
-    "lsp.run_crashed": (
-        "KeSi hit an internal error ({error}). Your files are as the last applied edit left "
-        "them; the details are in the KeSi server log.",
-        "KeSi 發生內部錯誤（{error}）。檔案停在最後一次套用修改後的狀態；"
-        "細節在 KeSi server 的記錄裡。",
     ),
     "lsp.run_failed": ("KeSi stopped: {text}", "KeSi 停下來了：{text}"),
     "lsp.hint.unreachable": (
@@ -327,7 +278,6 @@ _LOG: Final[dict[str, tuple[str, str]]] = {
 MESSAGES: Final[dict[str, tuple[str, str]]] = {
     **_SETTINGS,
     **_COMMANDS,
-    **_TASKS,
     **_PROMPTS,
     **_EDITS,
     **_RUNS,

@@ -1,12 +1,323 @@
-"""The KeSi agent, editor-agnostic.
+"""The KeSi agent, editor-agnostic, and the one surface its front ends may use.
 
 Nothing in this package imports pygls or lsprotocol, reads the process's working directory,
 stdin or stdout, or prints. It meets the outside world through three seams:
 
-- a model client (`kesi_lsp.core.model`): an async stream of model events;
-- an approver (`kesi_lsp.core.approval`): async "allow once / allow for session / deny";
-- a workspace view (`kesi_lsp.core.workspace`): the current text of a file (the editor buffer
-  when open) and the delivery of an edit, which the user may reject;
+- a model client (`ModelClient`): an async stream of model events;
+- an approver (`Approver`): async "allow once / allow for session / deny", turned into a typed
+  `Allowed` / `Refused` answer by `consult`, the one path every question takes;
+- a workspace view (`WorkspaceView`): the current text of a file (the editor buffer when open)
+  and the delivery of an edit, which the user may reject;
 
-and it reports what happens as typed events (`kesi_lsp.core.events`).
+and it reports what happens as typed events (`Event`). A front end (the LSP adapter, the ACP
+adapter, the demo, the doctor) drives it through what this module exports and nothing else
+(`tests/test_architecture.py` checks): a session per folder (`Session`, `AgentSettings`), runs
+(`Runs`, `drive` with the front end's `RunFrontend`, `run_core_agent`), the task text
+(`fix_task`, `ask_task`), the permission views (`describe_grants`, ...), the disk's one atomic
+write (`write_change`) and a few text helpers.
+
+The names are loaded on first use (module `__getattr__`): importing the surface costs nothing,
+and a front end that never runs the agent never imports the loop or the `anthropic` SDK (an
+editor waits for the language server's start).
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Final
+
+_EXPORTS: Final[dict[str, str]] = {
+    # the approver seam and its typed answers
+    "Allowed": "approval",
+    "Answer": "approval",
+    "Approver": "approval",
+    "Choice": "approval",
+    "CommandRequest": "approval",
+    "EditRequest": "approval",
+    "PromptInterrupted": "approval",
+    "Refused": "approval",
+    "consult": "approval",
+    "refusal": "approval",
+    # the workspace view seam, and plain disk
+    "Delivery": "workspace",
+    "DeliveryStatus": "workspace",
+    "FileChange": "workspace",
+    "FileText": "workspace",
+    "WorkspaceView": "workspace",
+    "DiskWorkspace": "disk",
+    "write_change": "disk",
+    # the model client seam (loads the SDK: only when used)
+    "ModelClient": "model.anthropic",
+    "describe_api_error": "model.describe",
+    # events
+    "EditApplied": "events",
+    "CommandFinished": "events",
+    "PlanUpdated": "events",
+    "ProblemsReported": "events",
+    "Event": "events",
+    "EventSink": "events",
+    "LimitKind": "events",
+    "Notice": "events",
+    "NoticeKind": "events",
+    "RunFinished": "events",
+    "RunStatus": "events",
+    "TextDelta": "events",
+    "ToolFinished": "events",
+    "ToolStarted": "events",
+    "TurnStarted": "events",
+    "UsageReported": "events",
+    "Usage": "meter",
+    # the plan, the verdict, the editor's diagnostics (design §2.10)
+    "Plan": "plan",
+    "PlanItem": "plan",
+    "plan_line": "plan",
+    "step_label": "plan",
+    "Verdict": "verdict",
+    "ProblemsUnavailableError": "editor_problems",
+    "EditorProblems": "editor_problems",
+    "EditorProblem": "editor_problems:Problem",
+    "Snapshot": "editor_problems",
+    # sessions, settings and what a session may do
+    "Session": "session",
+    "APPROVAL_MODES": "settings",
+    "DEFAULT_MODEL": "settings",
+    "SANDBOX_MODES": "settings",
+    "AgentSettings": "settings",
+    "ApprovalMode": "settings",
+    "SandboxMode": "settings",
+    "GrantsView": "permissions.grants",
+    "describe_grants": "permissions.grants",
+    "grants_lines": "permissions.grants",
+    "revoke": "permissions.grants",
+    "revoked_line": "permissions.grants",
+    # runs: their life, the agent, the tools' context
+    "Run": "runs.registry",
+    "Runs": "runs.registry",
+    "SessionBusyError": "runs.registry",
+    "RunFrontend": "runs.drive",
+    "Runtime": "runs.drive",
+    "drive": "runs.drive",
+    "AgentRunner": "runs.agent",
+    "run_core_agent": "runs.agent",
+    "ToolContext": "tools.context",
+    # the task text
+    "MAX_EXCERPT_BYTES": "tasks",
+    "MAX_EXCERPT_LINES": "tasks",
+    "Excerpt": "tasks",
+    "Problem": "tasks",
+    "Severity": "tasks",
+    "ask_task": "tasks",
+    "clip_note": "tasks",
+    "clipped_last": "tasks",
+    "fix_task": "tasks",
+    "line_span": "tasks",
+    "numbered": "tasks",
+    "select_excerpt": "tasks",
+    # what the doctor checks
+    "NoSandbox": "sandbox",
+    "describe_sandbox": "sandbox.selection:describe",
+    "sandbox_status_line": "sandbox.selection:status_line",
+    "select_sandbox": "sandbox.selection",
+    "find_rg": "tools.ripgrep",
+    # text helpers
+    "is_ignored": "paths",
+    "split_lines": "diff",
+    "unified_diff": "diff",
+}
+
+__all__ = [  # the same names as `_EXPORTS` (a test checks)
+    "APPROVAL_MODES",
+    "DEFAULT_MODEL",
+    "MAX_EXCERPT_BYTES",
+    "MAX_EXCERPT_LINES",
+    "SANDBOX_MODES",
+    "AgentRunner",
+    "AgentSettings",
+    "Allowed",
+    "Answer",
+    "ApprovalMode",
+    "Approver",
+    "Choice",
+    "CommandFinished",
+    "CommandRequest",
+    "Delivery",
+    "DeliveryStatus",
+    "DiskWorkspace",
+    "EditApplied",
+    "EditRequest",
+    "EditorProblem",
+    "EditorProblems",
+    "Event",
+    "EventSink",
+    "Excerpt",
+    "FileChange",
+    "FileText",
+    "GrantsView",
+    "LimitKind",
+    "ModelClient",
+    "NoSandbox",
+    "Notice",
+    "NoticeKind",
+    "Plan",
+    "PlanItem",
+    "PlanUpdated",
+    "Problem",
+    "ProblemsReported",
+    "ProblemsUnavailableError",
+    "PromptInterrupted",
+    "Refused",
+    "Run",
+    "RunFinished",
+    "RunFrontend",
+    "RunStatus",
+    "Runs",
+    "Runtime",
+    "SandboxMode",
+    "Session",
+    "SessionBusyError",
+    "Severity",
+    "Snapshot",
+    "TextDelta",
+    "ToolContext",
+    "ToolFinished",
+    "ToolStarted",
+    "TurnStarted",
+    "Usage",
+    "UsageReported",
+    "Verdict",
+    "WorkspaceView",
+    "ask_task",
+    "clip_note",
+    "clipped_last",
+    "consult",
+    "describe_api_error",
+    "describe_grants",
+    "describe_sandbox",
+    "drive",
+    "find_rg",
+    "fix_task",
+    "grants_lines",
+    "is_ignored",
+    "line_span",
+    "numbered",
+    "plan_line",
+    "refusal",
+    "revoke",
+    "revoked_line",
+    "run_core_agent",
+    "sandbox_status_line",
+    "select_excerpt",
+    "select_sandbox",
+    "split_lines",
+    "step_label",
+    "unified_diff",
+    "write_change",
+]
+
+
+def __getattr__(name: str) -> object:
+    """Load `name` from its module on first use (and keep it, so this runs once per name)."""
+    where = _EXPORTS.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module, _, attribute = where.partition(":")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), attribute or name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])
+
+
+if TYPE_CHECKING:
+    from kesi_lsp.core.approval import (
+        Allowed,
+        Answer,
+        Approver,
+        Choice,
+        CommandRequest,
+        EditRequest,
+        PromptInterrupted,
+        Refused,
+        consult,
+        refusal,
+    )
+    from kesi_lsp.core.diff import split_lines, unified_diff
+    from kesi_lsp.core.disk import DiskWorkspace, write_change
+    from kesi_lsp.core.editor_problems import (
+        EditorProblems,
+        ProblemsUnavailableError,
+        Snapshot,
+    )
+    from kesi_lsp.core.editor_problems import Problem as EditorProblem
+    from kesi_lsp.core.events import (
+        CommandFinished,
+        EditApplied,
+        Event,
+        EventSink,
+        LimitKind,
+        Notice,
+        NoticeKind,
+        PlanUpdated,
+        ProblemsReported,
+        RunFinished,
+        RunStatus,
+        TextDelta,
+        ToolFinished,
+        ToolStarted,
+        TurnStarted,
+        UsageReported,
+    )
+    from kesi_lsp.core.meter import Usage
+    from kesi_lsp.core.model.anthropic import ModelClient
+    from kesi_lsp.core.model.describe import describe_api_error
+    from kesi_lsp.core.paths import is_ignored
+    from kesi_lsp.core.permissions.grants import (
+        GrantsView,
+        describe_grants,
+        grants_lines,
+        revoke,
+        revoked_line,
+    )
+    from kesi_lsp.core.plan import Plan, PlanItem, plan_line, step_label
+    from kesi_lsp.core.runs.agent import AgentRunner, run_core_agent
+    from kesi_lsp.core.runs.drive import RunFrontend, Runtime, drive
+    from kesi_lsp.core.runs.registry import Run, Runs, SessionBusyError
+    from kesi_lsp.core.sandbox import NoSandbox
+    from kesi_lsp.core.sandbox.selection import describe as describe_sandbox
+    from kesi_lsp.core.sandbox.selection import select_sandbox
+    from kesi_lsp.core.sandbox.selection import status_line as sandbox_status_line
+    from kesi_lsp.core.session import Session
+    from kesi_lsp.core.settings import (
+        APPROVAL_MODES,
+        DEFAULT_MODEL,
+        SANDBOX_MODES,
+        AgentSettings,
+        ApprovalMode,
+        SandboxMode,
+    )
+    from kesi_lsp.core.tasks import (
+        MAX_EXCERPT_BYTES,
+        MAX_EXCERPT_LINES,
+        Excerpt,
+        Problem,
+        Severity,
+        ask_task,
+        clip_note,
+        clipped_last,
+        fix_task,
+        line_span,
+        numbered,
+        select_excerpt,
+    )
+    from kesi_lsp.core.tools.context import ToolContext
+    from kesi_lsp.core.tools.ripgrep import find_rg
+    from kesi_lsp.core.verdict import Verdict
+    from kesi_lsp.core.workspace import (
+        Delivery,
+        DeliveryStatus,
+        FileChange,
+        FileText,
+        WorkspaceView,
+    )

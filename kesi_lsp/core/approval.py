@@ -1,8 +1,14 @@
-"""The approver seam: how the core asks a human "may I?".
+"""The approver seam: how the core asks a human "may I?", and the typed answer it gets.
 
 The terminal KeSi called `input()`; here the question is a value handed to whoever hosts the
-core (the LSP adapter turns it into `window/showMessageRequest`, tests answer from a script).
-Any failure to get an answer must come back as `Choice.DENY`: the gate fails closed.
+core (the LSP adapter turns it into `window/showMessageRequest` or `kesi/reviewEdit`, tests
+answer from a script). Any failure to get an answer must come back as `Choice.DENY`: the gate
+fails closed.
+
+Every question, a command's or an edit's, goes through `consult`, the one place where a
+human's `Choice` (or the lack of one) becomes an `Answer`: `Allowed(choice)`, or
+`Refused(message)` carrying the seed's refusal for the model. No caller has to remember that a
+missing answer, an error or a non-answer means no.
 """
 
 from __future__ import annotations
@@ -14,6 +20,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
+
+from kesi_lsp.catalog import Locale, text
 
 
 class Choice(enum.Enum):
@@ -88,3 +96,54 @@ def asking() -> Iterator[None]:
         raise
     except asyncio.CancelledError as exc:
         raise PromptInterrupted(*exc.args) from exc
+
+
+@dataclass(frozen=True)
+class Allowed:
+    """Yes: `choice` is ALLOW_ONCE (this time, or nothing needed asking) or ALLOW_SESSION."""
+
+    choice: Choice = Choice.ALLOW_ONCE
+
+
+@dataclass(frozen=True)
+class Refused:
+    """No: `message` is the whole sentence the model receives as the tool's error result, in
+    the session's locale (the seed's words: do not send the same request again)."""
+
+    message: str
+
+
+Answer = Allowed | Refused
+Request = CommandRequest | EditRequest
+
+_REFUSALS: dict[type[Request], str] = {
+    CommandRequest: "permissions.refused_command",
+    EditRequest: "permissions.refused_edit",
+}
+
+
+def refusal(kind: type[Request], locale: Locale) -> Refused:
+    """The seed's "no" to a request of `kind`; also for a no given some other way than through
+    `consult` (the editor's own preview of an edit), so that it reads exactly the same."""
+    return Refused(text(_REFUSALS[kind], locale))
+
+
+def answer_to(kind: type[Request], choice: object, locale: Locale) -> Answer:
+    """What a human's `choice` about a request of `kind` means; anything but a yes is a no."""
+    if isinstance(choice, Choice) and choice is not Choice.DENY:
+        return Allowed(choice)
+    return refusal(kind, locale)
+
+
+async def consult(approver: Approver, request: Request, locale: Locale) -> Answer:
+    """Ask `approver` about `request`. A cancellation while the human looks is a
+    `PromptInterrupted`; an approver that breaks is a no, never a yes."""
+    try:
+        with asking():
+            if isinstance(request, CommandRequest):
+                choice: object = await approver.approve_command(request)
+            else:
+                choice = await approver.approve_edit(request)
+    except Exception:
+        choice = Choice.DENY
+    return answer_to(type(request), choice, locale)

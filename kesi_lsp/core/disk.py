@@ -5,7 +5,7 @@ Delivering follows seed Day 10: a new file is created exclusively (a file that a
 meantime is never overwritten), an existing file is replaced atomically through a temporary file
 in the same folder, flushed to disk, with its permission bits kept, and only if it still holds
 the text the change was computed against. File work runs in a thread so the event loop stays
-responsive.
+responsive. `write_change` is that write on its own, for every front end that writes a file itself.
 """
 
 from __future__ import annotations
@@ -15,13 +15,18 @@ import contextlib
 import os
 import stat
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from kesi_lsp.catalog import DEFAULT_LOCALE, Locale, text
-from kesi_lsp.core.approval import Approver, Choice, EditRequest, asking
+from kesi_lsp.core.approval import Answer, Approver, Choice, EditRequest, Refused, consult
 from kesi_lsp.core.diff import unified_diff
 from kesi_lsp.core.paths import is_ignored
 from kesi_lsp.core.workspace import Delivery, DeliveryStatus, FileChange, FileText
+
+Reader = Callable[[Path], str]
+"""Reads a file's text; raises OSError (FileNotFoundError when it is gone) or
+UnicodeDecodeError."""
 
 
 def read_utf8(path: Path) -> str:
@@ -54,10 +59,11 @@ class DiskWorkspace:
     async def deliver(self, change: FileChange, *, review: bool) -> Delivery:
         choice = Choice.ALLOW_ONCE
         if review:
-            choice = await self._ask(change)
-            if choice is Choice.DENY:
-                return Delivery(DeliveryStatus.REJECTED, choice=choice)
-        reason = await asyncio.to_thread(self._apply, change)
+            answer = await self._ask(change)
+            if isinstance(answer, Refused):
+                return Delivery(DeliveryStatus.REJECTED, Choice.DENY, reason=answer.message)
+            choice = answer.choice
+        reason = await asyncio.to_thread(write_change, change, self.root, self.locale)
         if reason is not None:
             return Delivery(DeliveryStatus.FAILED, choice=choice, reason=reason)
         return Delivery(DeliveryStatus.APPLIED, choice=choice)
@@ -65,7 +71,7 @@ class DiskWorkspace:
     def unsaved_files(self) -> tuple[Path, ...]:
         return ()
 
-    async def _ask(self, change: FileChange) -> Choice:
+    async def _ask(self, change: FileChange) -> Answer:
         diff = await asyncio.to_thread(unified_diff, change.rel, change.before, change.after)
         request = EditRequest(
             tool=change.tool,
@@ -75,18 +81,36 @@ class DiskWorkspace:
             after=change.after,
             diff=diff,
         )
-        try:
-            with asking():
-                return await self._approver.approve_edit(request)
-        except Exception:
-            return Choice.DENY  # nobody could answer: the gate fails closed
+        return await consult(self._approver, request, self.locale)
+
+
+def write_change(
+    change: FileChange, root: Path, locale: Locale, *, read: Reader | None = None
+) -> str | None:
+    """Write `change` to disk the seed's way (Day 10); None when it landed, else the model-facing
+    sentence saying why nothing was changed (the seed's own words where the seed has them).
+
+    `change.before` is what the file must still hold (None: it must not exist yet), as `read`
+    reads it: the caller's own reader, so the check compares like with like (default
+    `read_utf8`). `root` is the workspace, re-checked once the folders of a new file exist.
+    Blocking: call it in a worker thread. Every front end's own write goes through here, so
+    there is one atomic write.
+    """
+    return _Writer(root.resolve(), locale, read or read_utf8).apply(change)
+
+
+class _Writer:
+    """One write: the fence it re-checks, how it reads the file, the locale it speaks."""
+
+    def __init__(self, root: Path, locale: Locale, read: Reader) -> None:
+        self.root = root
+        self.locale = locale
+        self.read = read
 
     def _say(self, key: str, **fields: object) -> str:
         return text(key, self.locale, **fields)
 
-    def _apply(self, change: FileChange) -> str | None:
-        """Write the change; return None on success, else the model-facing sentence saying why
-        nothing was changed (the seed's own words where the seed has them)."""
+    def apply(self, change: FileChange) -> str | None:
         editing = change.tool == "edit_file"
         try:
             data = change.after.encode("utf-8")
@@ -144,7 +168,7 @@ class DiskWorkspace:
         path, before = change.path, change.before
         stale = self._say("tools.edit.stale" if editing else "tools.write.stale")
         try:
-            if read_utf8(path) != before:
+            if self.read(path) != before:
                 return stale
             mode = stat.S_IMODE(path.stat().st_mode)
         except FileNotFoundError:
@@ -159,7 +183,7 @@ class DiskWorkspace:
                 handle.write(data)
                 handle.flush()
                 os.fsync(handle.fileno())
-            if read_utf8(path) != before:  # last look before the swap (seed Day 10)
+            if self.read(path) != before:  # last look before the swap (seed Day 10)
                 return stale
             temp.chmod(mode)
             temp.replace(path)

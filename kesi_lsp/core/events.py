@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from kesi_lsp.core.diagnostics import Problem
+from kesi_lsp.core.editor_problems import Problem
 from kesi_lsp.core.meter import Usage
 from kesi_lsp.core.plan import Plan
 from kesi_lsp.core.verdict import Verdict

@@ -25,10 +25,10 @@ from pathlib import Path
 from typing import Final
 
 from kesi_lsp.catalog import Locale, text
-from kesi_lsp.core.diagnostics import (
-    DiagnosticsUnavailableError,
-    EditorDiagnostics,
+from kesi_lsp.core.editor_problems import (
+    EditorProblems,
     Problem,
+    ProblemsUnavailableError,
     Snapshot,
 )
 from kesi_lsp.core.events import Event, EventSink, ProblemsReported
@@ -137,7 +137,7 @@ class ProblemWatch:
 
     def __init__(
         self,
-        editor: EditorDiagnostics,
+        editor: EditorProblems,
         locale: Locale,
         *,
         settle: float = SETTLE_SECONDS,
@@ -159,7 +159,7 @@ class ProblemWatch:
         """Take the state before a change of `paths` (the first one of the run is kept)."""
         try:
             snapshot = await self._editor.snapshot(paths, BASELINE_SECONDS)
-        except DiagnosticsUnavailableError as exc:
+        except ProblemsUnavailableError as exc:
             return Before(None, str(exc))
         for path in paths:
             self._run_start.setdefault(path, snapshot.problems.get(path, ()))
@@ -174,7 +174,7 @@ class ProblemWatch:
             return self._unavailable(checked, before.reason, emit)
         try:
             now = await self._settled(paths, before.snapshot)
-        except DiagnosticsUnavailableError as exc:
+        except ProblemsUnavailableError as exc:
             return self._unavailable(checked, str(exc), emit)
         new = new_problems(_all(before.snapshot, paths), _all(now, paths))
         outstanding = [

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 
 from kesi_lsp.core.instructions import ProjectInstructions
 from kesi_lsp.core.meter import Usage
-from kesi_lsp.core.permissions.grants import Grants
 from kesi_lsp.core.plan import Plan
 from kesi_lsp.core.reads import ReadParts
 from kesi_lsp.core.settings import AgentSettings
@@ -23,13 +22,28 @@ if TYPE_CHECKING:
 
 
 @dataclass
+class Grants:
+    """What the user allowed for the session (seed Day 14): exact command strings and resolved
+    file paths. Shown, revoked and checked by `kesi_lsp.core.permissions`."""
+
+    commands: set[str] = field(default_factory=set)
+    files: set[Path] = field(default_factory=set)
+
+    def clear(self) -> None:
+        """Revoke everything (seed `/revoke`)."""
+        self.commands.clear()
+        self.files.clear()
+
+
+@dataclass
 class Session:
     """State of one workspace folder's conversation with the agent.
 
     `reads` maps a resolved path to the sha256 (hex) of the whole text the agent last read
     (some of) from it; write_file refuses to overwrite a file without a current, matching
     record. `read_parts` says which lines of that text were seen when it was read only in
-    parts (`kesi_lsp.core.reads`): write_file refuses to overwrite lines never seen.
+    parts (`kesi_lsp.core.reads`): write_file refuses to overwrite lines never seen. `plan` is
+    the model's plan (the todo tool); `instructions` the folder's AGENTS.md, as last looked at.
     """
 
     root: Path

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.checks import is_check
-from kesi_lsp.core.diagnostics import Problem
+from kesi_lsp.core.editor_problems import Problem
 from kesi_lsp.core.events import CommandFinished, EditApplied, Event, ProblemsReported
 from kesi_lsp.core.verdict import Verdict
 

@@ -63,8 +63,9 @@ class Delivery:
     (or, with a `note`, the text the editor reformatted it to on save, or the part of it the
     user kept in the editor's preview);
     `choice` says whether the user accepted once or for the session (ALLOW_ONCE when no review
-    was needed). REJECTED: the user said no; nothing changed anywhere. FAILED: it could not be
-    applied (stale buffer, I/O error, the editor refused); `reason` says why, nothing changed.
+    was needed). REJECTED: the user said no; nothing changed anywhere; `reason` is the refusal
+    (`approval.Refused.message`). FAILED: it could not be applied (stale buffer, I/O error, the
+    editor refused); `reason` says why, nothing changed.
     `reason` is the whole sentence the model receives as the tool's error result, in the
     session's locale (edit_file and write_file pass it on as it is).
     `note`, on APPLIED, is a sentence the model must hear along with its success: the editor

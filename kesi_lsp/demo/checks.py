@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from kesi_lsp.core.diff import unified_diff
+from kesi_lsp.core import unified_diff
 
 PYTEST_SECONDS: Final = 120
 # The sample needs no pytest plugin; whatever plugins this Python has (KeSi's own test tools,

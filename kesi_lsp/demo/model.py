@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kesi_lsp.catalog import Locale
-from kesi_lsp.core.settings import DEFAULT_MODEL
+from kesi_lsp.core import DEFAULT_MODEL
 from kesi_lsp.demo.checks import SAMPLE_ENV
 from kesi_lsp.demo.recording import recorded_model
 from kesi_lsp.scripted_api import ScriptedServer

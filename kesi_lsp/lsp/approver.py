@@ -1,5 +1,8 @@
-"""Permission prompts as `window/showMessageRequest` (design §2.6).
+"""The person at the editor, as the core's `Approver`: prompts and edit reviews (§2.6, §2.7).
 
+Commands are asked with `window/showMessageRequest`; an edit is reviewed with our clients'
+`kesi/reviewEdit` when they announce it, else with the same prompt showing the diff (the
+editor's own preview is the third way, but it is part of applying the edit: see `delivery`).
 The user answers `Allow once`, `Allow for this session` or `Deny`: these three titles are fixed
 by the contract in every locale (clients and scripts may match on them); the question itself
 speaks the configured locale, in the seed's words for zh-TW. Anything else (a dismissed
@@ -14,11 +17,13 @@ from dataclasses import dataclass
 from typing import Final
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcMethodNotFound
+from pygls.exceptions import JsonRpcException, JsonRpcMethodNotFound
 
 from kesi_lsp.catalog import Locale, text
-from kesi_lsp.core.approval import Choice, CommandRequest, EditRequest
-from kesi_lsp.lsp.wire import Wire
+from kesi_lsp.core import Choice, CommandRequest, EditRequest
+from kesi_lsp.lsp.capabilities import ClientFeatures
+from kesi_lsp.lsp.folders import path_to_uri
+from kesi_lsp.lsp.wire import ClientGoneError, Wire
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +34,13 @@ ACTIONS: Final = {
     "Allow once": Choice.ALLOW_ONCE,
     "Allow for this session": Choice.ALLOW_SESSION,
     "Deny": Choice.DENY,
+}
+
+REVIEW_EDIT: Final = "kesi/reviewEdit"
+_DECISIONS: Final = {
+    "accept": Choice.ALLOW_ONCE,
+    "acceptSession": Choice.ALLOW_SESSION,
+    "reject": Choice.DENY,
 }
 
 
@@ -110,13 +122,35 @@ def edit_message(request: EditRequest, locale: Locale) -> str:
 
 
 class LspApprover:
-    """The core's `Approver`, answered by the person at the editor."""
+    """The core's `Approver` for one run, answered by the person at the editor."""
 
-    def __init__(self, prompter: Prompter) -> None:
+    def __init__(
+        self, prompter: Prompter, wire: Wire, features: ClientFeatures, run_id: str
+    ) -> None:
         self._prompter = prompter
+        self._wire = wire
+        self._features = features
+        self._run_id = run_id
 
     async def approve_command(self, request: CommandRequest) -> Choice:
         return await self._prompter.ask(command_message(request, self._prompter.locale))
 
     async def approve_edit(self, request: EditRequest) -> Choice:
-        return await self._prompter.ask(edit_message(request, self._prompter.locale))
+        """`kesi/reviewEdit` for clients that announce it, else the prompt with the diff."""
+        if not self._features.review_edit:
+            return await self._prompter.ask(edit_message(request, self._prompter.locale))
+        params = {
+            "runId": self._run_id,
+            "uri": path_to_uri(request.path),
+            "path": request.rel,
+            "before": request.before,
+            "after": request.after,
+            "diff": request.diff,
+        }
+        try:
+            answer = await self._wire.request(REVIEW_EDIT, params)
+        except (ClientGoneError, JsonRpcException) as exc:
+            log.info("kesi/reviewEdit failed, treating as reject: %s", exc)
+            return Choice.DENY
+        decision = answer.get("decision") if isinstance(answer, dict) else None
+        return _DECISIONS.get(decision, Choice.DENY) if isinstance(decision, str) else Choice.DENY

@@ -7,10 +7,19 @@ LSP capability tree. The client's name never decides anything: capabilities do.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from lsprotocol import types
+
+
+class ReviewRoute(enum.StrEnum):
+    """How an edit is shown to the user before it lands (design §2.7, step 1)."""
+
+    CLIENT = "kesi"  # our own clients: a `kesi/reviewEdit` request, answered with a decision
+    PREVIEW = "annotation"  # the editor's own preview (`needsConfirmation` on workspace/applyEdit)
+    PROMPT = "prompt"  # everyone else: `window/showMessageRequest` with the diff
 
 
 @dataclass(frozen=True)
@@ -30,13 +39,14 @@ class ClientFeatures:
     configuration: bool = False
 
     @property
-    def review_path(self) -> str:
-        """How an edit is shown before it lands: "kesi", "annotation" or "prompt" (§2.7)."""
+    def review_route(self) -> ReviewRoute:
+        """How this client shows an edit before it lands (the capability decides, not the
+        client's name: Neovim applies an annotated edit without asking)."""
         if self.review_edit:
-            return "kesi"
+            return ReviewRoute.CLIENT
         if self.change_annotations and self.document_changes:
-            return "annotation"
-        return "prompt"
+            return ReviewRoute.PREVIEW
+        return ReviewRoute.PROMPT
 
 
 def _kesi_experimental(caps: types.ClientCapabilities) -> Mapping[str, object]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from lsprotocol import types
 
 from kesi_lsp.catalog import text
-from kesi_lsp.core.paths import is_ignored
+from kesi_lsp.core import is_ignored
 from kesi_lsp.lsp.args import unstructure
 from kesi_lsp.lsp.commands import FIX_THIS
 from kesi_lsp.lsp.folders import containing_folder, uri_to_path

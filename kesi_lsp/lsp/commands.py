@@ -14,16 +14,20 @@ from typing import Any
 from lsprotocol import types
 
 from kesi_lsp.catalog import text
-from kesi_lsp.core.diff import split_lines
-from kesi_lsp.core.meter import Usage
-from kesi_lsp.core.paths import is_ignored
-from kesi_lsp.core.permissions.grants import (
+from kesi_lsp.core import (
+    Excerpt,
     GrantsView,
+    Run,
+    Usage,
+    ask_task,
     describe_grants,
     grants_lines,
+    is_ignored,
+    line_span,
     revoked_line,
+    select_excerpt,
 )
-from kesi_lsp.core.permissions.grants import revoke as revoke_grants
+from kesi_lsp.core import revoke as revoke_grants
 from kesi_lsp.lsp.args import (
     CommandError,
     invalid,
@@ -33,12 +37,11 @@ from kesi_lsp.lsp.args import (
     opt_str,
     req_str,
 )
-from kesi_lsp.lsp.driver import drive
+from kesi_lsp.lsp.driver import drive_lsp_run
 from kesi_lsp.lsp.folders import Folder, containing_folder, uri_to_path
-from kesi_lsp.lsp.runs import Run
 from kesi_lsp.lsp.server import KesiServer
 from kesi_lsp.lsp.stream import usage_json
-from kesi_lsp.lsp.tasks import ask_task, clipped_last, fix_task, line_span, numbered
+from kesi_lsp.lsp.tasks import fix_task
 
 log = logging.getLogger(__name__)
 
@@ -77,11 +80,9 @@ def rel_path(folder: Folder, path: Path) -> str:
     return path.relative_to(folder.path).as_posix() if path != folder.path else "."
 
 
-async def excerpt(
-    ls: KesiServer, folder: Folder, path: Path, rng: types.Range
-) -> tuple[str, tuple[int, int], int]:
+async def excerpt(ls: KesiServer, folder: Folder, path: Path, rng: types.Range) -> Excerpt:
     """The numbered lines `rng` covers, from the editor's buffer (else the disk), clipped to
-    the excerpt's caps (`tasks.clipped_last`): the text, the lines selected, the last shown."""
+    the excerpt's caps (`kesi_lsp.core.tasks`)."""
     try:
         source = (await ls.documents.file_text(path)).text
     except (OSError, UnicodeDecodeError) as exc:
@@ -89,11 +90,7 @@ async def excerpt(
             "lsp.unreadable", ls.locale_for(folder), path=rel_path(folder, path), error=str(exc)
         )
         raise CommandError(message, "unreadable") from exc
-    first, last = line_span(rng.start.line, rng.end.line, rng.end.character)
-    top = max(len(split_lines(source)) - 1, 0)
-    lines = (min(first, top), min(last, top))
-    shown = clipped_last(source, *lines)
-    return (numbered(source, lines[0], shown) if shown >= lines[0] else ""), lines, shown
+    return select_excerpt(source, line_span(rng.start.line, rng.end.line, rng.end.character))
 
 
 async def _settled(ls: KesiServer) -> None:
@@ -108,13 +105,12 @@ async def _start(ls: KesiServer, folder: Folder, prompt: str) -> dict[str, str]:
     """Start a run in `folder`'s session unless one is already going there."""
     await _settled(ls)
     settings = ls.settings_for(folder).settings
-    busy = ls.runs.active_in(folder)
+    busy = ls.runs.active_in(folder.path)  # before the settings change under a live run
     if busy is not None:
         raise CommandError(text("lsp.busy", settings.locale), "busy", runId=busy.id)
     session = ls.sessions.get(folder, settings)
     session.settings = settings
-    host = ls.host()
-    run = ls.runs.start(Run(folder, session, prompt), lambda r: drive(host, r))
+    run = ls.runs.start(Run(session, prompt), lambda r: drive_lsp_run(ls.host, r, folder))
     log.info("run %s started in %s", run.id, folder.path)
     return {"runId": run.id}
 
@@ -131,10 +127,12 @@ async def fix_this(ls: KesiServer, *args: Any) -> dict[str, str]:
     if path is None or path == folder.path:
         raise invalid(f"{FIX_THIS}: 'uri' must name a file")
     await _settled(ls)
-    lines_text, lines, shown = await excerpt(ls, folder, path, rng)
+    shown = await excerpt(ls, folder, path, rng)
     locale = ls.locale_for(folder)
     rel = rel_path(folder, path)
-    task = fix_task(rel, lines_text, lines, diagnostics, instruction, locale, shown=shown)
+    task = fix_task(
+        rel, shown.text, shown.lines, diagnostics, instruction, locale, shown=shown.shown
+    )
     return await _start(ls, folder, task)
 
 
@@ -146,13 +144,15 @@ async def ask(ls: KesiServer, *args: Any) -> dict[str, str]:
     rng = opt_range(ASK, obj)
     folder, path = target(ls, opt_str(ASK, obj, "uri"))
     rel = rel_path(folder, path) if path is not None and path != folder.path else None
-    lines_text: str | None = None
-    lines: tuple[int, int] | None = None
-    shown: int | None = None
     await _settled(ls)
+    shown: Excerpt | None = None
     if rel is not None and path is not None and rng is not None:
-        lines_text, lines, shown = await excerpt(ls, folder, path, rng)
-    task = ask_task(prompt, rel, lines_text, lines, ls.locale_for(folder), shown=shown)
+        shown = await excerpt(ls, folder, path, rng)
+    locale = ls.locale_for(folder)
+    if shown is None:
+        task = ask_task(prompt, rel, None, None, locale)
+    else:
+        task = ask_task(prompt, rel, shown.text, shown.lines, locale, shown=shown.shown)
     return await _start(ls, folder, task)
 
 
@@ -165,7 +165,7 @@ def cancel(ls: KesiServer, *args: Any) -> dict[str, bool]:
         return {"cancelled": run is not None and run.cancel()}
     if uri is not None:
         folder, _ = target(ls, uri)
-        run = ls.runs.active_in(folder)
+        run = ls.runs.active_in(folder.path)
         return {"cancelled": run is not None and run.cancel()}
     stopped = [run.cancel() for run in ls.runs.live()]  # every run, no short-circuit
     return {"cancelled": any(stopped)}
@@ -173,7 +173,7 @@ def cancel(ls: KesiServer, *args: Any) -> dict[str, bool]:
 
 def reset(ls: KesiServer, *args: Any) -> dict[str, object]:
     folder, _ = target(ls, opt_str(RESET, one_object(RESET, args), "uri"))
-    if ls.runs.active_in(folder) is not None:
+    if ls.runs.active_in(folder.path) is not None:
         raise CommandError(text("lsp.busy_reset", ls.locale_for(folder)), "busy")
     session = ls.sessions.peek(folder)
     if session is not None:

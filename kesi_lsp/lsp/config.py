@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Final
 
 from kesi_lsp.catalog import Locale, is_locale, text
-from kesi_lsp.core.settings import APPROVAL_MODES, SANDBOX_MODES, AgentSettings
+from kesi_lsp.core import APPROVAL_MODES, SANDBOX_MODES, AgentSettings
 
 log = logging.getLogger(__name__)
 

@@ -6,7 +6,7 @@ Only the editor sees every language server's diagnostics (VS Code's
 `{items: [{uri, diagnostics, changes?}]}`: the LSP `Diagnostic`s of each file and, when the
 editor can count them, how many times its diagnostics were updated (the core uses the count to
 know that a language server looked at the file again after a change). This module is that
-request, translated into the core's `EditorDiagnostics` seam.
+request, translated into the core's `EditorProblems` seam.
 """
 
 from __future__ import annotations
@@ -15,20 +15,20 @@ import asyncio
 import logging
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Final
+from typing import Final, Literal
 
 from pygls.exceptions import JsonRpcException
 
 from kesi_lsp.catalog import Locale, text
-from kesi_lsp.core.diagnostics import DiagnosticsUnavailableError, Problem, Severity, Snapshot
-from kesi_lsp.lsp.delivery import EditorLink
+from kesi_lsp.core import EditorProblem, ProblemsUnavailableError, Snapshot
 from kesi_lsp.lsp.folders import path_to_uri, uri_to_path
+from kesi_lsp.lsp.link import EditorLink
 from kesi_lsp.lsp.wire import ClientGoneError
 
 log = logging.getLogger(__name__)
 
 DIAGNOSTICS: Final = "kesi/diagnostics"
-_SEVERITIES: Final[dict[object, Severity]] = {1: "error", 2: "warning"}
+_SEVERITIES: Final[dict[object, Literal["error", "warning"]]] = {1: "error", 2: "warning"}
 
 
 def _text_or_none(value: object) -> str | None:
@@ -37,8 +37,8 @@ def _text_or_none(value: object) -> str | None:
     return None
 
 
-def _problem(rel: str, raw: object) -> Problem | None:
-    """An LSP Diagnostic (JSON) as the core's Problem; None for hints, infos and junk."""
+def _problem(rel: str, raw: object) -> EditorProblem | None:
+    """An LSP Diagnostic (JSON) as the core's EditorProblem; None for hints, infos, junk."""
     if not isinstance(raw, Mapping):
         return None
     severity = _SEVERITIES.get(raw.get("severity", 1))  # LSP: a missing severity is an error
@@ -50,13 +50,13 @@ def _problem(rel: str, raw: object) -> Problem | None:
     code = raw.get("code")
     if isinstance(code, Mapping):  # VS Code: {value, target}
         code = code.get("value")
-    return Problem(
+    return EditorProblem(
         rel, line + 1, severity, message, _text_or_none(raw.get("source")), _text_or_none(code)
     )
 
 
 class LspDiagnostics:
-    """The core's `EditorDiagnostics` for one run's folder, over `kesi/diagnostics`."""
+    """The core's `EditorProblems` for one run's folder, over `kesi/diagnostics`."""
 
     def __init__(self, link: EditorLink, root: Path, locale: Locale) -> None:
         self._link = link
@@ -77,18 +77,18 @@ class LspDiagnostics:
             answer = await asyncio.wait_for(request, patience)
         except TimeoutError:
             seconds = f"{patience:.1f}".rstrip("0").rstrip(".")
-            raise DiagnosticsUnavailableError(
+            raise ProblemsUnavailableError(
                 text("problems.no_answer", self._locale, seconds=seconds)
             ) from None
         except (ClientGoneError, JsonRpcException) as exc:
             log.info("kesi/diagnostics failed: %s", exc)
-            raise DiagnosticsUnavailableError(
+            raise ProblemsUnavailableError(
                 text("problems.error_answer", self._locale, error=str(exc) or type(exc).__name__)
             ) from None
         return self._read(answer, uris)
 
     def _read(self, answer: object, uris: Mapping[str, Path]) -> Snapshot:
-        problems: dict[Path, tuple[Problem, ...]] = dict.fromkeys(uris.values(), ())
+        problems: dict[Path, tuple[EditorProblem, ...]] = dict.fromkeys(uris.values(), ())
         changes: dict[Path, int | None] = {}
         items = answer.get("items") if isinstance(answer, Mapping) else None
         for item in items if isinstance(items, list) else []:

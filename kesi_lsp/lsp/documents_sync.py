@@ -28,19 +28,19 @@ async def did_open(ls: KesiServer, params: types.DidOpenTextDocumentParams) -> N
     doc = params.text_document
     log.debug("opened %s v%s", doc.uri, doc.version)
     if (path := _path(doc.uri)) is not None:
-        await ls.disk_texts.refresh([path])
+        await ls.documents.disk.refresh([path])
 
 
 def did_change(ls: KesiServer, params: types.DidChangeTextDocumentParams) -> None:
     log.debug("changed %s v%s", params.text_document.uri, params.text_document.version)
     if (path := _path(params.text_document.uri)) is not None:
-        ls.disk_texts.settle(path)
+        ls.documents.disk.settle(path)
 
 
 def did_close(ls: KesiServer, params: types.DidCloseTextDocumentParams) -> None:
     log.debug("closed %s", params.text_document.uri)
     if (path := _path(params.text_document.uri)) is not None:
-        ls.disk_texts.forget(path)
+        ls.documents.disk.forget(path)
 
 
 async def did_save(ls: KesiServer, params: types.DidSaveTextDocumentParams) -> None:
@@ -48,7 +48,7 @@ async def did_save(ls: KesiServer, params: types.DidSaveTextDocumentParams) -> N
     files. Typing that arrives before the read lands is unsaved typing, not a conflict."""
     log.debug("saved %s", params.text_document.uri)
     if (path := _path(params.text_document.uri)) is not None:
-        await ls.disk_texts.refresh([path], written_by_editor=True)
+        await ls.documents.disk.refresh([path], written_by_editor=True)
 
 
 def register(server: KesiServer) -> None:

@@ -19,7 +19,7 @@ from lsprotocol import types
 from pygls.workspace import PositionCodec
 from pygls.workspace.position_codec import ServerTextPosition
 
-from kesi_lsp.core.diff import split_lines
+from kesi_lsp.core import split_lines
 
 REVIEW_ANNOTATION: Final = "kesi.review"
 

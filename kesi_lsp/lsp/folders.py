@@ -13,8 +13,7 @@ from pathlib import Path
 from pygls.uris import from_fs_path, to_fs_path
 from pygls.workspace import Workspace
 
-from kesi_lsp.core.session import Session
-from kesi_lsp.core.settings import AgentSettings
+from kesi_lsp.core import AgentSettings, Session
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from lsprotocol import types
 
 from kesi_lsp.lsp.capabilities import client_features
 from kesi_lsp.lsp.config import SECTION, kesi_section
+from kesi_lsp.lsp.driver import run_for_token
 from kesi_lsp.lsp.folders import Folder, uri_to_path
 from kesi_lsp.lsp.log import attach_client_log
 from kesi_lsp.lsp.server import KesiServer
@@ -110,7 +111,7 @@ async def did_change_folders(ls: KesiServer, params: types.DidChangeWorkspaceFol
         path = uri_to_path(removed.uri)
         root = path.resolve() if path is not None else None
         for run in ls.runs.live():
-            if run.folder.path == root:
+            if run.root == root:
                 run.cancel()
         ls.config.folders.pop(removed.uri, None)
         if root is not None:
@@ -134,7 +135,7 @@ def exit_(ls: KesiServer, params: None) -> None:
 
 
 def progress_cancel(ls: KesiServer, params: types.WorkDoneProgressCancelParams) -> None:
-    run = ls.runs.by_token(params.token)
+    run = run_for_token(ls.runs, params.token)
     if run is not None:
         log.info("progress cancel for run %s", run.id)
         run.cancel()

@@ -11,13 +11,9 @@ from typing import Final
 from lsprotocol import types
 
 from kesi_lsp.catalog import Locale, text
-from kesi_lsp.core.events import Event, LimitKind, PlanUpdated, RunFinished
-from kesi_lsp.core.meter import Usage
-from kesi_lsp.core.plan import plan_line
+from kesi_lsp.core import Event, LimitKind, PlanUpdated, Run, RunFinished, Usage, plan_line
 from kesi_lsp.lsp.capabilities import ClientFeatures
-from kesi_lsp.lsp.folders import Folder
 from kesi_lsp.lsp.progress import ProgressState, RunProgress, end_message
-from kesi_lsp.lsp.runs import Run
 from kesi_lsp.lsp.stream import (
     LogStory,
     plan_json,
@@ -31,14 +27,6 @@ from kesi_lsp.lsp.wire import Wire
 STREAM: Final = "kesi/stream"
 RUN_FINISHED: Final = "kesi/runFinished"
 PLAN: Final = "kesi/plan"
-
-
-def relative(folder: Folder, run: Run) -> list[str]:
-    """The run's edited files, relative to its folder, in the order they were first edited."""
-    seen: dict[str, None] = {}
-    for path in run.edits:
-        seen.setdefault(path.relative_to(folder.path).as_posix(), None)
-    return list(seen)
 
 
 _UNREACHABLE = ("loop.api.connection", "loop.api.connection_lost", "loop.api.timeout")
@@ -71,13 +59,13 @@ def what_to_do(finished: RunFinished, locale: Locale) -> str | None:
 class RunOutput:
     """Turns one run's events into messages for this client."""
 
-    def __init__(self, wire: Wire, run: Run, features: ClientFeatures, locale: Locale) -> None:
+    def __init__(self, wire: Wire, run: Run, token: str, features: ClientFeatures) -> None:
         self._wire = wire
         self._run = run
         self._features = features
-        self._locale = locale
-        self._story = None if features.stream else LogStory(locale)
-        self.progress = RunProgress(wire, run.progress_token, ProgressState(locale))
+        self.locale: Locale = run.session.settings.locale
+        self._story = None if features.stream else LogStory(self.locale)
+        self.progress = RunProgress(wire, token, ProgressState(self.locale))
 
     async def begin(self) -> None:
         await self.progress.begin(self._features.work_done_progress)
@@ -99,8 +87,8 @@ class RunOutput:
         if self._features.plan:
             self._wire.notify(PLAN, plan_json(self._run.id, event.plan))
         else:
-            line = plan_line(event.plan, self._locale)
-            self._log([text("lsp.log.plan", self._locale, plan=line)])
+            line = plan_line(event.plan, self.locale)
+            self._log([text("lsp.log.plan", self.locale, plan=line)])
 
     def _log(self, lines: list[str]) -> None:
         for line in lines:
@@ -111,7 +99,7 @@ class RunOutput:
 
     def finish(self, finished: RunFinished, session_usage: Usage) -> None:
         """End the progress, send `kesi/runFinished`, and say what to do if the run failed."""
-        run, locale = self._run, self._locale
+        run, locale = self._run, self.locale
         if self._story is not None:
             lines = self._story.feed(finished)
             if finished.status in ("failed", "limit", "cancelled") and finished.text:
@@ -121,7 +109,7 @@ class RunOutput:
                 lines.append(text("lsp.log.verified", locale, status=status, detail=verdict.detail))
             lines.append(usage_line(finished.usage, session_usage, locale))
             self._log(lines)
-        edited = relative(run.folder, run)
+        edited = run.edited()
         self.progress.end(
             end_message(
                 finished.status, len(edited), finished.usage.cost_usd, locale, finished.verified

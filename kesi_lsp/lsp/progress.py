@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from lsprotocol import types
 
 from kesi_lsp.catalog import Locale, text
-from kesi_lsp.core.events import (
+from kesi_lsp.core import (
     Event,
     PlanUpdated,
     RunStatus,
@@ -23,9 +23,9 @@ from kesi_lsp.core.events import (
     ToolStarted,
     TurnStarted,
     UsageReported,
+    Verdict,
+    step_label,
 )
-from kesi_lsp.core.plan import step_label
-from kesi_lsp.core.verdict import Verdict
 from kesi_lsp.lsp.wire import Wire
 
 log = logging.getLogger(__name__)

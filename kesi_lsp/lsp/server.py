@@ -1,18 +1,16 @@
-"""The KeSi language server (pygls 2): the object that owns a client's state, and `serve`.
+"""The KeSi language server (pygls 2): the object that owns one client's state.
 
-`create_server` builds a `KesiServer` and registers each feature module in order; nothing
-lives in module globals, so tests (and the demo) can build as many servers as they like.
+It holds what lives as long as the connection -- the link to the editor (wire, documents,
+capabilities), the folders' sessions and settings, the runs -- each built once, here. Which
+features it answers and which agent it runs are chosen by the composition root (`app.py`);
+the feature modules import this class, never the other way round. Nothing lives in module
+globals, so tests (and the demo) can build as many servers as they like.
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import logging
-import os
-import sys
-from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
@@ -21,14 +19,14 @@ from pygls.lsp.server import LanguageServer
 
 from kesi_lsp import __version__
 from kesi_lsp.catalog import Locale, text
+from kesi_lsp.core import Runs, Runtime
 from kesi_lsp.lsp.approver import PromptSupport
 from kesi_lsp.lsp.capabilities import ClientFeatures
 from kesi_lsp.lsp.config import ConfigStore, Parsed
-from kesi_lsp.lsp.delivery import EditorLink
-from kesi_lsp.lsp.documents import DiskTexts, Documents
-from kesi_lsp.lsp.driver import AgentRunner, Host, Sandboxes
+from kesi_lsp.lsp.documents import Documents
+from kesi_lsp.lsp.driver import Host
 from kesi_lsp.lsp.folders import Folder, Sessions, workspace_folders
-from kesi_lsp.lsp.runs import Runs
+from kesi_lsp.lsp.link import EditorLink
 from kesi_lsp.lsp.wire import Wire, plain_json_converter
 
 log = logging.getLogger(__name__)
@@ -37,34 +35,28 @@ log = logging.getLogger(__name__)
 class KesiServer(LanguageServer):
     """A language server for one client: its folders' sessions, settings and runs."""
 
-    def __init__(self, environ: Mapping[str, str], runner: AgentRunner) -> None:
+    def __init__(self, runtime: Runtime) -> None:
         super().__init__("kesi-lsp", __version__, converter_factory=plain_json_converter)
-        self.environ = dict(environ)
-        self.runner = runner
         self.wire = Wire(self.protocol)
-        self.features = ClientFeatures()
+        self.documents = Documents(lambda: self.workspace)  # pygls' workspace: from initialize
+        self.link = EditorLink(self.wire, self.documents)
+        self.host = Host(self.link, runtime, PromptSupport())
         self.config = ConfigStore()
         self.sessions = Sessions()
         self.runs = Runs()
-        self.prompts = PromptSupport()
-        self.sandboxes = Sandboxes(self.environ)
-        self.told_edits_accepted: set[Path] = set()  # folders told edits land unreviewed
-        self.disk_texts = DiskTexts()
-        self.disk_texts.buffer_text = lambda path: self.documents.buffer_text(path)
         self.config_ready: asyncio.Future[None] | None = None  # the settings pull under way
 
     @property
-    def documents(self) -> Documents:
-        return Documents(self.workspace, self.disk_texts)
+    def features(self) -> ClientFeatures:
+        """What the client can do, learnt from `initialize`."""
+        return self.link.features
+
+    @features.setter
+    def features(self, features: ClientFeatures) -> None:
+        self.link.features = features
 
     def folders(self) -> list[Folder]:
         return workspace_folders(self.workspace)
-
-    def host(self) -> Host:
-        link = EditorLink(self.wire, self.features, self.documents, self.workspace.position_codec)
-        return Host(
-            link, self.prompts, self.runner, self.environ, self.sandboxes, self.told_edits_accepted
-        )
 
     def settings_for(self, folder: Folder | None) -> Parsed:
         """Settings of `folder`; bad values are reported to the user once and defaulted."""
@@ -86,45 +78,3 @@ class KesiServer(LanguageServer):
         log.error("internal error (%s): %s", getattr(source, "__name__", source), error)
         if not self.wire.closed and source is not FeatureRequestError:
             self.show(text("lsp.internal_error", "en", error=str(error)), types.MessageType.Error)
-
-
-def create_server(
-    environ: Mapping[str, str] | None = None, runner: AgentRunner | None = None
-) -> KesiServer:
-    """A ready-to-start server. `runner` defaults to the real agent loop."""
-    from kesi_lsp.lsp import code_actions, commands, documents_sync, lifecycle
-    from kesi_lsp.lsp.agent import run_core_agent
-
-    server = KesiServer(os.environ if environ is None else environ, runner or run_core_agent)
-    for feature in (lifecycle, documents_sync, commands, code_actions):
-        feature.register(server)
-    return server
-
-
-def serve(args: argparse.Namespace) -> int:
-    """Run the server on stdio (or TCP with --tcp) until the client says exit."""
-    server = create_server()
-    if args.tcp:
-        server.start_tcp(args.host, args.port)
-        return 0
-    return serve_stdio(server)
-
-
-def serve_stdio(server: KesiServer) -> int:
-    """Serve one client on stdin/stdout, keeping stdout for JSON-RPC alone.
-
-    File descriptor 1 is the JSON-RPC channel and nothing else may reach it: the channel gets
-    a private duplicate, and fd 1 (and Python's sys.stdout) are pointed at stderr, so a stray
-    print or a child process inheriting stdout cannot corrupt the stream. Likewise fd 0 is
-    replaced by /dev/null, so no child process can eat the client's messages.
-    """
-    rpc_in = os.fdopen(os.dup(0), "rb")
-    rpc_out = os.fdopen(os.dup(1), "wb")
-    devnull = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(devnull, 0)
-    os.close(devnull)
-    sys.stdout.flush()
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
-    server.start_io(rpc_in, rpc_out)
-    return 0

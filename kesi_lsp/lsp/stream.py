@@ -8,20 +8,20 @@ import json
 from dataclasses import dataclass, field
 
 from kesi_lsp.catalog import Locale, text
-from kesi_lsp.core.events import (
+from kesi_lsp.core import (
     EditApplied,
     Event,
     Notice,
+    Plan,
     RunFinished,
     TextDelta,
     ToolFinished,
     ToolStarted,
     TurnStarted,
+    Usage,
     UsageReported,
+    Verdict,
 )
-from kesi_lsp.core.meter import Usage
-from kesi_lsp.core.plan import Plan
-from kesi_lsp.core.verdict import Verdict
 
 JsonObject = dict[str, object]
 

@@ -103,7 +103,8 @@ When the script runs out, the request gets a 400 saying so (recorded as a proble
 
 Python helpers build the same data: ``script(reply("Let me look.", tool_use("read_file",
 {"file_path": "a.py"})), http_error(429, retry_after=1), reset_after(5, "Hello"),
-stall_after(3, "Hi"), error_event_after(4, "Hi"))``; ``Script.dumps()`` writes the JSON.
+stall_after(3, "Hi"), error_event_after(4, "Hi"))``; ``Script.dumps()`` writes the JSON,
+``parse_script(data)`` / ``load_script(path)`` read it back.
 """
 
 from __future__ import annotations
@@ -119,6 +120,7 @@ from kesi_lsp.scripted_api.builders import (
     text,
     tool_use,
 )
+from kesi_lsp.scripted_api.parse import load_script, parse_script
 from kesi_lsp.scripted_api.records import (
     EventHook,
     RecordedRequest,
@@ -161,6 +163,8 @@ __all__ = [
     "error_event_after",
     "event_names",
     "http_error",
+    "load_script",
+    "parse_script",
     "plan_events",
     "reply",
     "reset_after",

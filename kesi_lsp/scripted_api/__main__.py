@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
 
-from kesi_lsp.scripted_api.script import Script, ScriptError
+from kesi_lsp.scripted_api.parse import load_script
+from kesi_lsp.scripted_api.script import ScriptError
 from kesi_lsp.scripted_api.server import ScriptedServer
 
 
@@ -28,7 +29,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=0, help="port (0: pick a free one)")
     args = parser.parse_args(argv)
     try:
-        loaded = Script.load(args.script)
+        loaded = load_script(args.script)
     except ScriptError as exc:
         sys.stderr.write(f"{exc}\n")
         return 2

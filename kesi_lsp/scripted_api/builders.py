@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kesi_lsp.scripted_api.parse import parse_timing
+from kesi_lsp.scripted_api.parse import parse_script, parse_timing
 from kesi_lsp.scripted_api.script import Block, Fault, Script, Step, TextBlock, ToolUseBlock
 
 
@@ -99,5 +99,5 @@ def as_script(value: Script | Sequence[Step] | Mapping[str, Any]) -> Script:
     if isinstance(value, Script):
         return value
     if isinstance(value, Mapping):
-        return Script.from_json(value)
+        return parse_script(value)
     return Script(steps=tuple(value))

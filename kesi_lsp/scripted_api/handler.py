@@ -10,26 +10,24 @@ from __future__ import annotations
 
 import json
 from http.server import ThreadingHTTPServer
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from kesi_lsp.scripted_api.expect import check_expectations
+from kesi_lsp.scripted_api.playback import Playback
 from kesi_lsp.scripted_api.records import Journal, RecordedRequest
 from kesi_lsp.scripted_api.script import Fault, Step
 from kesi_lsp.scripted_api.transport import ClientGoneError, Transport
 from kesi_lsp.scripted_api.validate import validate_request
 from kesi_lsp.scripted_api.wire import SseEvent, Usage, error_event, message_json, plan_events
 
-if TYPE_CHECKING:
-    from kesi_lsp.scripted_api.server import ScriptedServer
-
 
 class HTTPServer(ThreadingHTTPServer):
-    """One thread per connection; `scripted` is the ScriptedServer it serves."""
+    """One thread per connection; `playback` is the script it answers from."""
 
     daemon_threads = True
     block_on_close = False
     allow_reuse_address = True
-    scripted: ScriptedServer
+    playback: Playback
 
 
 class Handler(Transport):
@@ -38,12 +36,12 @@ class Handler(Transport):
     server: HTTPServer
 
     @property
-    def scripted(self) -> ScriptedServer:
-        return self.server.scripted
+    def playback(self) -> Playback:
+        return self.server.playback
 
     @property
     def journal(self) -> Journal:
-        return self.scripted._journal
+        return self.playback.journal
 
     def do_GET(self) -> None:  # noqa: N802 (the name http.server calls)
         self._send_json(200, {"status": "ok", "scripted": True})
@@ -83,11 +81,11 @@ class Handler(Transport):
         if step.fault is not None and step.fault.kind == "http_error":
             self._http_fault(record, step.fault)
             return
-        server = self.scripted
-        usage = server._usage_for(record.body, step, record.number)
+        playback = self.playback
+        usage = playback.usage_for(record.body, step, record.number)
         self.journal.update(record, usage=usage)
-        model = server.script.model or str(record.body.get("model"))
-        if not server._sleep(step.timing.headers_delay):
+        model = playback.script.model or str(record.body.get("model"))
+        if not playback.sleep(step.timing.headers_delay):
             return
         if record.stream:
             self._stream(record, step, usage, model)
@@ -100,9 +98,9 @@ class Handler(Transport):
         if problems:
             self._refuse(record, problems, problems[0])
             return None
-        taken = self.scripted._take_step(record)
+        taken = self.playback.take_step(record)
         if taken is None:
-            text = self.scripted._no_step_text(record)
+            text = self.playback.no_step_text(record)
             self._refuse(record, [text], text)
             return None
         index, step = taken
@@ -134,7 +132,7 @@ class Handler(Transport):
     def _stall(self, record: RecordedRequest, seconds: float) -> bool:
         """Go silent for `seconds` (the record says so); False if the server stops meanwhile."""
         self.journal.update(record, stalled=True)
-        if not self.scripted._sleep(seconds):
+        if not self.playback.sleep(seconds):
             return False
         self.journal.update(record, stalled=False)
         return True
@@ -174,7 +172,7 @@ class Handler(Transport):
             if position == cut and fault is not None and not self._fault_mid_stream(record, fault):
                 return
             self._send_event(record, event)
-            if not self.scripted._sleep(step.timing.event_delay):
+            if not self.playback.sleep(step.timing.event_delay):
                 return
         if cut == len(events) and fault is not None and not self._fault_mid_stream(record, fault):
             return
@@ -209,4 +207,4 @@ class Handler(Transport):
         except ClientGoneError:
             self.journal.unsent(record, delivered_before)
             raise
-        self.scripted._event_sent(record, event)
+        self.playback.event_sent(record, event)

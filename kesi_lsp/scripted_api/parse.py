@@ -6,7 +6,9 @@ names the place (`steps[2].fault.kind`) and what it allows.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, Final
 
 from kesi_lsp.scripted_api.expect import EXPECTATION_KEYS
@@ -58,8 +60,18 @@ def _str(value: object, where: str) -> str:
     return value
 
 
+def load_script(path: Path) -> Script:
+    """Read a script file; raise ScriptError for an unreadable file or a broken script."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ScriptError(f"cannot read script {path}: {exc}") from exc
+    return parse_script(data)
+
+
 def parse_script(data: object) -> Script:
-    """The Script `data` (the JSON form; a bare list is its steps) describes."""
+    """The Script `data` (the JSON form; a bare list is its steps) describes; raise ScriptError
+    naming the first thing that is wrong."""
     if isinstance(data, list):
         data = {"steps": data}
     root = _obj(data, "root")

@@ -2,7 +2,8 @@
 
 A script is plain data (the JSON format is documented in the package docstring) so the demo,
 the benchmarks and other processes can write it to a file; `builders.py` builds the same data
-for tests, and `parse.py` reads it back, saying exactly what is wrong with a broken script.
+for tests, and `parse.py` reads it back (`parse_script`, `load_script`), saying exactly what is
+wrong with a broken script. This module only describes the data, so it imports neither.
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Final, Literal
 
 FaultKind = Literal["http_error", "reset", "stall", "error_event"]
@@ -236,18 +236,3 @@ class Script:
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), ensure_ascii=False, indent=2)
-
-    @classmethod
-    def from_json(cls, data: object) -> Script:
-        """Parse the JSON form; raise ScriptError naming the first thing that is wrong."""
-        from kesi_lsp.scripted_api.parse import parse_script  # parse.py builds on this module
-
-        return parse_script(data)
-
-    @classmethod
-    def load(cls, path: Path) -> Script:
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
-            raise ScriptError(f"cannot read script {path}: {exc}") from exc
-        return cls.from_json(data)

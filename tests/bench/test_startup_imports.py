@@ -1,7 +1,7 @@
 """Start-up stays light: the language server answers `initialize` without loading the SDK.
 
 Importing the `anthropic` SDK takes a second or more; it is loaded in a worker thread by the
-first run (`kesi_lsp.lsp.agent`). A module-level import anywhere on the server's start-up path
+first run (`kesi_lsp.core.runs.agent`). A module-level import anywhere on the server's start-up path
 would put that second back into every editor start (benchmark 4 measures the effect).
 """
 
@@ -12,7 +12,7 @@ import sys
 
 PROBE = """
 import sys
-from kesi_lsp.lsp.server import create_server
+from kesi_lsp.lsp.app import create_server
 create_server()
 loaded = sorted(m for m in sys.modules if m == "anthropic" or m.startswith("anthropic."))
 print(len(loaded), loaded[:5])

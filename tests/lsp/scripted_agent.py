@@ -32,6 +32,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from kesi_lsp.core.approval import Allowed
 from kesi_lsp.core.events import (
     RunFinished,
     TextDelta,
@@ -106,8 +107,8 @@ class ScriptedRunner:
     ) -> str:
         kind = step["do"]
         if kind == "command":
-            refusal = await ctx.gate.authorize_command(step["command"])
-            return "allowed" if refusal is None else f"refused: {refusal}"
+            answer = await ctx.gate.authorize_command(step["command"])
+            return "allowed" if isinstance(answer, Allowed) else f"refused: {answer.message}"
         path = (root / step["path"]).resolve()
         if kind == "read":
             current = await ctx.view.read_text(path)
@@ -136,8 +137,8 @@ class ScriptedRunner:
 
 def main() -> int:
     steps = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
+    from kesi_lsp.lsp.app import create_server, serve_stdio
     from kesi_lsp.lsp.log import configure_logging
-    from kesi_lsp.lsp.server import create_server, serve_stdio
 
     configure_logging(verbose=False, log_file=None)
     return serve_stdio(create_server(runner=ScriptedRunner(steps)))

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from kesi_lsp.lsp.documents import DiskTexts
+from kesi_lsp.lsp.documents import BufferState, DiskTexts
 from kesi_lsp.scripted_api import Step, reply, script, tool_use
 from tests.lsp.clients import ALLOW_ONCE, DENY, KesiClient, kesi_client
 from tests.lsp.conftest import BUGGY, FIXED, AgentCommand
@@ -214,20 +214,20 @@ async def test_disk_texts_tell_an_outdated_buffer_from_a_conflicted_one(tmp_path
     await disk.refresh([path])
     path.write_text(RENAMED)  # a command
     await disk.refresh([path])
-    assert disk.moved == {path: BUGGY} and not disk.conflicted
+    assert disk.state(path) is BufferState.OUTDATED and disk.loaded(path) == BUGGY
     buffer["text"] = BUGGY + "# mine\n"  # the user types into the outdated buffer
     disk.settle(path)
-    assert not disk.moved and disk.conflicted == {path}
+    assert disk.state(path) is BufferState.CONFLICTED and disk.loaded(path) is None
     buffer["text"] = RENAMED  # the user reverts from disk
     disk.settle(path)
-    assert not disk.moved and not disk.conflicted
+    assert disk.state(path) is BufferState.CLEAN
     buffer["text"] = RENAMED + "# mine\n"  # unsaved typing, then a command
     path.write_text(FIXED)
     await disk.refresh([path])
-    assert disk.conflicted == {path}
+    assert disk.state(path) is BufferState.CONFLICTED
     path.write_text(buffer["text"])  # the user saves: buffer and disk agree
     await disk.refresh([path])
-    assert not disk.moved and not disk.conflicted
+    assert disk.state(path) is BufferState.CLEAN
 
 
 async def test_part_of_a_change_kept_in_the_preview_is_saved_and_told_to_the_model(
@@ -361,7 +361,7 @@ async def test_the_users_own_save_then_typing_is_not_a_conflict(tmp_path: Path) 
     path.write_text(FIXED)  # the user's save (buffer held FIXED) ...
     buffer["text"] = FIXED + "# typing\n"  # ... and typing before didSave's read lands
     await disk.refresh([path], written_by_editor=True)
-    assert not disk.conflicted and not disk.moved
+    assert disk.state(path) is BufferState.UNSAVED
     assert disk.differs(path, buffer["text"]), "the typing is unsaved"
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from kesi_lsp.lsp.tasks import MAX_EXCERPT_BYTES, clip_note, clipped_last, fix_task
+from kesi_lsp.core import MAX_EXCERPT_BYTES, clip_note, clipped_last
+from kesi_lsp.lsp.tasks import fix_task
 from kesi_lsp.scripted_api import reply, script
 from tests.lsp.clients import kesi_client
 from tests.lsp.test_e2e import api_env

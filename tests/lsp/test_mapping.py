@@ -12,6 +12,7 @@ from lsprotocol import types
 from pygls.workspace import PositionCodec
 from pytest_lsp import client_capabilities
 
+from kesi_lsp.core import line_span, numbered
 from kesi_lsp.core.events import (
     EditApplied,
     Notice,
@@ -25,12 +26,12 @@ from kesi_lsp.core.events import (
 from kesi_lsp.core.meter import Usage
 from kesi_lsp.core.settings import AgentSettings
 from kesi_lsp.lsp.approver import MAX_DIFF_LINES, truncate_diff
-from kesi_lsp.lsp.capabilities import client_features
+from kesi_lsp.lsp.capabilities import ReviewRoute, client_features
 from kesi_lsp.lsp.config import ConfigStore, kesi_section, parse_settings
 from kesi_lsp.lsp.edits import EditPlan, hunks, text_edits, workspace_edit
 from kesi_lsp.lsp.progress import ProgressState, end_message, tool_label
 from kesi_lsp.lsp.stream import LogStory, stream_payload, usage_line
-from kesi_lsp.lsp.tasks import fix_task, line_span, numbered
+from kesi_lsp.lsp.tasks import fix_task
 from tests.lsp.clients import PRESETS
 from tests.lsp.neovim_model import VimBuffer
 
@@ -344,15 +345,16 @@ def test_fix_task_text() -> None:
 
 def test_capabilities_decide_the_review_path() -> None:
     vscode = client_features(client_capabilities("visual-studio-code"))
-    assert vscode.review_path == "annotation" and vscode.create_files and not vscode.stream
+    assert vscode.review_route is ReviewRoute.PREVIEW and vscode.create_files and not vscode.stream
     neovim = client_features(client_capabilities("neovim"))
-    assert neovim.review_path == "prompt" and neovim.document_changes  # via resourceOperations
+    # documentChanges via resourceOperations:
+    assert neovim.review_route is ReviewRoute.PROMPT and neovim.document_changes
     emacs = client_features(client_capabilities("emacs"))
-    assert emacs.review_path == "prompt" and not emacs.create_files
+    assert emacs.review_route is ReviewRoute.PROMPT and not emacs.create_files
     ours = client_capabilities("neovim")
     ours.experimental = {"kesi": {"stream": True, "reviewEdit": True, "saveDocuments": True}}
     kesi = client_features(ours)
-    assert kesi.review_path == "kesi" and kesi.stream and kesi.save_documents
+    assert kesi.review_route is ReviewRoute.CLIENT and kesi.stream and kesi.save_documents
 
 
 def test_the_harness_records_pytest_lsp_specification_warnings() -> None:

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from kesi_lsp.core import permissions
-from kesi_lsp.core.approval import Choice, CommandRequest, EditRequest
+from kesi_lsp.core.approval import Allowed, Choice, CommandRequest, EditRequest, Refused
 from kesi_lsp.core.session import Session
 from kesi_lsp.lsp.documents import DiskTexts
 from tests.lsp.clients import kesi_client
@@ -142,8 +142,8 @@ async def test_the_permission_gate_classifies_off_the_event_loop(
 
     monkeypatch.setattr(permissions, "classify", recording)
     gate = permissions.PermissionGate(Session(root=tmp_path), NoApprover(), home=tmp_path)
-    assert await gate.authorize_command("ls") is None
-    assert (await gate.authorize_command("rm -rf /")) is not None
+    assert isinstance(await gate.authorize_command("ls"), Allowed)
+    assert isinstance(await gate.authorize_command("rm -rf /"), Refused)
     assert len(threads) == 2 and threading.get_ident() not in threads
 
 

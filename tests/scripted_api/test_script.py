@@ -12,10 +12,10 @@ import anthropic
 import pytest
 
 from kesi_lsp.scripted_api import (
-    Script,
     ScriptError,
     error_event_after,
     http_error,
+    parse_script,
     reply,
     reset_after,
     script,
@@ -37,11 +37,11 @@ FULL = script(
 
 
 def test_json_round_trip_keeps_every_field() -> None:
-    assert Script.from_json(json.loads(FULL.dumps())) == FULL
+    assert parse_script(json.loads(FULL.dumps())) == FULL
 
 
 def test_a_bare_list_is_a_list_of_steps() -> None:
-    parsed = Script.from_json([{"content": [{"type": "text", "text": "hi"}]}])
+    parsed = parse_script([{"content": [{"type": "text", "text": "hi"}]}])
     assert parsed == script(reply("hi"))
 
 
@@ -71,7 +71,7 @@ def test_a_bare_list_is_a_list_of_steps() -> None:
 )
 def test_script_mistakes_are_named(data: object, message: str) -> None:
     with pytest.raises(ScriptError, match=message):
-        Script.from_json(data)
+        parse_script(data)
 
 
 def test_cli_prints_its_url_and_serves_the_script(tmp_path: Path) -> None:

@@ -9,8 +9,9 @@ has a session grant). The order is the seed's and cannot be bent:
    and anything but an explicit yes (a missing UI, an error, a closed editor) is a no.
 3. allow: the short read-only list, every segment of it.
 
-A refusal is returned as text for the model (an error tool result), in the seed's words, with
-the instruction not to send the same request again.
+The answer is typed (`Allowed` / `Refused`, from `kesi_lsp.core.approval`); a refusal carries the
+text for the model (an error tool result), in the seed's words, with the instruction not to send
+the same request again.
 
 Classifying a command may touch the filesystem (resolving paths against the workspace and the
 home directory), so it runs in a worker thread: the host's event loop stays free.
@@ -27,10 +28,18 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from kesi_lsp.catalog import text
-from kesi_lsp.core.approval import Approver, Choice, CommandRequest, PromptInterrupted, asking
+from kesi_lsp.core.approval import (
+    Allowed,
+    Answer,
+    Approver,
+    Choice,
+    CommandRequest,
+    PromptInterrupted,
+    Refused,
+    consult,
+)
 from kesi_lsp.core.permissions.grants import (
     GrantsView,
     describe_grants,
@@ -40,9 +49,7 @@ from kesi_lsp.core.permissions.grants import (
 )
 from kesi_lsp.core.permissions.policy import Verdict, classify
 from kesi_lsp.core.sandbox.env import home_from
-
-if TYPE_CHECKING:  # core.session imports this package's grants: a runtime import is a cycle
-    from kesi_lsp.core.session import Session
+from kesi_lsp.core.session import Session
 
 __all__ = [
     "GrantsView",
@@ -81,32 +88,21 @@ class PermissionGate:
             command, self._session.root, self._home, locale=self._session.settings.locale
         )
 
-    async def authorize_command(self, command: str) -> str | None:
-        """Return None when `command` may run, else the refusal text for the model."""
+    async def authorize_command(self, command: str) -> Answer:
+        """Whether `command` may run: `Allowed`, or `Refused` with the refusal for the model."""
         locale = self._session.settings.locale
         verdict = await asyncio.to_thread(self.classify, command)
         if verdict.kind == "deny":
-            return text("permissions.denied", locale, reason=verdict.reason)
+            return Refused(text("permissions.denied", locale, reason=verdict.reason))
         if verdict.kind == "allow":
-            return None
+            return Allowed()
         key = command.strip()
         if key in self._session.grants.commands:
-            return None
-        choice = await self._ask(CommandRequest(command=key, reason=verdict.reason))
-        if choice is Choice.DENY:
-            return text("permissions.refused_command", locale)
-        if choice is Choice.ALLOW_SESSION:
+            return Allowed(Choice.ALLOW_SESSION)
+        answer = await consult(self._approver, CommandRequest(key, verdict.reason), locale)
+        if isinstance(answer, Allowed) and answer.choice is Choice.ALLOW_SESSION:
             self._session.grants.commands.add(key)
-        return None
-
-    async def _ask(self, request: CommandRequest) -> Choice:
-        """Fail closed: an approver that breaks is a no, never a yes."""
-        try:
-            with asking():
-                choice = await self._approver.approve_command(request)
-        except Exception:
-            return Choice.DENY
-        return choice if isinstance(choice, Choice) else Choice.DENY
+        return answer
 
     def needs_review(self, path: Path) -> bool:
         """A write to `path` is shown to the user unless the file was granted for the session

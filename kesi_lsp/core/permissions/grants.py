@@ -3,30 +3,15 @@
 A grant never widens: `pytest -q` does not grant `pytest -v`, `cd build && rm -rf .` does not
 grant `rm -rf . && cd build`, and `src/a.py` does not grant `src/b.py`. Grants live in memory
 for the session, survive `/reset`, and are visible and revocable: "a grant list you can't see or
-revoke isn't a real grant list".
+revoke isn't a real grant list". The grants themselves are session state (`Session.grants`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 from kesi_lsp.catalog import Locale, text
-
-if TYPE_CHECKING:
-    from kesi_lsp.core.session import Session
-
-
-@dataclass
-class Grants:
-    commands: set[str] = field(default_factory=set)
-    files: set[Path] = field(default_factory=set)
-
-    def clear(self) -> None:
-        """Revoke everything (seed `/revoke`)."""
-        self.commands.clear()
-        self.files.clear()
+from kesi_lsp.core.session import Session
 
 
 @dataclass(frozen=True)

@@ -271,7 +271,8 @@ async def _deliver(ctx: ToolContext, change: FileChange, done: str) -> ToolResul
     before = await watch.before([change.path]) if watch is not None else None
     delivery = await ctx.view.deliver(change, review=ctx.gate.needs_review(change.path))
     if delivery.status is DeliveryStatus.REJECTED:
-        return _error(ctx, "permissions.refused_edit")
+        refusal = delivery.reason or text("permissions.refused_edit", ctx.locale)
+        return ToolResult(refusal, True)
     ctx.session.reads.pop(change.path, None)
     if delivery.status is DeliveryStatus.FAILED:
         reason = delivery.reason or text("tools.delivery_failed", ctx.locale, path=change.rel)

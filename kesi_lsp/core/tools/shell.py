@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from kesi_lsp.catalog import Locale, text
+from kesi_lsp.core.approval import Refused
 from kesi_lsp.core.events import CommandFinished
 from kesi_lsp.core.paths import relative
 from kesi_lsp.core.problems import Before, disk_signatures
@@ -241,9 +242,9 @@ async def run_command(args: dict[str, str], ctx: ToolContext) -> ToolResult:
     command = args["command"]
     if not command.strip():
         return ToolResult(text("tools.run.empty", ctx.locale), True)
-    refusal = await ctx.gate.authorize_command(command)
-    if refusal is not None:
-        return ToolResult(refusal, True)
+    answer = await ctx.gate.authorize_command(command)
+    if isinstance(answer, Refused):
+        return ToolResult(answer.message, True)
     root = ctx.session.root
     timeout = ctx.session.settings.command_timeout
     env = scrub_environment(ctx.sandbox.environment(ctx.environ, root))

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from kesi_lsp.core.diagnostics import DiagnosticsUnavailableError, Problem, Snapshot
+from kesi_lsp.core.editor_problems import Problem, ProblemsUnavailableError, Snapshot
 from kesi_lsp.core.events import CommandFinished, ProblemsReported
 from kesi_lsp.core.problems import ProblemWatch, new_problems
 from tests.core.workspace import Workspace, make_workspace
@@ -56,10 +56,10 @@ class FakeEditor:
 
     async def snapshot(self, paths: Sequence[Path], patience: float) -> Snapshot:
         if self.fail is not None:
-            raise DiagnosticsUnavailableError(self.fail)
+            raise ProblemsUnavailableError(self.fail)
         if self.silent:
             await asyncio.sleep(patience)
-            raise DiagnosticsUnavailableError("it did not answer within 1 s")
+            raise ProblemsUnavailableError("it did not answer within 1 s")
         for path in paths:
             self.seen.setdefault(path, path.read_text() if path.exists() else "")
             self.problems.setdefault(path, tuple(self.analyse(path.name, self.seen[path])))

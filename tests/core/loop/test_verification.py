@@ -6,7 +6,7 @@ from __future__ import annotations
 import stat
 from pathlib import Path
 
-from kesi_lsp.core.diagnostics import Problem
+from kesi_lsp.core.editor_problems import Problem
 from kesi_lsp.core.events import CommandFinished, EditApplied, ProblemsReported
 from kesi_lsp.core.verdict import Verdict
 from kesi_lsp.core.verification import Verification

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from kesi_lsp.catalog import text
-from kesi_lsp.core.approval import Choice, CommandRequest, EditRequest
+from kesi_lsp.core.approval import Choice, CommandRequest, EditRequest, Refused
 from kesi_lsp.core.permissions import PermissionGate, classify
 from kesi_lsp.core.session import Session
 from kesi_lsp.core.settings import AgentSettings
@@ -63,9 +63,9 @@ async def test_a_deny_stays_a_deny_whatever_the_answer_and_the_grants(
     approver = YesToEverything()
     gate = PermissionGate(session, approver, home=layout.home)
     refusal = await gate.authorize_command(command)
-    assert refusal is not None
-    assert refusal.startswith("錯誤：這個操作被安全規則擋下來了（")
-    assert "沒有執行" in refusal
+    assert isinstance(refusal, Refused)
+    assert refusal.message.startswith("錯誤：這個操作被安全規則擋下來了（")
+    assert "沒有執行" in refusal.message
     assert approver.asked == []  # the user is never asked
 
 

@@ -7,7 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from kesi_lsp.core.approval import Choice, CommandRequest, DenyAll, EditRequest
+from kesi_lsp.core.approval import (
+    Allowed,
+    Choice,
+    CommandRequest,
+    DenyAll,
+    EditRequest,
+    Refused,
+)
 from kesi_lsp.core.permissions import (
     PermissionGate,
     describe_grants,
@@ -50,20 +57,21 @@ def gate_for(layout: Layout, approver: object, locale: str = "zh-TW") -> Permiss
 async def test_read_only_commands_run_without_asking(layout: Layout) -> None:
     approver = Scripted()
     gate = gate_for(layout, approver)
-    assert await gate.authorize_command("git log --oneline") is None
-    assert await gate.authorize_command("ls; pwd") is None
+    assert isinstance(await gate.authorize_command("git log --oneline"), Allowed)
+    assert isinstance(await gate.authorize_command("ls; pwd"), Allowed)
     assert approver.asked == []
 
 
 async def test_allow_for_session_covers_the_exact_string_only(layout: Layout) -> None:
     approver = Scripted("a")
     gate = gate_for(layout, approver)
-    assert await gate.authorize_command("pytest -v") is None
-    assert await gate.authorize_command("  pytest -v  ") is None  # stripped: same command
+    assert await gate.authorize_command("pytest -v") == Allowed(Choice.ALLOW_SESSION)
+    stripped = await gate.authorize_command("  pytest -v  ")  # stripped: the same command
+    assert stripped == Allowed(Choice.ALLOW_SESSION)
     assert len(approver.asked) == 1
     refusal = await gate.authorize_command("pytest -q tests/")
-    assert refusal == "錯誤：使用者拒絕執行這個指令。不要再送出同一個指令。"
-    assert await gate.authorize_command("pytest && rm -rf build") is not None
+    assert refusal == Refused("錯誤：使用者拒絕執行這個指令。不要再送出同一個指令。")
+    assert isinstance(await gate.authorize_command("pytest && rm -rf build"), Refused)
     assert [r.command for r in approver.asked] == [
         "pytest -v",
         "pytest -q tests/",
@@ -81,40 +89,40 @@ async def test_the_question_carries_the_reason(layout: Layout) -> None:
 async def test_reordered_compound_command_asks_again(layout: Layout) -> None:
     approver = Scripted("a")
     gate = gate_for(layout, approver)
-    assert await gate.authorize_command("cd build && rm -rf .") is None
-    assert await gate.authorize_command("rm -rf . && cd build") is not None
+    assert isinstance(await gate.authorize_command("cd build && rm -rf ."), Allowed)
+    assert isinstance(await gate.authorize_command("rm -rf . && cd build"), Refused)
 
 
 async def test_a_grant_never_widens_to_the_command_family(layout: Layout) -> None:
     approver = Scripted("a")
     gate = gate_for(layout, approver)
-    assert await gate.authorize_command("python -m pytest -v") is None
-    assert await gate.authorize_command("python -m pytest -v") is None
+    assert isinstance(await gate.authorize_command("python -m pytest -v"), Allowed)
+    assert isinstance(await gate.authorize_command("python -m pytest -v"), Allowed)
     for other in ("python -m pytest -q", "python cleanup.py", "python -m http.server"):
-        assert await gate.authorize_command(other) is not None, other
+        assert isinstance(await gate.authorize_command(other), Refused), other
     assert gate.session.grants.commands == {"python -m pytest -v"}
 
     approver.answers.append(Choice.ALLOW_SESSION)
-    assert await gate.authorize_command("git push origin main") is None
-    assert await gate.authorize_command("git clean -fdx") is not None
+    assert isinstance(await gate.authorize_command("git push origin main"), Allowed)
+    assert isinstance(await gate.authorize_command("git clean -fdx"), Refused)
     revoke(gate.session)
     approver.answers.append(Choice.ALLOW_SESSION)
-    assert await gate.authorize_command("rm -rf build") is None
-    assert await gate.authorize_command("rm -rf important") is not None
+    assert isinstance(await gate.authorize_command("rm -rf build"), Allowed)
+    assert isinstance(await gate.authorize_command("rm -rf important"), Refused)
 
 
 async def test_allow_once_is_not_remembered(layout: Layout) -> None:
     approver = Scripted("y")
     gate = gate_for(layout, approver)
-    assert await gate.authorize_command("pytest") is None
-    assert await gate.authorize_command("pytest") is not None
+    assert isinstance(await gate.authorize_command("pytest"), Allowed)
+    assert isinstance(await gate.authorize_command("pytest"), Refused)
     assert gate.session.grants.commands == set()
 
 
 async def test_nobody_to_ask_fails_closed(layout: Layout) -> None:
     gate = gate_for(layout, DenyAll())
     refusal = await gate.authorize_command("pytest -q")
-    assert refusal == "錯誤：使用者拒絕執行這個指令。不要再送出同一個指令。"
+    assert refusal == Refused("錯誤：使用者拒絕執行這個指令。不要再送出同一個指令。")
 
 
 class Broken:
@@ -134,20 +142,21 @@ async def test_an_approver_that_breaks_or_answers_nonsense_is_a_no(layout: Layou
     for approver in (Broken(), Sloppy()):
         gate = gate_for(layout, approver, locale="en")
         refusal = await gate.authorize_command("pytest")
-        assert refusal is not None and refusal.startswith("Error: the user refused")
+        assert isinstance(refusal, Refused)
+        assert refusal.message.startswith("Error: the user refused")
         assert gate.session.grants.commands == set()
 
 
 async def test_refusals_in_english_tell_the_model_not_to_resend(layout: Layout) -> None:
     gate = gate_for(layout, DenyAll(), locale="en")
     refused = await gate.authorize_command("pytest")
-    assert refused == (
+    assert refused == Refused(
         "Error: the user refused to run this command. Do not send the same command again."
     )
     denied = await gate.authorize_command("rm -rf /")
-    assert denied is not None
-    assert denied.startswith("Error: this operation was blocked by the safety rules (")
-    assert "Do not send the same command again." in denied
+    assert isinstance(denied, Refused)
+    assert denied.message.startswith("Error: this operation was blocked by the safety rules (")
+    assert "Do not send the same command again." in denied.message
 
 
 def test_file_grants_are_per_resolved_path(layout: Layout) -> None:
@@ -187,9 +196,9 @@ async def test_refused_call_does_not_stop_the_batch(layout: Layout) -> None:
     approver = Scripted("n")
     gate = gate_for(layout, approver)
     results = [await gate.authorize_command(c) for c in ("rm -rf /", "pytest", "cat README.md")]
-    assert results[0] is not None and "安全規則" in results[0]
-    assert results[1] == "錯誤：使用者拒絕執行這個指令。不要再送出同一個指令。"
-    assert results[2] is None
+    assert isinstance(results[0], Refused) and "安全規則" in results[0].message
+    assert results[1] == Refused("錯誤：使用者拒絕執行這個指令。不要再送出同一個指令。")
+    assert results[2] == Allowed()
     assert [r.command for r in approver.asked] == ["pytest"]
 
 
@@ -202,5 +211,5 @@ def test_home_comes_from_the_hosts_environment(tmp_path: Path) -> None:
 async def test_deny_reason_is_in_the_session_locale(layout: Layout, locale: str) -> None:
     gate = gate_for(layout, DenyAll(), locale=locale)
     refusal = await gate.authorize_command("sudo ls")
-    assert refusal is not None
-    assert ("不允許提權指令 sudo" in refusal) == (locale == "zh-TW")
+    assert isinstance(refusal, Refused)
+    assert ("不允許提權指令 sudo" in refusal.message) == (locale == "zh-TW")

@@ -1,8 +1,8 @@
-"""The default agent runner: the core loop with the Anthropic model client.
+"""The default agent: the core loop with the Anthropic model client.
 
-This is the one place where the adapter reaches for the model: it builds the SDK client from
-the session's settings and the server's environment, and turns "no API key" into a failed
-run whose message says how to set one (the server itself keeps running).
+This is the one place where a front end's run reaches for the model: it builds the SDK client
+from the session's settings and the front end's environment, and turns "no API key" into a
+failed run whose message says how to set one (the front end itself keeps running).
 
 The SDK is big: importing it takes a second or more, and building a client loads the system's
 certificates (tens to hundreds of milliseconds). Neither may happen at start-up (the editor
@@ -17,6 +17,7 @@ import functools
 import gc
 import importlib
 import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from kesi_lsp.core.errors import MissingApiKeyError
@@ -28,6 +29,9 @@ if TYPE_CHECKING:
     from kesi_lsp.core.model.anthropic import ModelClient
 
 log = logging.getLogger(__name__)
+
+AgentRunner = Callable[[ToolContext, str], Awaitable[RunFinished]]
+"""Runs the agent on a prompt in a prepared context; cancelled with `Task.cancel()`."""
 
 
 @functools.cache

@@ -3,7 +3,7 @@
 KeSi is one language server among several: pyright, rust-analyzer or eslint already know,
 seconds after an edit, whether it broke something. The editor (not KeSi) sees their
 diagnostics, so the adapter asks it (`kesi/diagnostics`) and hands the answer to the core as
-`Snapshot`s. The core never learns how: `EditorDiagnostics` is the whole seam.
+`Snapshot`s. The core never learns how: `EditorProblems` is the whole seam.
 """
 
 from __future__ import annotations
@@ -45,17 +45,17 @@ class Snapshot:
     changes: Mapping[Path, int | None] = field(default_factory=dict)
 
 
-class DiagnosticsUnavailableError(Exception):
+class ProblemsUnavailableError(Exception):
     """The editor answered with an error, or not in time; the message says which."""
 
 
-class EditorDiagnostics(Protocol):
+class EditorProblems(Protocol):
     """Ask the editor what its language servers report; know which files it has open."""
 
     async def snapshot(self, paths: Sequence[Path], patience: float) -> Snapshot:
         """The current errors and warnings of `paths` (resolved, inside the workspace).
 
-        Raises DiagnosticsUnavailableError when the editor answers with an error or not within
+        Raises ProblemsUnavailableError when the editor answers with an error or not within
         `patience` seconds.
         """
         ...

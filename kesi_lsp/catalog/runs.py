@@ -1,0 +1,59 @@
+"""Messages of the `runs` domain: key -> (English, Traditional Chinese as the seed words it).
+
+What every front end says about a run's life (its end when cancelled or crashed, the approvals
+notice) and the task text it gives the agent for "fix this" and "ask" (`kesi_lsp.core.tasks`).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+_RUNS: Final[dict[str, tuple[str, str]]] = {
+    "runs.cancelled": ("Cancelled.", "已取消。"),
+    "runs.edits_accepted": (
+        "Edits: applied without asking (kesi.approvals is acceptEdits). KeSi's file edits land "
+        "in the editor as they are made; review them there and undo what you do not want. "
+        "Commands still need your approval as before.",
+        "改檔：不先問，直接套用（kesi.approvals 是 acceptEdits）。KeSi 改的檔案會直接出現在"
+        "編輯器裡，請在那裡檢查，不要的就復原。指令還是跟以前一樣要經過你同意。",
+    ),
+    "runs.crashed": (
+        "KeSi hit an internal error ({error}). Your files are as the last applied edit left "
+        "them; the details are in the KeSi server log.",
+        "KeSi 發生內部錯誤（{error}）。檔案停在最後一次套用修改後的狀態；"
+        "細節在 KeSi server 的記錄裡。",
+    ),
+}
+
+_TASKS: Final[dict[str, tuple[str, str]]] = {
+    "runs.task.fix": (
+        "Fix the code in {path}, lines {lines}, as shown in my editor:",
+        "請修正 {path} 第 {lines} 行的程式碼，以下是我編輯器裡看到的內容：",
+    ),
+    "runs.task.diagnostics": ("The editor reports:", "編輯器回報的問題："),
+    "runs.task.instruction": ("What I want: {instruction}", "我的要求：{instruction}"),
+    "runs.task.fix_default": (
+        "Find the cause, fix it with the smallest change that works, and check the fix.",
+        "找出原因，用能解決問題的最小修改修好它，並確認修好了。",
+    ),
+    "runs.task.selection": (
+        "I am looking at {path}, lines {lines}:",
+        "我正在看 {path} 第 {lines} 行：",
+    ),
+    "runs.task.current_file": ("I am looking at {path}.", "我正在看 {path}。"),
+    "runs.task.clipped": (
+        "The selection is long, so only lines {shown} are shown above (at most {max_lines} "
+        "lines or {max_kb} KB). Lines {rest} are not included: read {path} with read_file "
+        "(or search it with grep) when you need them.",
+        "選取的範圍太長，上面只附了第 {shown} 行（最多 {max_lines} 行或 {max_kb} KB）。"
+        "第 {rest} 行沒有附上：需要時請用 read_file 讀 {path}（或用 grep 搜尋）。",
+    ),
+    "runs.task.clipped_none": (
+        "The selection (lines {lines}) is too large to include: its first line alone is over "
+        "{max_kb} KB. Read {path} with read_file (or search it with grep) to see it.",
+        "選取的範圍（第 {lines} 行）太大，沒有附上：光是第一行就超過 {max_kb} KB。"
+        "請用 read_file 讀 {path}（或用 grep 搜尋）來看內容。",
+    ),
+}
+
+MESSAGES: Final[dict[str, tuple[str, str]]] = {**_RUNS, **_TASKS}

@@ -1,0 +1,196 @@
+"""Drive one run from start to its one `RunFinished`, whatever happens on the way.
+
+The core loop runs in its own task inside the run's task. A front end's cancel (`Run.cancel`:
+`kesi.cancel`, the progress bar's Cancel, ACP's `session/cancel`) cancels the inner task, which
+the core answers like Ctrl-C; the front end shutting down cancels the outer task, which stops
+the inner one and still reports the end. Every path ends with exactly one
+`RunFrontend.finish`.
+
+On the way the run gets its sandbox (chosen once per folder, announced the first time), the
+approvals notice (once per folder under "acceptEdits": a change that is not shown should never
+come as a surprise) and its permission gate, wired to the front end's approver.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from kesi_lsp.catalog import Locale, text
+from kesi_lsp.core.approval import Approver
+from kesi_lsp.core.editor_problems import EditorProblems
+from kesi_lsp.core.errors import SandboxUnavailableError
+from kesi_lsp.core.events import Event, Notice, RunFinished
+from kesi_lsp.core.meter import Usage
+from kesi_lsp.core.permissions import PermissionGate, home_from
+from kesi_lsp.core.problems import ProblemWatch
+from kesi_lsp.core.runs.agent import AgentRunner
+from kesi_lsp.core.runs.registry import Run
+from kesi_lsp.core.runs.sandboxes import Sandboxes, announcement
+from kesi_lsp.core.sandbox import Sandbox
+from kesi_lsp.core.tools.context import ToolContext
+from kesi_lsp.core.workspace import WorkspaceView
+
+log = logging.getLogger(__name__)
+
+
+class RunFrontend(Protocol):
+    """How one run reaches the person who started it; a front end builds one per run."""
+
+    @property
+    def view(self) -> WorkspaceView:
+        """Where the run reads files and delivers its edits."""
+        ...
+
+    @property
+    def approver(self) -> Approver:
+        """Who the permission gate asks."""
+        ...
+
+    @property
+    def diagnostics(self) -> EditorProblems | None:
+        """What the editor's other language servers report (design §2.10), when the front end
+        can ask; None: nothing is claimed about new problems after a change."""
+        ...
+
+    async def begin(self) -> None:
+        """The run is starting (e.g. a progress bar appears); a cancel here ends the run."""
+        ...
+
+    async def prepare(self) -> None:
+        """Inside the agent's task, just before its first turn (a cancel is a cancelled run)."""
+        ...
+
+    def emit(self, event: Event) -> None:
+        """The run's story, event by event, in order."""
+        ...
+
+    def unconfined(self, status: str) -> None:
+        """Shell commands run unconfined here (`status` says why): warn where it cannot be
+        missed, beyond the notice in the run's story."""
+        ...
+
+    def finish(self, finished: RunFinished) -> None:
+        """The run's one end."""
+        ...
+
+
+@dataclass
+class Runtime:
+    """What all runs of one front end share: the host environment, the agent, the sandboxes
+    chosen so far and the folders already told that edits land without a review."""
+
+    environ: Mapping[str, str]
+    runner: AgentRunner
+    sandboxes: Sandboxes = field(init=False)
+    told_edits_accepted: set[Path] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self.sandboxes = Sandboxes(self.environ)
+
+
+def _cancelled(run: Run) -> RunFinished:
+    return RunFinished("cancelled", text("runs.cancelled", run.session.settings.locale), Usage())
+
+
+async def drive(run: Run, runtime: Runtime, frontend: RunFrontend) -> RunFinished:
+    """The body of a run's task; returns what it told `frontend.finish`."""
+    settings = run.session.settings
+    try:
+        await frontend.begin()
+        sandbox, fresh = await runtime.sandboxes.get(run.root, settings)
+    except asyncio.CancelledError:  # cancelled before the agent even started
+        _uncancel()
+        return _finish(frontend, _cancelled(run))
+    except SandboxUnavailableError as exc:  # the setting asks for a sandbox this machine lacks
+        return _finish(frontend, RunFinished("failed", str(exc), Usage()))
+    if fresh:
+        _announce_sandbox(run, runtime, frontend, sandbox)
+    _announce_approvals(run, runtime, frontend)
+    ctx = ToolContext(
+        session=run.session,
+        view=frontend.view,
+        gate=PermissionGate(run.session, frontend.approver, home=home_from(runtime.environ)),
+        sandbox=sandbox,
+        environ=runtime.environ,
+        emit=frontend.emit,
+        problems=_problems(frontend, settings.locale),
+    )
+
+    async def agent(ctx: ToolContext, prompt: str) -> RunFinished:
+        await frontend.prepare()  # inside the agent's task, so a cancel here is a cancelled run
+        return await runtime.runner(ctx, prompt)
+
+    return _finish(frontend, await _run_agent(agent, ctx, run))
+
+
+def _problems(frontend: RunFrontend, locale: Locale) -> ProblemWatch | None:
+    """The editor's diagnostics around the run's changes, when the front end can ask."""
+    editor = frontend.diagnostics
+    return ProblemWatch(editor, locale) if editor is not None else None
+
+
+def _finish(frontend: RunFrontend, finished: RunFinished) -> RunFinished:
+    frontend.finish(finished)
+    return finished
+
+
+def _announce_sandbox(run: Run, runtime: Runtime, frontend: RunFrontend, sandbox: Sandbox) -> None:
+    """Say once per folder what confines shell commands: a notice at the start of the first
+    run's story, and a warning the user cannot miss when commands run unconfined."""
+    said = announcement(sandbox, run.root, run.session.settings, runtime.environ)
+    frontend.emit(Notice("sandbox", said.line))
+    if said.unconfined:
+        frontend.unconfined(said.line)
+
+
+def _announce_approvals(run: Run, runtime: Runtime, frontend: RunFrontend) -> None:
+    """Under `approvals: "acceptEdits"`, say once per folder that file edits land without a
+    review: the user chose it, but a change that is not shown should never come as a surprise."""
+    settings = run.session.settings
+    if settings.approvals != "acceptEdits" or run.root in runtime.told_edits_accepted:
+        return
+    runtime.told_edits_accepted.add(run.root)
+    frontend.emit(Notice("approvals", text("runs.edits_accepted", settings.locale)))
+
+
+async def _run_agent(runner: AgentRunner, ctx: ToolContext, run: Run) -> RunFinished:
+    run.agent = agent = asyncio.ensure_future(runner(ctx, run.prompt))
+    try:
+        return await asyncio.shield(agent)
+    except asyncio.CancelledError:
+        if _uncancel():  # our own task was cancelled (the front end is going away)
+            agent.cancel()
+        try:
+            return await agent
+        except asyncio.CancelledError:
+            return _cancelled(run)
+        except Exception as exc:
+            return _internal_error(run, exc)
+    except Exception as exc:
+        return _internal_error(run, exc)
+
+
+def _uncancel() -> bool:
+    """Absorb a cancellation of the current task so the run can still report its end.
+
+    Returns True when the current task itself was being cancelled (as opposed to an inner
+    task whose cancellation surfaced here).
+    """
+    me = asyncio.current_task()
+    if me is None or not me.cancelling():
+        return False
+    while me.cancelling():
+        me.uncancel()
+    return True
+
+
+def _internal_error(run: Run, exc: Exception) -> RunFinished:
+    log.error("run %s crashed", run.id, exc_info=exc)
+    error = f"{type(exc).__name__}: {exc}"
+    message = text("runs.crashed", run.session.settings.locale, error=error)
+    return RunFinished("failed", message, Usage())

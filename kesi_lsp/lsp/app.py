@@ -1,0 +1,59 @@
+"""The composition root of the language server: build it, wire its features, serve it.
+
+`create_server` is where the parts meet: the server (with its link to the editor), the core's
+runtime (the host environment and the agent), and the feature modules, registered in order.
+Nothing else imports the feature modules, so no import runs in a circle.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Mapping
+
+from kesi_lsp.core import AgentRunner, Runtime, run_core_agent
+from kesi_lsp.lsp import code_actions, commands, documents_sync, lifecycle
+from kesi_lsp.lsp.server import KesiServer
+
+FEATURES = (lifecycle, documents_sync, commands, code_actions)
+
+
+def create_server(
+    environ: Mapping[str, str] | None = None, runner: AgentRunner | None = None
+) -> KesiServer:
+    """A ready-to-start server. `runner` defaults to the real agent loop (loaded lazily)."""
+    runtime = Runtime(dict(os.environ if environ is None else environ), runner or run_core_agent)
+    server = KesiServer(runtime)
+    for feature in FEATURES:
+        feature.register(server)
+    return server
+
+
+def serve(args: argparse.Namespace) -> int:
+    """Run the server on stdio (or TCP with --tcp) until the client says exit."""
+    server = create_server()
+    if args.tcp:
+        server.start_tcp(args.host, args.port)
+        return 0
+    return serve_stdio(server)
+
+
+def serve_stdio(server: KesiServer) -> int:
+    """Serve one client on stdin/stdout, keeping stdout for JSON-RPC alone.
+
+    File descriptor 1 is the JSON-RPC channel and nothing else may reach it: the channel gets
+    a private duplicate, and fd 1 (and Python's sys.stdout) are pointed at stderr, so a stray
+    print or a child process inheriting stdout cannot corrupt the stream. Likewise fd 0 is
+    replaced by /dev/null, so no child process can eat the client's messages.
+    """
+    rpc_in = os.fdopen(os.dup(0), "rb")
+    rpc_out = os.fdopen(os.dup(1), "wb")
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    sys.stdout.flush()
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    server.start_io(rpc_in, rpc_out)
+    return 0
