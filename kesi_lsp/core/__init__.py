@@ -98,6 +98,7 @@ _EXPORTS: Final[dict[str, str]] = {
     "Runtime": "runs.drive",
     "drive": "runs.drive",
     "AgentRunner": "runs.agent",
+    "CoreAgent": "runs.agent",
     "run_core_agent": "runs.agent",
     "ToolContext": "tools.context",
     # the task text
@@ -140,6 +141,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "Choice",
     "CommandFinished",
     "CommandRequest",
+    "CoreAgent",
     "Delivery",
     "DeliveryStatus",
     "DiskWorkspace",
@@ -281,7 +283,7 @@ if TYPE_CHECKING:
         revoked_line,
     )
     from kesi_lsp.core.plan import Plan, PlanItem, plan_line, step_label
-    from kesi_lsp.core.runs.agent import AgentRunner, run_core_agent
+    from kesi_lsp.core.runs.agent import AgentRunner, CoreAgent, run_core_agent
     from kesi_lsp.core.runs.drive import RunFrontend, Runtime, drive
     from kesi_lsp.core.runs.registry import Run, Runs, SessionBusyError
     from kesi_lsp.core.sandbox import NoSandbox

@@ -12,7 +12,7 @@ import os
 import sys
 from collections.abc import Mapping
 
-from kesi_lsp.core import AgentRunner, Runtime, run_core_agent
+from kesi_lsp.core import AgentRunner, CoreAgent, Runtime
 from kesi_lsp.lsp import code_actions, commands, documents_sync, lifecycle
 from kesi_lsp.lsp.server import KesiServer
 
@@ -22,8 +22,9 @@ FEATURES = (lifecycle, documents_sync, commands, code_actions)
 def create_server(
     environ: Mapping[str, str] | None = None, runner: AgentRunner | None = None
 ) -> KesiServer:
-    """A ready-to-start server. `runner` defaults to the real agent loop (loaded lazily)."""
-    runtime = Runtime(dict(os.environ if environ is None else environ), runner or run_core_agent)
+    """A ready-to-start server. `runner` defaults to the real agent loop (loaded in the
+    background once the editor is connected: `CoreAgent`)."""
+    runtime = Runtime(dict(os.environ if environ is None else environ), runner or CoreAgent())
     server = KesiServer(runtime)
     for feature in FEATURES:
         feature.register(server)

@@ -45,6 +45,7 @@ class KesiServer(LanguageServer):
         self.sessions = Sessions()
         self.runs = Runs()
         self.config_ready: asyncio.Future[None] | None = None  # the settings pull under way
+        self.preparing: asyncio.Task[None] | None = None  # getting ready for the first run
 
     @property
     def features(self) -> ClientFeatures:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -32,6 +32,7 @@ from kesi_lsp.core.runs.agent import AgentRunner
 from kesi_lsp.core.runs.registry import Run
 from kesi_lsp.core.runs.sandboxes import Sandboxes, announcement
 from kesi_lsp.core.sandbox import Sandbox
+from kesi_lsp.core.settings import AgentSettings
 from kesi_lsp.core.tools.context import ToolContext
 from kesi_lsp.core.workspace import WorkspaceView
 
@@ -91,6 +92,27 @@ class Runtime:
 
     def __post_init__(self) -> None:
         self.sandboxes = Sandboxes(self.environ)
+
+    async def prepare(self, folders: Sequence[tuple[Path, AgentSettings]]) -> None:
+        """Get ready for the first run of each folder, in the background of a front end that
+        has just connected: choose the sandboxes (a bwrap probe each), and let the agent load
+        itself and its model client (`CoreAgent.prepare`; other runners have nothing to load).
+        A failure here is only logged: the run that needs the part tries again and says why.
+        """
+        for root, settings in folders:
+            try:
+                await self.sandboxes.choose(root, settings)
+            except SandboxUnavailableError as exc:
+                log.info("no sandbox for %s yet: %s", root, exc)
+        prepare = getattr(self.runner, "prepare", None)
+        if prepare is not None and folders:
+            await prepare(folders[0][1], self.environ)
+
+    async def aclose(self) -> None:
+        """The front end is going away: let the agent release what it kept."""
+        close = getattr(self.runner, "aclose", None)
+        if close is not None:
+            await close()
 
 
 def _cancelled(run: Run) -> RunFinished:
