@@ -249,8 +249,8 @@ end
 ---@param input table?
 ---@return string
 function M.describe_input(tool, input)
-  if type(input) ~= 'table' then
-    return ''
+  if type(input) ~= 'table' or type(input.items) == 'table' then
+    return '' -- the todo tool: the plan itself is at the top of the output
   end
   for _, key in ipairs({ 'command', 'file_path', 'path', 'pattern', 'glob' }) do
     if type(input[key]) == 'string' then

@@ -44,6 +44,9 @@ export function toolDetail(input: Record<string, unknown> | undefined): string {
   if (command) {
     return oneLine(command);
   }
+  if (Array.isArray(input.items)) {
+    return ""; // the todo tool: the plan itself shows in the KeSi Plan view and its result line
+  }
   const path = text("file_path") ?? text("path");
   const pattern = text("pattern") ?? text("query");
   if (pattern) {

@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import { planLines, planRows, planSummary, stepInProgress } from "../core/plan";
 import { asPlan, asRunFinished, type PlanItem } from "../core/protocol";
 import { statusView } from "../core/runState";
-import { StreamRenderer } from "../core/stream";
+import { StreamRenderer, toolDetail } from "../core/stream";
 
 const ITEMS: PlanItem[] = [
   { content: "Read calc.py", status: "completed" },
@@ -56,6 +56,10 @@ describe("the plan", () => {
         "",
       ].join("\n"),
     );
+  });
+
+  it("does not spell the plan out on the todo tool's line (the view shows it)", () => {
+    assert.equal(toolDetail({ items: ITEMS }), "");
   });
 
   it("reads a missing or malformed verdict as none", () => {
