@@ -267,6 +267,9 @@ async def write_file(args: dict[str, str], ctx: ToolContext) -> ToolResult:
 async def _deliver(ctx: ToolContext, change: FileChange, done: str) -> ToolResult:
     """Hand a fully checked change to the workspace view and report what became of it, with
     what the editor's language servers newly report once it settled (design §2.10)."""
+    refusal = ctx.gate.edit_refusal(change.path)  # the user's edit rules: deny first
+    if refusal is not None:
+        return ToolResult(refusal, True)
     watch = ctx.problems
     before = await watch.before([change.path]) if watch is not None else None
     delivery = await ctx.view.deliver(change, review=ctx.gate.needs_review(change.path))
