@@ -6,11 +6,11 @@ request leaves, ~250 ms more while the reply is parsed, measured on this project
 A run should not pay that in front of the user. So while the agent loads in the background
 (`kesi_lsp.core.runs.agent`), one request in KeSi's own shape — system blocks with a cache
 breakpoint, the tool definitions, a history with a tool call and its result — goes through a
-throwaway client whose HTTP transport answers in process with a canned stream (text, then a
-tool call). The answer comes from a one-request HTTP server on the loopback interface, opened
-for the moment of the warm-up, so the real HTTP stack warms up too (the connection pool loads
-its async backend on first use); nothing leaves the machine. What the SDK built stays for the
-real runs.
+throwaway `ModelClient` (the same construction and middleware as a run's) and comes back as a
+canned stream (text, then a tool call). The answer comes from a one-request HTTP server on the
+loopback interface, opened for the moment of the warm-up, so the real HTTP stack warms up too
+(the connection pool loads its async backend on first use); nothing leaves the machine. What
+the SDK built stays for the real runs.
 """
 
 from __future__ import annotations
@@ -21,9 +21,10 @@ import threading
 from typing import Any, Final
 
 import httpx2
-from anthropic import AsyncAnthropic
 
 from kesi_lsp.core import tools as tool_registry
+from kesi_lsp.core.model.anthropic import ModelClient
+from kesi_lsp.core.settings import AgentSettings
 
 _EVENTS: Final[list[tuple[str, dict[str, Any]]]] = [
     (
@@ -148,17 +149,16 @@ def _params() -> dict[str, Any]:
 async def _warm() -> None:
     server = await asyncio.start_server(_answer, "127.0.0.1", 0)
     port = server.sockets[0].getsockname()[1]
+    settings = AgentSettings(api_key="warm-up", base_url=f"http://127.0.0.1:{port}")
     http = httpx2.AsyncClient(trust_env=False)  # never through a proxy: it is the loopback
-    client = AsyncAnthropic(
-        api_key="warm-up", base_url=f"http://127.0.0.1:{port}", http_client=http, max_retries=0
-    )
+    model = ModelClient(settings, {}, max_retries=0, http_client=http)
     try:
-        async with client.messages.stream(**_params()) as stream:
+        async with model.stream(_params(), on_notice=lambda notice: None, locale="en") as stream:
             async for _ in stream:
                 pass
             await stream.get_final_message()
     finally:
-        await client.close()
+        await model.aclose()
         server.close()
         await server.wait_closed()
 
