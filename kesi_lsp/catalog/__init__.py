@@ -14,6 +14,7 @@ from types import MappingProxyType
 from typing import Final, Literal, TypeGuard
 
 from kesi_lsp.catalog import (
+    acp,
     common,
     demo,
     doctor,
@@ -22,6 +23,7 @@ from kesi_lsp.catalog import (
     permissions,
     runs,
     sandbox,
+    settings,
     tool_descriptions,
     tools,
     working,
@@ -40,7 +42,9 @@ _DOMAINS = (
     permissions,
     sandbox,
     runs,
+    settings,
     lsp,
+    acp,
     demo,
     doctor,
 )

@@ -77,6 +77,8 @@ _EXPORTS: Final[dict[str, str]] = {
     "EditorProblems": "editor_problems",
     "EditorProblem": "editor_problems:Problem",
     "Snapshot": "editor_problems",
+    "bill_line": "meter:describe",
+    "context_window": "model.window",
     # sessions, settings and what a session may do
     "Session": "session",
     "APPROVAL_MODES": "settings",
@@ -85,6 +87,13 @@ _EXPORTS: Final[dict[str, str]] = {
     "AgentSettings": "settings",
     "ApprovalMode": "settings",
     "SandboxMode": "settings",
+    "EnvironmentSettings": "config",
+    "ParsedSettings": "config",
+    "SETTINGS_SECTION": "config:SECTION",
+    "SETTING_RULES": "config:RULES",
+    "environment_settings": "config",
+    "parse_settings": "config",
+    "settings_section": "config:kesi_section",
     "GrantsView": "permissions.grants",
     "describe_grants": "permissions.grants",
     "grants_lines": "permissions.grants",
@@ -103,14 +112,18 @@ _EXPORTS: Final[dict[str, str]] = {
     "AgentRunner": "runs.agent",
     "CoreAgent": "runs.agent",
     "run_core_agent": "runs.agent",
+    "NextStep": "runs.next_step",
+    "next_step": "runs.next_step",
     "ToolContext": "tools.context",
     # the task text
     "MAX_EXCERPT_BYTES": "tasks",
     "MAX_EXCERPT_LINES": "tasks",
+    "Attachment": "tasks",
     "Excerpt": "tasks",
     "Problem": "tasks",
     "Severity": "tasks",
     "ask_task": "tasks",
+    "attached_task": "tasks",
     "clip_note": "tasks",
     "clipped_last": "tasks",
     "fix_task": "tasks",
@@ -135,12 +148,15 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "MAX_EXCERPT_BYTES",
     "MAX_EXCERPT_LINES",
     "SANDBOX_MODES",
+    "SETTINGS_SECTION",
+    "SETTING_RULES",
     "AgentRunner",
     "AgentSettings",
     "Allowed",
     "Answer",
     "ApprovalMode",
     "Approver",
+    "Attachment",
     "Choice",
     "CommandFinished",
     "CommandRequest",
@@ -152,6 +168,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "EditRequest",
     "EditorProblem",
     "EditorProblems",
+    "EnvironmentSettings",
     "Event",
     "EventSink",
     "Excerpt",
@@ -160,9 +177,11 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "GrantsView",
     "LimitKind",
     "ModelClient",
+    "NextStep",
     "NoSandbox",
     "Notice",
     "NoticeKind",
+    "ParsedSettings",
     "Plan",
     "PlanItem",
     "PlanUpdated",
@@ -192,21 +211,27 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "Verdict",
     "WorkspaceView",
     "ask_task",
+    "attached_task",
+    "bill_line",
     "clip_note",
     "clipped_last",
     "consult",
+    "context_window",
     "describe_api_error",
     "describe_grants",
     "describe_rule",
     "describe_sandbox",
     "drive",
+    "environment_settings",
     "find_rg",
     "fix_task",
     "grants_lines",
     "is_ignored",
     "line_span",
+    "next_step",
     "numbered",
     "parse_rules",
+    "parse_settings",
     "plan_line",
     "refusal",
     "revoke",
@@ -216,6 +241,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "sandbox_status_line",
     "select_excerpt",
     "select_sandbox",
+    "settings_section",
     "split_lines",
     "step_label",
     "unified_diff",
@@ -251,6 +277,15 @@ if TYPE_CHECKING:
         consult,
         refusal,
     )
+    from kesi_lsp.core.config import RULES as SETTING_RULES
+    from kesi_lsp.core.config import SECTION as SETTINGS_SECTION
+    from kesi_lsp.core.config import (
+        EnvironmentSettings,
+        ParsedSettings,
+        environment_settings,
+        parse_settings,
+    )
+    from kesi_lsp.core.config import kesi_section as settings_section
     from kesi_lsp.core.diff import split_lines, unified_diff
     from kesi_lsp.core.disk import DiskWorkspace, write_change
     from kesi_lsp.core.editor_problems import (
@@ -278,8 +313,10 @@ if TYPE_CHECKING:
         UsageReported,
     )
     from kesi_lsp.core.meter import Usage
+    from kesi_lsp.core.meter import describe as bill_line
     from kesi_lsp.core.model.anthropic import ModelClient
     from kesi_lsp.core.model.describe import describe_api_error
+    from kesi_lsp.core.model.window import context_window
     from kesi_lsp.core.paths import is_ignored
     from kesi_lsp.core.permission_rules import parse_rules
     from kesi_lsp.core.permissions.grants import (
@@ -293,6 +330,7 @@ if TYPE_CHECKING:
     from kesi_lsp.core.plan import Plan, PlanItem, plan_line, step_label
     from kesi_lsp.core.runs.agent import AgentRunner, CoreAgent, run_core_agent
     from kesi_lsp.core.runs.drive import RunFrontend, Runtime, drive
+    from kesi_lsp.core.runs.next_step import NextStep, next_step
     from kesi_lsp.core.runs.registry import Run, Runs, SessionBusyError
     from kesi_lsp.core.sandbox import NoSandbox
     from kesi_lsp.core.sandbox.selection import describe as describe_sandbox
@@ -310,10 +348,12 @@ if TYPE_CHECKING:
     from kesi_lsp.core.tasks import (
         MAX_EXCERPT_BYTES,
         MAX_EXCERPT_LINES,
+        Attachment,
         Excerpt,
         Problem,
         Severity,
         ask_task,
+        attached_task,
         clip_note,
         clipped_last,
         fix_task,

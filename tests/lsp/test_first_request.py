@@ -10,7 +10,6 @@ on the event loop), not a slow moment of a shared machine.
 from __future__ import annotations
 
 import asyncio
-import sys
 import time
 from pathlib import Path
 
@@ -19,7 +18,8 @@ from lsprotocol import types
 
 from kesi_lsp.scripted_api import reply, script
 from tests.lsp.clients import kesi_client
-from tests.lsp.test_e2e import api_env
+from tests.lsp.helpers import api_env
+from tests.lsp.servers import Subprocess
 from tests.plugins.scripted_api import StartServer
 
 pytestmark = pytest.mark.e2e
@@ -37,10 +37,10 @@ async def test_the_first_run_after_start_up_goes_to_the_model_at_once(
 ) -> None:
     api = scripted_api(script(reply("One."), reply("Two.")))
     log = tmp_path / "server.log"
-    command = (sys.executable, "-m", "kesi_lsp", "--log-file", str(log))
+    server = Subprocess(args=("--log-file", str(log)))  # a process: its start-up is the point
     uri = (project / "calc.py").resolve().as_uri()
     where = {"start": {"line": 1, "character": 0}, "end": {"line": 1, "character": 4}}
-    async with kesi_client(preset, [project], env=api_env(api), command=command) as client:
+    async with kesi_client(preset, [project], env=api_env(api), server=server) as client:
         client.open(project / "calc.py")
         # While the agent loads, the editor's requests are answered as usual.
         asked = types.CodeActionParams(
@@ -54,7 +54,7 @@ async def test_the_first_run_after_start_up_goes_to_the_model_at_once(
         while not await asyncio.to_thread(logged, log, READY):
             assert time.monotonic() < deadline, f"{READY!r} never appeared in {log}"
             started = time.monotonic()
-            await client.text_document_code_action_async(asked)
+            await client.lsp.text_document_code_action_async(asked)  # type: ignore[attr-defined]
             slowest = max(slowest, time.monotonic() - started)
             await asyncio.sleep(0.02)
         assert slowest < 1.0, f"a code action waited {slowest:.2f} s while the agent loaded"

@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 
 from kesi_lsp.scripted_api import reply, script, tool_use
-from tests.lsp.clients import EditorRefusalError, KesiClient, kesi_client
+from tests.lsp.clients import Editor, EditorRefusalError, kesi_client
 from tests.lsp.conftest import BUGGY, FIXED
-from tests.lsp.test_delivery import answer
-from tests.lsp.test_e2e import PYTEST, TEST_CALC, api_env
+from tests.lsp.helpers import PYTEST, TEST_CALC, api_env
+from tests.lsp.reviews import answer
 from tests.plugins.scripted_api import StartServer
 
 pytestmark = pytest.mark.e2e
@@ -64,8 +64,9 @@ def failing(project: Path) -> Path:
     return project
 
 
-def progress_messages(client: KesiClient) -> list[str]:
-    return [v.message for values in client.progress_reports.values() for v in values if v.message]
+def progress_messages(client: Editor) -> list[str]:
+    reports = client.lsp.progress_reports  # type: ignore[attr-defined]
+    return [v.message for values in reports.values() for v in values if v.message]
 
 
 @pytest.mark.slow
@@ -130,7 +131,7 @@ def pyright_error(line: int) -> dict[str, Any]:
     }
 
 
-def checking_language_server(client: KesiClient, path: Path) -> None:
+def checking_language_server(client: Editor, path: Path) -> None:
     """Another language server in the editor: it reports an error once the buffer says
     `a + b`, a moment after each change (it republishes after every change)."""
     seen: dict[str, Any] = {"text": None}
@@ -139,10 +140,11 @@ def checking_language_server(client: KesiClient, path: Path) -> None:
         buffer = client.buffer(path)
         if buffer.text != seen["text"]:
             seen["text"] = buffer.text
-            client.publish(path, [pyright_error(1)] if "a + b" in buffer.text else [])
-        return client._current_diagnostics(params)
+            found = [pyright_error(1)] if "a + b" in buffer.text else []
+            client.reported.publish(client.uri(path), found)
+        return client.reported.current(params)
 
-    client.answer_diagnostics = current
+    client.reported.answer = current
 
 
 EDIT_THEN_TEST = script(
@@ -204,7 +206,7 @@ async def test_an_editor_that_cannot_say_costs_a_sentence_not_the_run(
                 await asyncio.sleep(30)
             raise EditorRefusalError("diagnostics are broken")
 
-        client.answer_diagnostics = broken
+        client.reported.answer = broken
         done = await client.run("kesi.ask", {"prompt": "fix calc"}, seconds=30)
         assert done["status"] == "done"
         assert (project / "calc.py").read_text() == FIXED
