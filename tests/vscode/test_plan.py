@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from kesi_lsp.scripted_api import reply, script, tool_use
+from tests.vscode.project import COMMAND, COST, FIXED, failing_project
 from tests.vscode.session import OpenVSCode
-from tests.vscode.test_fix_this import COMMAND, COST, FIXED, failing_project
 
 pytestmark = [pytest.mark.editor, pytest.mark.slow, pytest.mark.timeout(300)]
 
