@@ -46,11 +46,12 @@ async def prepare(ls: KesiServer) -> None:
     """Get the first run ready while the user is still reading code (issue 14): the sandbox
     of each folder and the agent itself (the SDK and its client), in the background, after
     start-up (the editor never waits for it) and without holding the event loop (the loading
-    runs in a worker thread that hands the interpreter back often: `CoreAgent.prepare`)."""
+    runs in a worker thread that hands the interpreter back often, and steps aside while the
+    editor is talking to the server: `kesi_lsp.core.runs.loading`)."""
     folders = [(folder.path, ls.settings_for(folder).settings) for folder in ls.folders()]
     started = time.monotonic()
     try:
-        await ls.host.runtime.prepare(folders)
+        await ls.host.runtime.prepare(folders, ls.busy)
     except asyncio.CancelledError:
         raise
     except Exception as exc:  # the first run loads what is missing, and says what failed

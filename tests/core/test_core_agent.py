@@ -90,3 +90,33 @@ async def test_a_sandbox_chosen_ahead_of_time_is_announced_by_the_first_run(
     assert fresh, "the first run still says what confines its commands"
     again, fresh_again = await runtime.sandboxes.get(tmp_path, settings)
     assert again is sandbox and not fresh_again
+
+
+def test_a_preparation_steps_aside_while_the_editor_is_busy() -> None:
+    """The finder the loading installs waits before each module while `busy()`, only in the
+    loading thread, and never longer than its bound (so the loading always gets done)."""
+    import threading
+    import time
+
+    from kesi_lsp.core.runs import loading
+
+    asked: list[float] = []
+
+    def busy() -> bool:
+        asked.append(time.monotonic())
+        return len(asked) < 4  # busy for three looks, then quiet
+
+    finder = loading._StepAside(threading.get_ident(), busy)
+    started = time.monotonic()
+    assert finder.find_spec("some.module", None) is None  # it never finds anything itself
+    assert len(asked) == 4 and time.monotonic() - started >= 3 * loading.PAUSE_SECONDS
+    other: list[object] = []
+    elsewhere = threading.Thread(target=lambda: other.append(finder.find_spec("x", None)))
+    asked.clear()
+    elsewhere.start()
+    elsewhere.join()
+    assert other == [None] and asked == []  # other threads' imports are never held up
+    always = loading._StepAside(threading.get_ident(), lambda: True)
+    started = time.monotonic()
+    always.find_spec("y", None)
+    assert time.monotonic() - started < loading.MAX_PAUSE_SECONDS + 0.2

@@ -7,8 +7,8 @@ failed run whose message says how to set one (the front end itself keeps running
 The SDK is big: importing it takes a second or more, and building a client loads the system's
 certificates (tens to hundreds of milliseconds). Neither may happen at start-up (the editor
 waits for `initialize`) nor on the event loop (code actions and `kesi.cost` must stay
-instant), so the loop and the model client are loaded in a worker thread. `CoreAgent` (what
-the servers use) does it ahead of time: its `prepare` runs in the background once the editor
+instant), so the loop and the model client are loaded in a worker thread, gently
+(`kesi_lsp.core.runs.loading`). `CoreAgent` (what the servers use) does it ahead of time: its `prepare` runs in the background once the editor
 is connected, so the first "fix this" goes to the model at once instead of after seconds of
 loading, and it keeps one model client per API key and address for the server's life, so a
 later run reuses its warm HTTP connection (issue 14: ≤ 500 ms for a first run, ≤ 20 ms later).
@@ -18,17 +18,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
-import gc
-import importlib
 import logging
-import sys
-from collections.abc import Awaitable, Callable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Awaitable, Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from kesi_lsp.core.errors import MissingApiKeyError
 from kesi_lsp.core.events import RunFinished
 from kesi_lsp.core.meter import Usage
+from kesi_lsp.core.runs.loading import Busy, load_agent, never_busy
 from kesi_lsp.core.settings import AgentSettings
 from kesi_lsp.core.tools.context import ToolContext
 
@@ -41,53 +38,9 @@ AgentRunner = Callable[[ToolContext, str], Awaitable[RunFinished]]
 """Runs the agent on a prompt in a prepared context; cancelled with `Task.cancel()`."""
 
 
-GENTLE_SWITCH_SECONDS: Final = 0.0005
-"""While the agent loads in the background, the interpreter hands the GIL back to the event
-loop this often (its default is 5 ms): an editor's request waits ~0.5 ms, not ~5."""
-
-
-@contextlib.contextmanager
-def _gently() -> Iterator[None]:
-    """Load without pausing the event loop: no garbage collection during the imports (a full
-    collection of the ~190,000 objects being created holds the interpreter for 100-300 ms,
-    measured here), and a short GIL switch interval; both restored afterwards."""
-    collecting, interval = gc.isenabled(), sys.getswitchinterval()
-    gc.disable()
-    sys.setswitchinterval(GENTLE_SWITCH_SECONDS)
-    try:
-        yield
-    finally:
-        sys.setswitchinterval(interval)
-        if collecting:
-            gc.enable()
-
-
-@functools.cache
-def _agent() -> tuple[Any, Any]:
-    """The core loop and model modules (imported on first use, in a worker thread).
-
-    Once they are loaded, everything alive is moved out of the garbage collector's sight
-    (`gc.freeze`): with the SDK loaded the server holds ~190,000 long-lived objects, and every
-    full collection walks them all while holding the interpreter: 175-255 ms, measured on this
-    project's 2-core machine during a glob of 30,000 files (a tool that allocates a lot) — a
-    stall the editor feels (issue 9, benchmark 3). Frozen objects are still freed by
-    reference counting; only cycles among them would be kept, and import-time objects live
-    as long as the server anyway.
-    """
-    with _gently():
-        loop = importlib.import_module("kesi_lsp.core.loop")
-        model = importlib.import_module("kesi_lsp.core.model.anthropic")
-        try:  # the SDK's first-use work, so the first run's request leaves at once
-            importlib.import_module("kesi_lsp.core.model.warmup").warm_sdk()
-        except Exception as exc:  # only ever a loss of speed
-            log.warning("warming the SDK up failed: %s", exc)
-        gc.freeze()
-    return loop, model
-
-
 async def run_core_agent(ctx: ToolContext, prompt: str) -> RunFinished:
     """Run the core loop on `prompt`; cancelling the task is the loop's Ctrl-C."""
-    loop, model_module = await asyncio.to_thread(_agent)
+    loop, model_module = await asyncio.to_thread(load_agent)
     try:
         model: ModelClient = await asyncio.to_thread(
             model_module.build_model, ctx.session.settings, ctx.environ
@@ -118,11 +71,21 @@ class CoreAgent:
         self._loading: asyncio.Task[tuple[Any, Any]] | None = None
         self._models: dict[tuple[str, str], ModelClient] = {}
         self._building: dict[tuple[str, str], asyncio.Task[ModelClient]] = {}
+        self._wanted = False  # a run waits for the loading: it no longer steps aside
 
-    async def _modules(self) -> tuple[Any, Any]:
-        """The loop and model modules, loaded once in a worker thread (runs share the load)."""
+    async def _modules(self, busy: Busy | None = None) -> tuple[Any, Any]:
+        """The loop and model modules, loaded once in a worker thread (runs share the load).
+
+        `busy` is given by a preparation: the loading then steps aside while the editor is busy,
+        until a run needs the agent (`busy` None), from which moment it goes at full speed.
+        """
+        if busy is None:
+            self._wanted = True
         if self._loading is None:
-            self._loading = asyncio.ensure_future(asyncio.to_thread(_agent))
+            gentle = busy or never_busy
+            self._loading = asyncio.ensure_future(
+                asyncio.to_thread(load_agent, lambda: not self._wanted and gentle())
+            )
         return await asyncio.shield(self._loading)
 
     async def _model(self, settings: AgentSettings, environ: Mapping[str, str]) -> ModelClient:
@@ -148,9 +111,12 @@ class CoreAgent:
         self._models[key] = model
         return model
 
-    async def prepare(self, settings: AgentSettings, environ: Mapping[str, str]) -> None:
-        """Load the agent and build its model client now, so the first run does not wait."""
-        await self._modules()
+    async def prepare(
+        self, settings: AgentSettings, environ: Mapping[str, str], busy: Busy = never_busy
+    ) -> None:
+        """Load the agent and build its model client now, so the first run does not wait
+        (stepping aside while `busy()`: `kesi_lsp.core.runs.loading`)."""
+        await self._modules(busy)
         with contextlib.suppress(MissingApiKeyError):  # the run will say how to set one
             await self._model(settings, environ)
 

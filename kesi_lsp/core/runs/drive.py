@@ -29,6 +29,7 @@ from kesi_lsp.core.meter import Usage
 from kesi_lsp.core.permissions import PermissionGate, home_from
 from kesi_lsp.core.problems import ProblemWatch
 from kesi_lsp.core.runs.agent import AgentRunner
+from kesi_lsp.core.runs.loading import Busy, never_busy
 from kesi_lsp.core.runs.registry import Run
 from kesi_lsp.core.runs.sandboxes import Sandboxes, announcement
 from kesi_lsp.core.sandbox import Sandbox
@@ -94,20 +95,23 @@ class Runtime:
     def __post_init__(self) -> None:
         self.sandboxes = Sandboxes(self.environ)
 
-    async def prepare(self, folders: Sequence[tuple[Path, AgentSettings]]) -> None:
+    async def prepare(
+        self, folders: Sequence[tuple[Path, AgentSettings]], busy: Busy = never_busy
+    ) -> None:
         """Get ready for the first run of each folder, in the background of a front end that
-        has just connected: choose the sandboxes (a bwrap probe each), and let the agent load
-        itself and its model client (`CoreAgent.prepare`; other runners have nothing to load).
-        A failure here is only logged: the run that needs the part tries again and says why.
+        has just connected: let the agent load itself and its model client
+        (`CoreAgent.prepare`, stepping aside while `busy()`; other runners have nothing to
+        load), then choose the sandboxes (a bwrap probe each). A failure here is only logged:
+        the run that needs the part tries again and says why.
         """
+        prepare = getattr(self.runner, "prepare", None)
+        if prepare is not None and folders:
+            await prepare(folders[0][1], self.environ, busy)
         for root, settings in folders:
             try:
                 await self.sandboxes.choose(root, settings)
             except SandboxUnavailableError as exc:
                 log.info("no sandbox for %s yet: %s", root, exc)
-        prepare = getattr(self.runner, "prepare", None)
-        if prepare is not None and folders:
-            await prepare(folders[0][1], self.environ)
 
     async def aclose(self) -> None:
         """The front end is going away: let the agent release what it kept."""
