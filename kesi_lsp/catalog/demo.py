@@ -35,7 +35,7 @@ _SCREEN: Final[dict[str, tuple[str, str]]] = {
     ),
     "demo.answers.yes": (
         '--yes: every permission prompt is answered "Allow once", every edit review "Accept".',
-        "--yes：每個授權詢問都回答「Allow once」（允許這一次），每個修改檢查都回答「接受」。",
+        "--yes：每個授權詢問都回答「這次」，每個修改檢查都回答「接受」。",
     ),
     "demo.answers.ask": (
         "You answer each permission prompt and edit review below (an empty answer refuses).",
@@ -169,6 +169,8 @@ _SCREEN: Final[dict[str, tuple[str, str]]] = {
         "（依 API 回報的 usage、用 {model} 的定價計算；實際帳單以 Anthropic Console 為準）",
     ),
     "demo.bill.col.round": ("round", "圈"),
+    "demo.bill.summary": ("summary", "摘要"),
+    "demo.bill.search": ("search", "搜尋"),
     "demo.bill.col.input": ("input", "input"),
     "demo.bill.col.cache_read": ("cache read", "快取讀"),
     "demo.bill.col.cache_write": ("cache write", "快取寫"),

@@ -12,8 +12,10 @@ stdin or stdout, or prints. It meets the outside world through three seams:
 and it reports what happens as typed events (`Event`). A front end (the LSP adapter, the ACP
 adapter, the demo, the doctor) drives it through what this module exports and nothing else
 (`tests/test_architecture.py` checks): a session per folder (`Session`, `AgentSettings`), runs
-(`Runs`, `drive` with the front end's `RunFrontend`, `run_core_agent`), the task text
-(`fix_task`, `ask_task`), the permission views (`describe_grants`, ...), the disk's one atomic
+(`Runs`, `drive` with the front end's `RunFrontend`, `run_core_agent`, `run_core_compaction`
+for a summary on demand), saved conversations (`ConversationStore`), the task text
+(`fix_task`, `ask_task`), the permission views (`describe_grants`, ...), the meter's words
+(`bill_line`, the seed's bill after a run; `cost_lines`, its `/cost`), the disk's one atomic
 write (`write_change`) and a few text helpers.
 
 The names are loaded on first use (module `__getattr__`): importing the surface costs nothing,
@@ -57,6 +59,7 @@ _EXPORTS: Final[dict[str, str]] = {
     "Event": "events",
     "EventSink": "events",
     "LimitKind": "events",
+    "Nested": "events",
     "Notice": "events",
     "NoticeKind": "events",
     "RunFinished": "events",
@@ -66,6 +69,7 @@ _EXPORTS: Final[dict[str, str]] = {
     "ToolStarted": "events",
     "TurnStarted": "events",
     "UsageReported": "events",
+    "Purpose": "events",
     "Usage": "meter",
     # the plan, the verdict, the editor's diagnostics (design §2.10)
     "Plan": "plan",
@@ -78,9 +82,12 @@ _EXPORTS: Final[dict[str, str]] = {
     "EditorProblem": "editor_problems:Problem",
     "Snapshot": "editor_problems",
     "bill_line": "meter:describe",
+    "cost_lines": "meter",
     "context_window": "model.window",
     # sessions, settings and what a session may do
     "Session": "session",
+    "ConversationStore": "persistence",
+    "state_directory": "persistence",
     "APPROVAL_MODES": "settings",
     "DEFAULT_MODEL": "settings",
     "SANDBOX_MODES": "settings",
@@ -112,6 +119,7 @@ _EXPORTS: Final[dict[str, str]] = {
     "AgentRunner": "runs.agent",
     "CoreAgent": "runs.agent",
     "run_core_agent": "runs.agent",
+    "run_core_compaction": "runs.agent",
     "NextStep": "runs.next_step",
     "next_step": "runs.next_step",
     "ToolContext": "tools.context",
@@ -160,6 +168,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "Choice",
     "CommandFinished",
     "CommandRequest",
+    "ConversationStore",
     "CoreAgent",
     "Delivery",
     "DeliveryStatus",
@@ -177,6 +186,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "GrantsView",
     "LimitKind",
     "ModelClient",
+    "Nested",
     "NextStep",
     "NoSandbox",
     "Notice",
@@ -189,6 +199,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "ProblemsReported",
     "ProblemsUnavailableError",
     "PromptInterrupted",
+    "Purpose",
     "Refused",
     "Run",
     "RunFinished",
@@ -217,6 +228,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "clipped_last",
     "consult",
     "context_window",
+    "cost_lines",
     "describe_api_error",
     "describe_grants",
     "describe_rule",
@@ -238,11 +250,13 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "revoked_line",
     "rules_line",
     "run_core_agent",
+    "run_core_compaction",
     "sandbox_status_line",
     "select_excerpt",
     "select_sandbox",
     "settings_section",
     "split_lines",
+    "state_directory",
     "step_label",
     "unified_diff",
     "write_change",
@@ -300,10 +314,12 @@ if TYPE_CHECKING:
         Event,
         EventSink,
         LimitKind,
+        Nested,
         Notice,
         NoticeKind,
         PlanUpdated,
         ProblemsReported,
+        Purpose,
         RunFinished,
         RunStatus,
         TextDelta,
@@ -312,7 +328,7 @@ if TYPE_CHECKING:
         TurnStarted,
         UsageReported,
     )
-    from kesi_lsp.core.meter import Usage
+    from kesi_lsp.core.meter import Usage, cost_lines
     from kesi_lsp.core.meter import describe as bill_line
     from kesi_lsp.core.model.anthropic import ModelClient
     from kesi_lsp.core.model.describe import describe_api_error
@@ -327,8 +343,14 @@ if TYPE_CHECKING:
         revoked_line,
     )
     from kesi_lsp.core.permissions.rules import describe_rule, rules_line
+    from kesi_lsp.core.persistence import ConversationStore, state_directory
     from kesi_lsp.core.plan import Plan, PlanItem, plan_line, step_label
-    from kesi_lsp.core.runs.agent import AgentRunner, CoreAgent, run_core_agent
+    from kesi_lsp.core.runs.agent import (
+        AgentRunner,
+        CoreAgent,
+        run_core_agent,
+        run_core_compaction,
+    )
     from kesi_lsp.core.runs.drive import RunFrontend, Runtime, drive
     from kesi_lsp.core.runs.next_step import NextStep, next_step
     from kesi_lsp.core.runs.registry import Run, Runs, SessionBusyError

@@ -17,9 +17,19 @@ from kesi_lsp.core.verdict import Verdict
 
 RunStatus = Literal["done", "cancelled", "failed", "limit"]
 NoticeKind = Literal[
-    "retry", "limit", "interrupted", "error", "sandbox", "approvals", "info", "instructions"
+    "retry",
+    "limit",
+    "interrupted",
+    "error",
+    "workspace",
+    "sandbox",
+    "approvals",
+    "info",
+    "compaction",
+    "resume",
+    "instructions",
 ]
-LimitKind = Literal["max_turns", "max_tokens", "context_window", "tool_failures"]
+LimitKind = Literal["max_turns", "max_tokens", "context_window", "tool_failures", "repeating"]
 """Which limit a `limit` run hit: each has its own way on (a setting to raise, a reset, ...)."""
 
 
@@ -109,13 +119,23 @@ class Notice:
     text: str
 
 
+Purpose = Literal["turn", "compaction", "search"]
+"""Why a request was made: a round of the loop, a summary of old turns, a sub-agent's search."""
+
+
 @dataclass(frozen=True)
 class UsageReported:
-    """Usage of the request that just ended, and the running totals."""
+    """Usage of the request that just ended, and the running totals.
+
+    `purpose` says which kind of request it was, so the bill can show a summary or a search as
+    its own line; `subtotal` is the running total of that search's requests (`search` only).
+    """
 
     request: Usage
     run: Usage
     session: Usage
+    purpose: Purpose = "turn"
+    subtotal: Usage | None = None
 
 
 @dataclass(frozen=True)
@@ -135,6 +155,19 @@ class RunFinished:
     verified: Verdict | None = None
 
 
+@dataclass(frozen=True)
+class Nested:
+    """An event of a sub-agent working inside the tool call `parent` (its tool_use id).
+
+    The search sub-agent's text, tool calls and usage reach the user this way, so a front end
+    can show them indented under the call that started them.
+    """
+
+    parent: str
+    agent: str
+    event: Event
+
+
 Event = (
     TurnStarted
     | TextDelta
@@ -147,6 +180,7 @@ Event = (
     | Notice
     | UsageReported
     | RunFinished
+    | Nested
 )
 EventSink = Callable[[Event], None]
 

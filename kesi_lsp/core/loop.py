@@ -11,7 +11,14 @@ It stops, always leaving a history the Messages API accepts and a message saying
 - on an API error: before the stream started the history is left as it was (Day 12); after,
   only the finished text is kept and no tool runs (Day 17, Day 18);
 - when the host cancels the task (Day 12, Day 17): only complete blocks are kept, a half
-  tool_use never is, every kept tool_use is answered ("state unknown" when it may have run).
+  tool_use never is, every kept tool_use is answered ("state unknown" when it may have run);
+- when the same call keeps answering the same (`kesi_lsp.core.repeats`, limit `repeating`).
+
+Around each request the loop's helpers do their part: trimming and compaction keep the history
+within budget (`kesi_lsp.core.trim`, `kesi_lsp.core.compaction`), a watchdog closes a stalled
+stream (`kesi_lsp.core.watchdog`), the run's bill counts every request made for it
+(`kesi_lsp.core.bill`), and the session is checkpointed after each round so a restart can
+resume it (`Session.checkpoint`).
 
 Cancellation contract: the host cancels a run with `task.cancel()` on the task running
 `run_agent`. `run_agent` then seals the history, emits `RunFinished(status="cancelled")` and
@@ -25,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import datetime
+import functools
 import platform
 from collections.abc import Sequence
 from pathlib import Path
@@ -34,6 +42,8 @@ from anthropic.types import ContentBlockParam, Message, ToolResultBlockParam, To
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core import tools as tool_registry
+from kesi_lsp.core.bill import RunBill
+from kesi_lsp.core.compaction import Compactor
 from kesi_lsp.core.events import (
     Event,
     EventSink,
@@ -43,7 +53,6 @@ from kesi_lsp.core.events import (
     RunFinished,
     RunStatus,
     TurnStarted,
-    UsageReported,
 )
 from kesi_lsp.core.history import (
     add_assistant,
@@ -55,16 +64,18 @@ from kesi_lsp.core.history import (
     tool_uses,
     with_cache_breakpoint,
 )
-from kesi_lsp.core.meter import Usage, record
+from kesi_lsp.core.meter import Usage
 from kesi_lsp.core.model.anthropic import ModelClient
 from kesi_lsp.core.model.describe import describe_api_error
 from kesi_lsp.core.prompt import PromptEnvironment, system_blocks
+from kesi_lsp.core.repeats import RepeatWatch
 from kesi_lsp.core.sandbox.selection import describe
 from kesi_lsp.core.sandbox.toolchain import workspace_venv
 from kesi_lsp.core.stream import TurnResult, stream_turn
 from kesi_lsp.core.tool_calls import run_calls
 from kesi_lsp.core.tools.context import ToolContext
-from kesi_lsp.core.trim import trim_session
+from kesi_lsp.core.tools.result import ToolResult
+from kesi_lsp.core.trim.unchanged import unchanged_read
 from kesi_lsp.core.verification import Verification
 
 CUT_OFF: dict[str, tuple[str, LimitKind]] = {
@@ -76,6 +87,15 @@ CUT_OFF: dict[str, tuple[str, LimitKind]] = {
 async def run_agent(ctx: ToolContext, prompt: str, model: ModelClient) -> RunFinished:
     """Run one user message to its end; see the module docstring for every way it ends."""
     return await _Run(ctx, model).run(prompt)
+
+
+async def compact_now(ctx: ToolContext, model: ModelClient) -> RunFinished:
+    """Summarise the session's older turns now (`kesi.compact`); see kesi_lsp.core.compaction.
+
+    Ends `done` (compacted, or nothing to do), `failed` or `cancelled`; on anything but a
+    compaction the history is exactly as it was.
+    """
+    return await _Run(ctx, model).compact()
 
 
 def _joined_text(content: Sequence[ContentBlockParam]) -> str:
@@ -91,13 +111,21 @@ class _Run:
 
     def __init__(self, ctx: ToolContext, model: ModelClient) -> None:
         self.verification = Verification(ctx.locale)
-        self.ctx = dataclasses.replace(ctx, emit=self._emit_to(ctx.emit))
+        self.bill = RunBill(ctx.session, ctx.emit)
+        self.ctx = dataclasses.replace(
+            ctx, model=model, bill=self.bill, emit=self._emit_to(ctx.emit)
+        )
         self.model = model
         self.session = ctx.session
         self.settings = ctx.session.settings
         self.locale: Locale = ctx.locale
         self.history = ctx.session.history
-        self.usage = Usage()
+        self.repeats = RepeatWatch(self.locale)
+        self.compactor = Compactor(self.ctx, model, self.bill, self._params)
+
+    @property
+    def usage(self) -> Usage:
+        return self.bill.total
 
     def _emit_to(self, sink: EventSink) -> EventSink:
         def emit(event: Event) -> None:
@@ -130,15 +158,15 @@ class _Run:
         max_turns = self.settings.max_turns
         failures = 0
         for turn in range(1, max_turns + 1):
+            self.session.checkpoint(running=True)
             self.ctx.emit(TurnStarted(turn=turn, max_turns=max_turns))
             await self._instructions()
-            trim_session(self.session, self.locale, self.ctx.emit)
-            result = await stream_turn(self.model, self._params(), self.ctx.emit, self.locale)
+            result = await self.compactor.turn(self._send)  # compacts, trims, then sends
             if result.kind == "failed_before_start":
                 assert result.error is not None
                 message = describe_api_error(result.error, self.locale)
                 return self._finish("failed", message, notice="error")
-            self._meter(result)
+            self.bill.charge(result)
             if result.kind == "cancelled":
                 return self._interrupted_stream(result)
             if result.kind == "failed_after_start":
@@ -177,10 +205,15 @@ class _Run:
         uses = tool_uses(content)
         if not uses:
             return self._finish("done", _joined_text(content))
+        self.session.checkpoint(running=True)  # a restart now seals these calls as unknown
         results, interrupted = await self._run_tools(uses)
         self.history.append({"role": "user", "content": list(results)})
         if interrupted:
             return self._stop("cancelled", "loop.interrupted_tools", notice="interrupted")
+        if self.repeats.stopped is not None:
+            stop = self.repeats.stop_message()
+            add_assistant(self.history, stop)
+            return self._finish("limit", stop, notice="limit", limit="repeating")
         return all(r.get("is_error", False) for r in results)
 
     # --- tools ---
@@ -188,9 +221,18 @@ class _Run:
     async def _run_tools(
         self, uses: Sequence[ToolUseBlockParam]
     ) -> tuple[list[ToolResultBlockParam], bool]:
-        """Run the tool calls (reads at once, the rest in order: `kesi_lsp.core.tool_calls`);
-        every one gets a result, even after an interruption."""
-        return await run_calls(uses, self.ctx)
+        """Run the tool calls (reads at once, the rest in order: `kesi_lsp.core.tool_calls`),
+        each through the repeat watch; every one gets a result, even after an interruption."""
+        return await run_calls(uses, self.ctx, self._call)
+
+    async def _call(self, use_id: str, name: str, tool_input: object) -> ToolResult:
+        """One tool call, as the repeat watch lets it run (Day 12's fingerprint)."""
+        return await self.repeats.run(
+            name,
+            tool_input,
+            functools.partial(tool_registry.run_tool, name, tool_input, self.ctx, call_id=use_id),
+            functools.partial(self._unchanged, name, tool_input),
+        )
 
     async def _instructions(self) -> None:
         """Look at the project's AGENTS.md before each request; say when it was (re)loaded."""
@@ -264,16 +306,15 @@ class _Run:
             venv=_venv_name(root),
         )
 
-    def _meter(self, result: TurnResult) -> None:
-        if result.message is not None:
-            request = record(result.message.usage, self.settings.model)
-        elif result.snapshot is not None:
-            request = record(result.snapshot.usage, self.settings.model, partial=True)
-        else:
-            return  # nothing arrived: nothing to bill (Day 18)
-        self.usage = self.usage + request
-        self.session.usage = self.session.usage + request
-        self.ctx.emit(UsageReported(request=request, run=self.usage, session=self.session.usage))
+    def _unchanged(self, name: str, tool_input: object, outcome: ToolResult) -> ToolResult:
+        """A re-read whose text is still in view is sent as a note (`trim/unchanged.py`)."""
+        if not self.settings.context_trimming:
+            return outcome
+        return unchanged_read(self.history, name, tool_input, outcome, self.locale)
+
+    async def _send(self, params: dict[str, Any]) -> TurnResult:
+        idle = self.settings.stream_idle_timeout
+        return await stream_turn(self.model, params, self.ctx.emit, self.locale, idle_timeout=idle)
 
     def _stop(
         self,
@@ -303,8 +344,20 @@ class _Run:
         finished = RunFinished(
             status=status, text=message, usage=self.usage, limit=limit, verified=verified
         )
+        self.session.checkpoint(running=False)
         self.ctx.emit(finished)
         return finished
+
+    async def compact(self) -> RunFinished:
+        """`compact_now`: one summary on demand, as its own short run."""
+        try:
+            status, message = await self.compactor.on_demand()
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                task.uncancel()
+            status, message = "cancelled", text("compaction.cancelled", self.locale)
+        return self._finish(status, message)
 
 
 def _venv_name(root: Path) -> str | None:

@@ -7,6 +7,7 @@ is shared between them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -44,6 +45,12 @@ class Session:
     record. `read_parts` says which lines of that text were seen when it was read only in
     parts (`kesi_lsp.core.reads`): write_file refuses to overwrite lines never seen. `plan` is
     the model's plan (the todo tool); `instructions` the folder's AGENTS.md, as last looked at.
+
+    `on_checkpoint`, when the host set one, is called whenever the conversation reached a
+    state worth keeping (`running`: a run is still under way); the host saves it so the next
+    start can resume (`kesi_lsp.core.persistence`). The core never knows where it goes.
+    `notices` are what the next run should say before anything else (a conversation that was
+    resumed, a saved one that could not be used), taken by `take_notices`.
     """
 
     root: Path
@@ -55,9 +62,23 @@ class Session:
     usage: Usage = field(default_factory=Usage)
     plan: Plan = ()
     instructions: ProjectInstructions = field(default_factory=ProjectInstructions)
+    on_checkpoint: Callable[[Session, bool], None] | None = field(
+        default=None, repr=False, compare=False
+    )
+    notices: list[str] = field(default_factory=list, compare=False)
 
     def __post_init__(self) -> None:
         self.root = self.root.resolve()
+
+    def take_notices(self) -> list[str]:
+        """The notices waiting for the next run, now said (so they are said once)."""
+        taken, self.notices[:] = list(self.notices), []
+        return taken
+
+    def checkpoint(self, *, running: bool) -> None:
+        """The conversation is in a state worth keeping; tell the host, if it listens."""
+        if self.on_checkpoint is not None:
+            self.on_checkpoint(self, running)
 
     def reset(self) -> None:
         """Forget the conversation, the read records and the plan; keep grants and the bill

@@ -16,7 +16,7 @@ gets the seed's "interrupted" result, and the calls after it are not run (Day 12
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -27,6 +27,10 @@ from kesi_lsp.core.events import ToolFinished, ToolStarted
 from kesi_lsp.core.history import tool_result
 from kesi_lsp.core.summary import summarize
 from kesi_lsp.core.tools.context import ToolContext
+from kesi_lsp.core.tools.result import ToolResult
+
+CallRunner = Callable[[str, str, object], Awaitable[ToolResult]]
+"""Runs one call `(tool_use id, name, input)`; the loop's wraps the repeat watch around it."""
 
 if TYPE_CHECKING:
     from anthropic.types import ToolResultBlockParam, ToolUseBlockParam
@@ -71,10 +75,17 @@ def _interrupted_key(exc: BaseException) -> str:
     return "loop.tool_interrupted"
 
 
-async def _run(call: _Call, ctx: ToolContext) -> _Outcome:
+async def _plain(use_id: str, name: str, tool_input: object, ctx: ToolContext) -> ToolResult:
+    return await tool_registry.run_tool(name, tool_input, ctx, call_id=use_id)
+
+
+async def _run(call: _Call, ctx: ToolContext, runner: CallRunner | None) -> _Outcome:
     """One call; never raises but for cancellation."""
     try:
-        result = await tool_registry.run_tool(call.name, call.input, ctx)
+        if runner is None:
+            result = await _plain(call.use_id, call.name, call.input, ctx)
+        else:
+            result = await runner(call.use_id, call.name, call.input)
     except asyncio.CancelledError:
         raise
     except Exception as exc:
@@ -91,12 +102,14 @@ def _outcome_of(task: asyncio.Task[_Outcome], ctx: ToolContext) -> _Outcome:
     return task.result()  # _run turns every exception but cancellation into an outcome
 
 
-async def _batch(calls: Sequence[_Call], ctx: ToolContext) -> tuple[list[_Outcome], bool]:
+async def _batch(
+    calls: Sequence[_Call], ctx: ToolContext, runner: CallRunner | None
+) -> tuple[list[_Outcome], bool]:
     """Run `calls` at once and finish them in order; on cancellation stop them all.
 
     Returns the outcomes and whether the run was cancelled meanwhile.
     """
-    tasks = [asyncio.ensure_future(_run(call, ctx)) for call in calls]
+    tasks = [asyncio.ensure_future(_run(call, ctx, runner)) for call in calls]
     outcomes: list[_Outcome] = []
     cancelled = False
     try:
@@ -115,9 +128,9 @@ async def _batch(calls: Sequence[_Call], ctx: ToolContext) -> tuple[list[_Outcom
     return outcomes, cancelled
 
 
-async def _single(call: _Call, ctx: ToolContext) -> _Outcome:
+async def _single(call: _Call, ctx: ToolContext, runner: CallRunner | None) -> _Outcome:
     try:
-        outcome = await _run(call, ctx)
+        outcome = await _run(call, ctx, runner)
     except asyncio.CancelledError as exc:
         outcome = _Outcome(text(_interrupted_key(exc), ctx.locale), True, interrupted=True)
     _finished(call, outcome, ctx)
@@ -136,11 +149,12 @@ def _finished(call: _Call, outcome: _Outcome, ctx: ToolContext) -> None:
 
 
 async def run_calls(
-    uses: Sequence[ToolUseBlockParam], ctx: ToolContext
+    uses: Sequence[ToolUseBlockParam], ctx: ToolContext, runner: CallRunner | None = None
 ) -> tuple[list[ToolResultBlockParam], bool]:
     """Run a reply's tool calls; every one gets a result, in order, even after an interruption.
 
-    Returns the results and whether the run was interrupted.
+    `runner` runs one call (default: the registry's `run_tool`). Returns the results and
+    whether the run was interrupted.
     """
     results: list[ToolResultBlockParam] = []
     interrupted = False
@@ -153,9 +167,9 @@ async def run_calls(
             ctx.emit(ToolStarted(tool_use_id=call.use_id, name=call.name, input=dict(call.shown)))
         cancelled = False
         if len(group) == 1:
-            outcomes = [await _single(group[0], ctx)]
+            outcomes = [await _single(group[0], ctx, runner)]
         else:
-            outcomes, cancelled = await _batch(group, ctx)
+            outcomes, cancelled = await _batch(group, ctx, runner)
         for call, outcome in zip(group, outcomes, strict=True):
             results.append(tool_result(call.use_id, outcome.output, outcome.is_error))
         interrupted = cancelled or any(o.interrupted for o in outcomes)

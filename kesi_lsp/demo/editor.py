@@ -51,6 +51,7 @@ class Round:
     seconds: float = 0.0
     usage: Mapping[str, Any] = field(default_factory=dict)
     tools: list[str] = field(default_factory=list)
+    label: str | None = None  # a request that is not a round of the run: a summary, a search
 
 
 @dataclass
@@ -96,6 +97,18 @@ class DemoEditor:
     def _on_stream(self, params: dict[str, Any]) -> None:
         kind = params.get("kind")
         screen, rounds = self.screen, self.log.rounds
+        nested = bool(params.get("depth"))  # a search sub-agent's event, under its tool call
+        if kind == "usage" and (nested or params.get("purpose") == "compaction"):
+            key = "demo.bill.search" if nested else "demo.bill.summary"
+            usage = params.get("request") or {}
+            rounds.append(Round(len(rounds) + 1, 0.0, usage=usage, label=text(key, self.locale)))
+            return
+        if nested and kind in ("turn", "toolStart"):
+            if kind == "toolStart":
+                shown = show_input(params.get("input") or {})
+                line = text("demo.tool.start", self.locale, tool=params.get("tool"), input=shown)
+                screen.tool(f"    {line}")
+            return
         if kind == "text":
             screen.stream_text(str(params.get("text", "")))
         elif kind == "turn":
@@ -156,8 +169,12 @@ class DemoEditor:
         titles = [action.title for action in params.actions or []]
         if not titles:
             return None
-        index = await self.answers.choose(titles)
-        if index is None or index == len(titles) - 1:
+        yes, no = (
+            _find(titles, "permissions.answer.once", self.locale),
+            _find(titles, "permissions.answer.deny", self.locale),
+        )
+        index = await self.answers.choose(titles, yes=yes, no=no)
+        if index is None or index == no:
             self.log.refused += 1
         return titles[index] if index is not None else None
 
@@ -168,8 +185,15 @@ class DemoEditor:
         self.screen.warn(text("demo.review.title", self.locale, path=str(params.get("path"))))
         self.screen.diff(str(params.get("diff", "")))
         labels = [text(f"demo.review.{d}", self.locale) for d in REVIEW_DECISIONS]
-        index = await self.answers.choose(labels)
+        index = await self.answers.choose(labels, yes=0, no=len(labels) - 1)
         decision = REVIEW_DECISIONS[index] if index is not None else "reject"
         if decision == "reject":
             self.log.refused += 1
         return decision
+
+
+def _find(titles: list[str], key: str, locale: Locale) -> int:
+    """Where the server put the answer `key` among the prompt's buttons (it reads them by
+    title, in the session's locale); the safe first one when it is missing."""
+    wanted = text(key, locale)
+    return titles.index(wanted) if wanted in titles else 0

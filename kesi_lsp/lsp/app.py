@@ -24,7 +24,12 @@ def create_server(
 ) -> KesiServer:
     """A ready-to-start server. `runner` defaults to the real agent loop (loaded in the
     background once the editor is connected: `CoreAgent`)."""
-    runtime = Runtime(dict(os.environ if environ is None else environ), runner or CoreAgent())
+    environ = dict(os.environ if environ is None else environ)
+    if runner is None:
+        agent = CoreAgent()  # one for runs and `kesi.compact`: they share its model client
+        runtime = Runtime(environ, agent, compaction=agent.compact)
+    else:
+        runtime = Runtime(environ, runner)
     server = KesiServer(runtime)
     for feature in FEATURES:
         feature.register(server)

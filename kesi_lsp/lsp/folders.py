@@ -7,13 +7,14 @@ folder and nothing crosses between them (design §2.3).
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from pathlib import Path
 
 from pygls.uris import from_fs_path, to_fs_path
 from pygls.workspace import Workspace
 
-from kesi_lsp.core import AgentSettings, Session
+from kesi_lsp.core import AgentSettings, ConversationStore, Session
 
 
 @dataclass(frozen=True)
@@ -62,20 +63,38 @@ def containing_folder(folders: list[Folder], path: Path) -> Folder | None:
 
 
 class Sessions:
-    """One `Session` per folder path, created on first use and dropped with the folder."""
+    """One `Session` per folder path, created on first use and dropped with the folder.
 
-    def __init__(self) -> None:
+    With a `store`, a folder's session starts as its saved conversation (resume), and every
+    round of it is saved; `forget` (kesi.reset) deletes the saved one too.
+    """
+
+    def __init__(self, store: ConversationStore | None = None) -> None:
         self._by_root: dict[Path, Session] = {}
+        self.store = store
 
-    def get(self, folder: Folder, settings: AgentSettings) -> Session:
+    async def open(self, folder: Folder, settings: AgentSettings) -> Session:
+        """The folder's session; the first time, its saved conversation is read back (off the
+        event loop) and the notices of that wait for its first run."""
         session = self._by_root.get(folder.path)
-        if session is None:
-            session = Session(root=folder.path, settings=settings)
-            self._by_root[folder.path] = session
-        return session
+        if session is not None:
+            return session
+        fresh = Session(root=folder.path, settings=settings)
+        if self.store is not None:
+            await asyncio.to_thread(self.store.open, fresh)
+        return self._by_root.setdefault(folder.path, fresh)
 
     def peek(self, folder: Folder) -> Session | None:
         return self._by_root.get(folder.path)
+
+    def forget(self, folder: Folder) -> None:
+        """Forget the conversation (seed /reset): in memory, and the saved file."""
+        session = self._by_root.get(folder.path)
+        if session is not None:
+            session.reset()
+            session.notices.clear()
+        if self.store is not None:
+            self.store.forget(folder.path)
 
     def drop(self, root: Path) -> None:
         self._by_root.pop(root, None)

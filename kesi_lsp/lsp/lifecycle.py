@@ -145,6 +145,8 @@ async def shutdown(ls: KesiServer, params: None) -> None:
     if ls.preparing is not None:
         ls.preparing.cancel()
     await ls.runs.stop_all(STOP_SECONDS)
+    if ls.sessions.store is not None:  # every conversation on disk before the process ends
+        await asyncio.to_thread(ls.sessions.store.flush, STOP_SECONDS)
     await ls.host.runtime.aclose()
 
 

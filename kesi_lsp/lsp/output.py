@@ -23,14 +23,7 @@ from kesi_lsp.core import (
 )
 from kesi_lsp.lsp.capabilities import ClientFeatures
 from kesi_lsp.lsp.progress import ProgressState, RunProgress, end_message
-from kesi_lsp.lsp.stream import (
-    LogStory,
-    plan_json,
-    stream_payload,
-    usage_json,
-    usage_line,
-    verdict_json,
-)
+from kesi_lsp.lsp.stream import LogStory, bill, plan_json, stream_payload, usage_json, verdict_json
 from kesi_lsp.lsp.wire import Wire
 
 STREAM: Final = "kesi/stream"
@@ -44,6 +37,7 @@ _HINTS: Final[dict[NextStep, str]] = {
     "max_tokens": "lsp.hint.max_tokens",
     "context_window": "lsp.hint.context_window",
     "tool_failures": "lsp.hint.tool_failures",
+    "repeating": "lsp.hint.repeating",
 }
 
 
@@ -100,6 +94,7 @@ class RunOutput:
     def finish(self, finished: RunFinished, session_usage: Usage) -> None:
         """End the progress, send `kesi/runFinished`, and say what to do if the run failed."""
         run, locale = self._run, self.locale
+        the_bill = bill(finished.usage, session_usage, locale)
         if self._story is not None:
             lines = self._story.feed(finished)
             if finished.status in ("failed", "limit", "cancelled") and finished.text:
@@ -107,7 +102,8 @@ class RunOutput:
             if (verdict := finished.verified) is not None:
                 status = text(f"verify.status.{verdict.status}", locale)
                 lines.append(text("lsp.log.verified", locale, status=status, detail=verdict.detail))
-            lines.append(usage_line(finished.usage, session_usage, locale))
+            if the_bill is not None:
+                lines.append(text("lsp.log.bill", locale, bill=the_bill))
             self._log(lines)
         edited = run.edited()
         self.progress.end(
@@ -132,6 +128,11 @@ class RunOutput:
                 "usage": usage_json(finished.usage),
                 "sessionUsage": usage_json(session_usage),
                 "edits": edited,
-                "verified": verdict_json(finished.verified),
+                # The server's own words, so every client shows the same (Day 18's bill;
+                # null when the run made no request) in the session's locale.
+                "statusText": text(f"lsp.status.{finished.status}", locale),
+                "bill": the_bill,
+                "limit": finished.limit,
+                "verified": verdict_json(finished.verified, locale),
             },
         )

@@ -17,6 +17,7 @@ from lsprotocol import types
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core import (
     Event,
+    Nested,
     PlanUpdated,
     RunStatus,
     ToolFinished,
@@ -31,7 +32,7 @@ from kesi_lsp.lsp.wire import Wire
 log = logging.getLogger(__name__)
 
 CREATE_SECONDS = 10.0
-_INPUT_KEYS = ("command", "path", "file_path", "pattern", "query")
+_INPUT_KEYS = ("command", "path", "file_path", "pattern", "query", "task")
 _MAX_LABEL = 60
 
 
@@ -56,6 +57,7 @@ class ProgressState:
     max_turns: int = 0
     step: str = ""
     tools: dict[str, str] = field(default_factory=dict)  # running calls, by id, in order
+    subtool: str = ""  # what a search sub-agent is doing inside a running call
     cost_usd: float = 0.0
 
     @property
@@ -70,13 +72,22 @@ class ProgressState:
     def update(self, event: Event) -> bool:
         """Apply `event`; True when the visible message changed."""
         match event:
+            case Nested(event=ToolStarted(name=name, input=tool_input)):
+                self.subtool = tool_label(name, tool_input)
+            case Nested(event=UsageReported(run=run)):
+                self.cost_usd = run.cost_usd
+            case Nested():
+                return False
             case TurnStarted(turn=turn, max_turns=max_turns):
                 self.turn, self.max_turns = turn, max_turns
                 self.tools.clear()
+                self.subtool = ""
             case ToolStarted(tool_use_id=use_id, name=name, input=tool_input):
                 self.tools[use_id] = tool_label(name, tool_input)
+                self.subtool = ""
             case ToolFinished(tool_use_id=use_id):
                 self.tools.pop(use_id, None)
+                self.subtool = ""
             case PlanUpdated(plan=plan):
                 self.step = step_label(plan, self.locale) or ""
             case UsageReported(run=run):
@@ -93,6 +104,8 @@ class ProgressState:
             parts.append(self.step)
         if self.tool:
             parts.append(self.tool)
+        if self.subtool:
+            parts.append(text("lsp.progress.search", self.locale, tool=self.subtool))
         if self.cost_usd:
             parts.append(f"${self.cost_usd:.4f}")
         return " · ".join(parts)

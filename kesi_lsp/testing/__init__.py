@@ -23,6 +23,7 @@ from kesi_lsp.testing.client import EditorClient, client_converter
 from kesi_lsp.testing.editor import (
     ALLOW_ONCE,
     ALLOW_SESSION,
+    BUTTONS,
     DENY,
     Editor,
     EditorRefusalError,
@@ -43,6 +44,7 @@ __all__ = [
     "ALLOW_ONCE",
     "ALLOW_SESSION",
     "BENCH",
+    "BUTTONS",
     "DENY",
     "HELIX",
     "KESI_EDITOR",

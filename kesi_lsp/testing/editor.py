@@ -24,7 +24,7 @@ import asyncio
 import os
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInternalError
@@ -39,6 +39,13 @@ from kesi_lsp.testing.timeline import Timeline
 ALLOW_ONCE = "Allow once"
 ALLOW_SESSION = "Allow for this session"
 DENY = "Deny"
+BUTTONS: Final[Mapping[str, tuple[str, str, str]]] = {
+    "en": (DENY, ALLOW_ONCE, ALLOW_SESSION),
+    "zh-TW": ("不要", "這次", "這個 session 都好"),  # Day 14: N=不要 / y=這次 / a=這個 session 都好
+}
+"""A permission prompt's buttons in each locale, in the order the server offers them (design
+§2.6: the safe one first); an editor answers with the title, which the server matches in the
+session's locale."""
 
 PromptAnswer = Callable[[types.ShowMessageRequestParams], Awaitable[str | None] | str | None]
 ReviewAnswer = Callable[[dict[str, Any]], Awaitable[str] | str]

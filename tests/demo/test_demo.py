@@ -95,6 +95,7 @@ def test_demo_yes_turns_the_tests_green_with_the_one_line_fix(tmp_path: Path) ->
     assert "[edited] rules.py" in run
     assert "KeSi > ✅ **Done! All tests pass now.**" in run
     assert "run finished: done" in run
+    assert "  (this run: 6 request(s), input " in run
     # The ending state and the diff: green, and green for the right reason.
     assert "exit code 0: 7 passed" in section(out, "== 4. Ending state", "== 5.")
     diff = section(out, "== 5.", "== 6.")
@@ -148,6 +149,8 @@ def test_zh_tw_speaks_the_seeds_words(tmp_path: Path) -> None:
     assert done.returncode == 0, out + done.stderr
     assert "  [執行工具] list_files({})" in out
     assert "[需要授權] 執行指令：python -m pytest -v" in out
+    assert out.count("放行嗎？") == 2 and out.count("→ 這次（--yes）") == 2  # Day 14's words
+    assert "  （本輪 6 次請求，input " in out  # Day 18's bill line, as the server words it
     assert "KeSi > ✅ **完成！所有測試現在都通過了。**" in out
     assert "模型往返 7 次" in out
     assert "  [計畫] 完成 4/4" in out
@@ -180,13 +183,13 @@ def test_on_a_terminal_the_person_answers_and_the_output_is_rich(tmp_path: Path)
         [*kesi_lsp(), "demo", "--dir", str(project), "--pace", "0"],
         env,
         cwd=tmp_path,
-        answers=["1", "3"],
+        answers=["2", "3"],  # the prompt puts Deny first: 2 allows once
     )
     plain = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", transcript)
     assert code == 1, plain
     assert ANSI.search(transcript), "a terminal gets rich output"
     assert "You answer each permission prompt" in plain
-    assert "[1] Allow once  [2] Allow for this session  [3] Deny" in plain
+    assert "[1] Deny  [2] Allow once  [3] Allow for this session" in plain
     assert "[1] Accept  [2] Accept all edits to this file for this session  [3] Reject" in plain
     assert "→ Allow once" in plain and "→ Reject" in plain
     assert "You rejected the change, so nothing was modified" in plain

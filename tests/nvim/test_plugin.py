@@ -152,6 +152,9 @@ def test_review_answers_through_its_mappings_and_closing_is_a_reject(
     assert ed.lua("return _G.decision") is None
 
 
+BILL = "（本輪 2 次請求，input 1,200、output 80、快取讀 3,000、快取寫 0，$0.0042；累計 $0.0050）"
+
+
 def test_output_buffer_renders_a_run(open_editor: OpenEditor, tmp_path: Path) -> None:
     """The renderer, fed the notifications the server sends (design.md §2.5)."""
     ed = open_editor(tmp_path)
@@ -174,8 +177,10 @@ def test_output_buffer_renders_a_run(open_editor: OpenEditor, tmp_path: Path) ->
         _G.status_running = require('kesi.runs').active_run(7) ~= nil
         h.run_finished(nil, { runId = 'run-1', status = 'done', text = 'Fixed.',
           usage = { requests = 2, inputTokens = 1200, outputTokens = 80, cacheReadTokens = 3000,
-                  cacheWriteTokens = 0, costUsd = 0.0042 } }, ctx)
-        """
+                  cacheWriteTokens = 0, costUsd = 0.0042 },
+          statusText = '完成', bill = ... }, ctx)
+        """,
+        BILL,
     )
     lines = ed.output()
     assert lines[0].startswith("── KeSi · ")
@@ -186,9 +191,7 @@ def test_output_buffer_renders_a_run(open_editor: OpenEditor, tmp_path: Path) ->
     assert lines[6] == "  ✗ exit 1"
     assert lines[7] == "! rate limited, retrying in 1 s"
     assert lines[8] == "✎ edit_file calc.py"
-    assert lines[9] == (
-        "── done · 2 requests · 1200 in / 80 out tokens (3000 cache read) · cost $0.0042"
-    )
+    assert lines[9] == f"── 完成 · {BILL}"  # the server's words, as they came
     groups = dict(ed.output_highlights())
     assert groups["▸ read_file calc.py"] == "KeSiTool"
     assert groups["  ✗ exit 1"] == "KeSiToolError"
@@ -333,12 +336,12 @@ def test_a_run_that_stops_says_why_once(open_editor: OpenEditor, tmp_path: Path)
         """
     )
     lines = [line for line in ed.output() if not line.startswith("── KeSi · ")]
-    assert lines == [
+    assert lines == [  # an older server without statusText and bill: the status and the cost
         "! Stopped.",
-        "── cancelled · cost $0.0000",
+        "── cancelled · $0.0000",
         "! Set the key.",
-        "── failed · cost $0.0000",
-        "── done · cost $0.0000",
+        "── failed · $0.0000",
+        "── done · $0.0000",
     ]
 
 
@@ -372,3 +375,60 @@ def test_vim_lsp_enable_alone_starts_kesi_with_its_capability(
     assert {"kesi.fixThis", "kesi.ask", "kesi.cancel"} <= set(client["commands"])
     assert ed.lua("return vim.fn.exists(':KeSiFix')") == 2
     assert ed.lua("return require('kesi').status()") == "KeSi $0.0000"
+
+
+def test_output_indents_a_search_and_bills_it_and_a_summary(
+    open_editor: OpenEditor, tmp_path: Path
+) -> None:
+    """A search sub-agent's lines under its call, its sub-total after the call's result, a
+    summary of the conversation as a bill line, and calm notices for resume and compaction."""
+    ed = open_editor(tmp_path)
+    ed.lua(
+        """
+        local h = require('kesi.handlers')
+        local ctx = { client_id = 9 }
+        local function s(p) p.runId = 'run-s'; h.stream(nil, p, ctx) end
+        local function n(p)
+          p.parentToolUseId = 'toolu_s'; p.agent = 'search'; p.depth = 1; s(p)
+        end
+        local bill = { requests = 2, inputTokens = 14, outputTokens = 30, cacheReadTokens = 0,
+                       cacheWriteTokens = 3600, costUsd = 0.0047 }
+        s({ kind = 'notice', notice = 'resume', text = "Continuing this folder's conversation." })
+        s({ kind = 'text', text = 'Let me search.' })
+        s({ kind = 'toolStart', toolUseId = 'toolu_s', tool = 'search_agent',
+            input = { task = 'Where is LIMIT set?' } })
+        n({ kind = 'text', text = 'Searching.\\nWith grep.' })
+        n({ kind = 'toolStart', tool = 'grep', input = { pattern = 'LIMIT' } })
+        n({ kind = 'toolEnd', tool = 'grep', isError = false, summary = 'config.py:1:LIMIT = 42' })
+        n({ kind = 'usage', purpose = 'search', request = bill, subtotal = bill,
+            run = { costUsd = 0.005 }, session = { costUsd = 0.005 } })
+        s({ kind = 'toolEnd', toolUseId = 'toolu_s', tool = 'search_agent', isError = false,
+            summary = 'LIMIT is 42 (config.py:1).' })
+        s({ kind = 'notice', notice = 'compaction', text = 'Summarised 12 earlier messages.' })
+        s({ kind = 'usage', purpose = 'compaction', request = { requests = 1, inputTokens = 7,
+            outputTokens = 200, cacheReadTokens = 5000, cacheWriteTokens = 40, costUsd = 0.002 },
+            run = { costUsd = 0.007 }, session = { costUsd = 0.007 } })
+        """
+    )
+    lines = ed.output()
+    assert lines[1:] == [
+        "ℹ Continuing this folder's conversation.",
+        "Let me search.",
+        "▸ search_agent Where is LIMIT set?",
+        "    Searching.",
+        "    With grep.",
+        "    ▸ grep LIMIT",
+        "      ✓ config.py:1:LIMIT = 42",
+        "  ✓ LIMIT is 42 (config.py:1).",
+        "    $ search: 2 requests · 14 in / 30 out tokens (0 cache read, 3600 cache write)"
+        " · cost $0.0047",
+        "ℹ Summarised 12 earlier messages.",
+        "$ summary of the conversation: 7 in / 200 out tokens (5000 cache read, 40 cache write)"
+        " · cost $0.0020",
+    ]
+    groups = dict(ed.output_highlights())
+    assert groups["ℹ Summarised 12 earlier messages."] == "KeSiInfo"
+    assert groups["    ▸ grep LIMIT"] == "KeSiTool"
+    assert groups[lines[-1]] == "KeSiCost"
+    commands = ed.lua("return vim.tbl_keys(vim.api.nvim_get_commands({}))")
+    assert "KeSiCompact" in commands

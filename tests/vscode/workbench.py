@@ -256,6 +256,20 @@ class Workbench:
         item = self.page.locator(KESI_STATUS)
         return _normal(item.inner_text()).strip() if item.count() else ""
 
+    def status_tooltip(self, text: str, timeout: float = 15_000) -> str:
+        """Hover the KeSi status bar item until its tooltip shows `text`; return the tooltip."""
+        hover = self.page.locator(".workbench-hover, .monaco-hover").filter(has_text=text)
+        deadline = time.monotonic() + timeout / 1000
+        while time.monotonic() < deadline:
+            self.page.mouse.move(0, 0)
+            self.page.locator(KESI_STATUS).hover()
+            try:
+                hover.first.wait_for(state="visible", timeout=3_000)
+                return _normal(hover.first.inner_text())
+            except PlaywrightTimeout:
+                continue
+        raise AssertionError(f"the status bar tooltip never showed {text!r}")
+
     # -- waiting and evidence ----------------------------------------------------------------
 
     def wait_until(self, condition: Callable[[], bool], timeout: float, what: str) -> None:

@@ -8,10 +8,11 @@ The SDK is big: importing it takes a second or more, and building a client loads
 certificates (tens to hundreds of milliseconds). Neither may happen at start-up (the editor
 waits for `initialize`) nor on the event loop (code actions and `kesi.cost` must stay
 instant), so the loop and the model client are loaded in a worker thread, gently
-(`kesi_lsp.core.runs.loading`). `CoreAgent` (what the servers use) does it ahead of time: its `prepare` runs in the background once the editor
-is connected, so the first "fix this" goes to the model at once instead of after seconds of
-loading, and it keeps one model client per API key and address for the server's life, so a
-later run reuses its warm HTTP connection (issue 14: ≤ 500 ms for a first run, ≤ 20 ms later).
+(`kesi_lsp.core.runs.loading`). `CoreAgent` (what the servers use) does it ahead of time: its
+`prepare` runs in the background once the editor is connected, so the first "fix this" goes
+to the model at once instead of after seconds of loading, and it keeps one model client per
+API key and address for the server's life, so a later run reuses its warm HTTP connection
+(issue 14: <= 500 ms for a first run, <= 20 ms later).
 """
 
 from __future__ import annotations
@@ -40,6 +41,17 @@ AgentRunner = Callable[[ToolContext, str], Awaitable[RunFinished]]
 
 async def run_core_agent(ctx: ToolContext, prompt: str) -> RunFinished:
     """Run the core loop on `prompt`; cancelling the task is the loop's Ctrl-C."""
+    return await _with_model(ctx, lambda loop, model: loop.run_agent(ctx, prompt, model))
+
+
+async def run_core_compaction(ctx: ToolContext, prompt: str) -> RunFinished:
+    """`kesi.compact`: summarise the session's older turns now (the prompt is unused)."""
+    return await _with_model(ctx, lambda loop, model: loop.compact_now(ctx, model))
+
+
+async def _with_model(
+    ctx: ToolContext, body: Callable[[Any, ModelClient], Awaitable[RunFinished]]
+) -> RunFinished:
     loop, model_module = await asyncio.to_thread(load_agent)
     try:
         model: ModelClient = await asyncio.to_thread(
@@ -48,8 +60,7 @@ async def run_core_agent(ctx: ToolContext, prompt: str) -> RunFinished:
     except MissingApiKeyError as exc:
         return RunFinished("failed", str(exc), Usage())
     try:
-        finished: RunFinished = await loop.run_agent(ctx, prompt, model)
-        return finished
+        return await body(loop, model)
     finally:
         try:
             await asyncio.shield(model.aclose())
@@ -122,13 +133,21 @@ class CoreAgent:
 
     async def __call__(self, ctx: ToolContext, prompt: str) -> RunFinished:
         """Run the core loop on `prompt`; cancelling the task is the loop's Ctrl-C."""
+        return await self._with_model(ctx, lambda loop, model: loop.run_agent(ctx, prompt, model))
+
+    async def compact(self, ctx: ToolContext, prompt: str) -> RunFinished:
+        """`kesi.compact` with the kept client (the prompt is unused)."""
+        return await self._with_model(ctx, lambda loop, model: loop.compact_now(ctx, model))
+
+    async def _with_model(
+        self, ctx: ToolContext, body: Callable[[Any, ModelClient], Awaitable[RunFinished]]
+    ) -> RunFinished:
         loop, _ = await self._modules()
         try:
             model = await self._model(ctx.session.settings, ctx.environ)
         except MissingApiKeyError as exc:
             return RunFinished("failed", str(exc), Usage())
-        finished: RunFinished = await loop.run_agent(ctx, prompt, model)
-        return finished
+        return await body(loop, model)
 
     async def aclose(self) -> None:
         """Close every model client's connections (the server is going away)."""

@@ -6,9 +6,10 @@ the core answers like Ctrl-C; the front end shutting down cancels the outer task
 the inner one and still reports the end. Every path ends with exactly one
 `RunFrontend.finish`.
 
-On the way the run gets its sandbox (chosen once per folder, announced the first time), the
-approvals notice (once per folder under "acceptEdits": a change that is not shown should never
-come as a surprise) and its permission gate, wired to the front end's approver.
+On the way the run gets its sandbox (chosen once per folder, announced the first time with the
+seed's two start-up lines, Day 15: 「工作目錄：…」 and 「指令沙箱：…」), the approvals notice
+(once per folder under "acceptEdits": a change that is not shown should never come as a
+surprise) and its permission gate, wired to the front end's approver.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from kesi_lsp.core.events import Event, Notice, RunFinished
 from kesi_lsp.core.meter import Usage
 from kesi_lsp.core.permissions import PermissionGate, home_from
 from kesi_lsp.core.problems import ProblemWatch
-from kesi_lsp.core.runs.agent import AgentRunner
+from kesi_lsp.core.runs.agent import AgentRunner, run_core_compaction
 from kesi_lsp.core.runs.loading import Busy, never_busy
 from kesi_lsp.core.runs.registry import Run
 from kesi_lsp.core.runs.sandboxes import Sandboxes, announcement
@@ -84,13 +85,16 @@ class RunFrontend(Protocol):
 
 @dataclass
 class Runtime:
-    """What all runs of one front end share: the host environment, the agent, the sandboxes
-    chosen so far and the folders already told that edits land without a review."""
+    """What all runs of one front end share: the host environment, the agent (and the summary
+    `kesi.compact` runs), the sandboxes chosen so far and the folders already told that edits
+    land without a review."""
 
     environ: Mapping[str, str]
     runner: AgentRunner
+    compaction: AgentRunner = run_core_compaction
     sandboxes: Sandboxes = field(init=False)
     told_edits_accepted: set[Path] = field(default_factory=set)
+    told_workspace: set[Path] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.sandboxes = Sandboxes(self.environ)
@@ -129,6 +133,8 @@ async def drive(run: Run, runtime: Runtime, frontend: RunFrontend) -> RunFinishe
     settings = run.session.settings
     try:
         await frontend.begin()
+        for note in run.session.take_notices():  # a resumed conversation says so first
+            frontend.emit(Notice("resume", note))
         sandbox, fresh = await runtime.sandboxes.get(run.root, settings)
     except asyncio.CancelledError:  # cancelled before the agent even started
         _uncancel()
@@ -155,7 +161,7 @@ async def drive(run: Run, runtime: Runtime, frontend: RunFrontend) -> RunFinishe
 
     async def agent(ctx: ToolContext, prompt: str) -> RunFinished:
         await frontend.prepare()  # inside the agent's task, so a cancel here is a cancelled run
-        return await runtime.runner(ctx, prompt)
+        return await (run.runner or runtime.runner)(ctx, prompt)
 
     return _finish(frontend, await _run_agent(agent, ctx, run))
 
@@ -172,9 +178,16 @@ def _finish(frontend: RunFrontend, finished: RunFinished) -> RunFinished:
 
 
 def _announce_sandbox(run: Run, runtime: Runtime, frontend: RunFrontend, sandbox: Sandbox) -> None:
-    """Say once per folder what confines shell commands: a notice at the start of the first
-    run's story, and a warning the user cannot miss when commands run unconfined."""
-    said = announcement(sandbox, run.root, run.session.settings, runtime.environ)
+    """Say once per folder where KeSi works and what confines its shell commands, the seed's
+    start-up lines (Day 15: 「工作目錄：…」, 「指令沙箱：…」; "protection you can't see doesn't
+    count"): notices at the start of the first run's story, and a warning the user cannot miss
+    when commands run unconfined. A changed sandbox setting is announced again; the folder is
+    not."""
+    settings = run.session.settings
+    if run.root not in runtime.told_workspace:
+        runtime.told_workspace.add(run.root)
+        frontend.emit(Notice("workspace", text("runs.workspace", settings.locale, root=run.root)))
+    said = announcement(sandbox, run.root, settings, runtime.environ)
     frontend.emit(Notice("sandbox", said.line))
     if said.unconfined:
         frontend.unconfined(said.line)

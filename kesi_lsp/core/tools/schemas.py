@@ -46,6 +46,7 @@ TOOL_FIELDS: Final[Mapping[str, tuple[Field, ...]]] = {
     "write_file": (Field("file_path"), Field("content")),
     "run_command": (Field("command"),),
     "todo": (Field("items", kind="plan"),),
+    "search_agent": (Field("task"),),
 }
 
 

@@ -12,7 +12,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Literal
 
-from kesi_lsp.core.trim.calls import ToolCall, history_tokens, normalized_path, tool_calls
+from kesi_lsp.core.trim.calls import (
+    UNCHANGED,
+    ToolCall,
+    history_tokens,
+    normalized_path,
+    tool_calls,
+)
 
 if TYPE_CHECKING:
     from anthropic.types import MessageParam
@@ -72,8 +78,8 @@ def superseded(calls: Sequence[ToolCall]) -> set[str]:
         key = supersession_key(call)
         if key is None or call.result_at is None:
             continue
-        if call.name == "read_file" and call.is_error:
-            continue
+        if call.name == "read_file" and (call.is_error or call.result_text.startswith(UNCHANGED)):
+            continue  # a failed re-read, or an unchanged one, tells the model nothing new
         previous = latest.get(key)
         if previous is not None:
             out.add(previous)

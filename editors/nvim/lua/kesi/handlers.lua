@@ -17,7 +17,13 @@ local function run_for(client_id, run_id)
   return run
 end
 
+--- The latest sub-total of each search still running, by the id of its tool call.
+local searches = {} ---@type table<string, table>
+
+local INDENT = '    '
+
 --- `kesi/stream` {runId, kind, ...}: model text, tool lines, notices and usage, as they happen.
+--- A sub-agent's events carry `depth` (and `parentToolUseId`): they are indented under the call.
 ---@param params table
 ---@param ctx lsp.HandlerContext
 function M.stream(_, params, ctx)
@@ -27,19 +33,32 @@ function M.stream(_, params, ctx)
   local output = require('kesi.output')
   local run = run_for(ctx.client_id, params.runId)
   local kind = params.kind
+  local indent = INDENT:rep(math.max(0, tonumber(params.depth) or 0))
   if kind == 'text' then
-    output.text(params.text or '')
+    output.text(params.text or '', indent)
   elseif kind == 'toolStart' then
-    output.tool_start(params.tool or '?', params.input)
+    output.tool_start(params.tool or '?', params.input, indent)
   elseif kind == 'toolEnd' then
-    output.tool_end(params.tool or '?', params.isError == true, params.summary)
+    output.tool_end(params.tool or '?', params.isError == true, params.summary, indent)
+    local subtotal = params.toolUseId and searches[params.toolUseId]
+    if subtotal then -- the search's bill follows its result
+      searches[params.toolUseId] = nil
+      output.bill('search', subtotal, INDENT)
+    end
     if params.tool == 'run_command' then
       require('kesi.reload').unmodified() -- like VS Code, show what the command changed
     end
+  elseif kind == 'notice' and (params.notice == 'workspace' or params.notice == 'sandbox') then
+    output.startup(tostring(params.text or '')) -- Day 15's 工作目錄：… / 指令沙箱：…
   elseif kind == 'notice' then
-    output.notice(tostring(params.text or params.message or ''))
+    output.notice(tostring(params.text or params.message or ''), false, params.notice)
   elseif kind == 'usage' then
     require('kesi.runs').usage(run, params.run or params.usage, params.session)
+    if params.purpose == 'compaction' and type(params.request) == 'table' then
+      output.bill('summary of the conversation', params.request)
+    elseif params.purpose == 'search' and params.parentToolUseId and type(params.subtotal) == 'table' then
+      searches[params.parentToolUseId] = params.subtotal
+    end
   elseif kind == 'turn' then
     require('kesi.runs').turn(run, params.turn, params.maxTurns)
   elseif kind == 'edit' then
@@ -47,7 +66,8 @@ function M.stream(_, params, ctx)
   end
 end
 
---- `kesi/runFinished` {runId, status, text, usage}: the footer with the run's cost.
+--- `kesi/runFinished` {runId, status, statusText, text, usage, bill}: the footer, in the
+--- server's words (the session's locale; `bill` is the seed's Day 18 line).
 ---@param params table
 ---@param ctx lsp.HandlerContext
 function M.run_finished(_, params, ctx)
@@ -69,8 +89,8 @@ function M.run_finished(_, params, ctx)
     require('kesi.plan').clear()
     require('kesi.plan').record(run.plan)
   end
-  output.finish(status, params.usage, run.cost, verified)
-  require('kesi').finished(run, params.text)
+  output.finish(status, runs.footer(params, run.cost), verified)
+  require('kesi').finished(run, params)
 end
 
 --- `kesi/plan` {runId, items}: the whole plan, at the top of the output, updated in place.

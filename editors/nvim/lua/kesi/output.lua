@@ -1,6 +1,7 @@
 ---@mod kesi.output The `kesi://output` buffer: what KeSi says and does, as it happens.
 --- Model text streams in as prose; tool calls, their results, notices and the cost of each run
---- are lines of their own, each with a highlight group (see |kesi-highlights|).
+--- are lines of their own, each with a highlight group (see |kesi-highlights|). A search
+--- sub-agent's text and tool lines are indented under the call that started it.
 
 local config = require('kesi.config')
 
@@ -16,6 +17,8 @@ M.highlights = {
   KeSiToolOk = 'DiagnosticOk',
   KeSiToolError = 'DiagnosticError',
   KeSiNotice = 'DiagnosticWarn',
+  KeSiStartup = 'Comment',
+  KeSiInfo = 'DiagnosticInfo',
   KeSiCost = 'Comment',
   KeSiDone = 'DiagnosticOk',
   KeSiStopped = 'DiagnosticWarn',
@@ -34,8 +37,10 @@ function M.define_highlights()
   end
 end
 
---- Whether the last line holds model text that further deltas continue.
+--- Whether the last line holds model text that further deltas continue, and its indent.
 local in_text = false
+local text_indent = ''
+
 --- The last notice of the current run, so the run's end does not repeat it.
 local last_notice = nil ---@type string?
 
@@ -64,6 +69,7 @@ function M.buf()
   vim.bo[buf].filetype = 'kesioutput'
   vim.keymap.set('n', 'q', '<Cmd>close<CR>', { buffer = buf, nowait = true, desc = 'Close' })
   in_text = false
+  text_indent = ''
   return buf
 end
 
@@ -222,13 +228,22 @@ function M.replace_top(count, lines, after)
 end
 
 --- Model text, as it streams: continues the current paragraph, newlines start new lines.
+--- With `indent` (a sub-agent's text) every line it starts is indented.
 ---@param text string
-function M.text(text)
+---@param indent string?
+function M.text(text, indent)
+  indent = indent or ''
   if text == '' then
     return
   end
+  if in_text and indent ~= text_indent then
+    in_text = false -- the sub-agent's text never continues the main text's line, nor back
+  end
   edit(function(buf)
     local pieces = vim.split(text, '\n', { plain = true })
+    for i = in_text and 2 or 1, #pieces do
+      pieces[i] = indent .. pieces[i]
+    end
     if not in_text then
       if is_empty(buf) then
         vim.api.nvim_buf_set_lines(buf, 0, -1, true, pieces)
@@ -242,6 +257,7 @@ function M.text(text)
     end
   end)
   in_text = true
+  text_indent = indent
 end
 
 --- A short, readable form of a tool's input for its line in the output.
@@ -252,7 +268,7 @@ function M.describe_input(tool, input)
   if type(input) ~= 'table' or type(input.items) == 'table' then
     return '' -- the todo tool: the plan itself is at the top of the output
   end
-  for _, key in ipairs({ 'command', 'file_path', 'path', 'pattern', 'glob' }) do
+  for _, key in ipairs({ 'command', 'task', 'file_path', 'path', 'pattern', 'glob' }) do
     if type(input[key]) == 'string' then
       local value = input[key]
       if key == 'pattern' and type(input.path) == 'string' and input.path ~= '' then
@@ -274,34 +290,76 @@ end
 
 ---@param tool string
 ---@param input table?
-function M.tool_start(tool, input)
+---@param indent string? a sub-agent's tool call: indented under its parent
+function M.tool_start(tool, input, indent)
   local detail = M.describe_input(tool, input)
-  add_lines({ ('▸ %s%s'):format(tool, detail ~= '' and (' ' .. detail) or '') }, 'KeSiTool')
+  local line = ('%s▸ %s%s'):format(indent or '', tool, detail ~= '' and (' ' .. detail) or '')
+  add_lines({ line }, 'KeSiTool')
 end
 
 ---@param tool string
 ---@param is_error boolean
 ---@param summary string?
-function M.tool_end(tool, is_error, summary)
+---@param indent string?
+function M.tool_end(tool, is_error, summary, indent)
   local text = (summary and summary ~= '') and summary or tool
   text = text:gsub('\n', ' ⏎ ')
   if is_error then
-    add_lines({ ('  ✗ %s'):format(text) }, 'KeSiToolError')
+    add_lines({ ('%s  ✗ %s'):format(indent or '', text) }, 'KeSiToolError')
   else
-    add_lines({ ('  ✓ %s'):format(text) }, 'KeSiToolOk')
+    add_lines({ ('%s  ✓ %s'):format(indent or '', text) }, 'KeSiToolOk')
   end
 end
 
+--- Notices that only inform (a resumed conversation, a summary of it) are not warnings.
+local calm = { resume = true, compaction = true, info = true }
+
 ---@param text string
 ---@param once boolean? skip it when it repeats the run's last notice
-function M.notice(text, once)
+---@param kind string? the server's notice kind
+function M.notice(text, once, kind)
   if once and text == last_notice then
     return
   end
   last_notice = text
   local lines = vim.split(text, '\n', { plain = true })
-  lines[1] = '! ' .. lines[1]
-  add_lines(lines, 'KeSiNotice')
+  lines[1] = (calm[kind or ''] and 'ℹ ' or '! ') .. lines[1]
+  add_lines(lines, calm[kind or ''] and 'KeSiInfo' or 'KeSiNotice')
+end
+
+--- Token counts and cost of a summary or a search (one line of the bill).
+---@param usage table
+---@return string
+function M.format_bill(usage)
+  local parts = {}
+  if type(usage.requests) == 'number' and usage.requests > 1 then
+    table.insert(parts, ('%d requests'):format(usage.requests))
+  end
+  table.insert(
+    parts,
+    ('%d in / %d out tokens (%d cache read, %d cache write)'):format(
+      usage.inputTokens or 0,
+      usage.outputTokens or 0,
+      usage.cacheReadTokens or 0,
+      usage.cacheWriteTokens or 0
+    )
+  )
+  table.insert(parts, ('cost %s'):format(require('kesi.runs').format_cost(usage.costUsd or 0)))
+  return table.concat(parts, ' · ')
+end
+
+--- A line of the bill of its own: what a summary or a search cost.
+---@param label string "summary of the conversation" | "search"
+---@param usage table
+---@param indent string?
+function M.bill(label, usage, indent)
+  add_lines({ ('%s$ %s: %s'):format(indent or '', label, M.format_bill(usage)) }, 'KeSiCost')
+end
+
+--- A start-up line (the working directory, the sandbox), indented as the seed prints it.
+---@param text string
+function M.startup(text)
+  add_lines({ '  ' .. text }, 'KeSiStartup')
 end
 
 ---@param text string
@@ -323,14 +381,16 @@ local verdict_groups = {
 }
 local verdict_marks = { verified = '✓', unverified = '?', failed = '✗' }
 
---- The server's verdict on the run's changes (`kesi/runFinished.verified`), or nil.
+--- The server's verdict on the run's changes (`kesi/runFinished.verified`), or nil: its word
+--- (the server's own, `text`, when it sent one) and its line for the output.
 ---@param verified table?
 ---@return string? word, string? line
 function M.verdict(verified)
   if type(verified) ~= 'table' or type(verified.status) ~= 'string' then
     return nil, nil
   end
-  local word = verified.status == 'failed' and 'verification failed' or verified.status
+  local word = type(verified.text) == 'string' and verified.text
+    or (verified.status == 'failed' and 'verification failed' or verified.status)
   local line = ('%s %s'):format(verdict_marks[verified.status] or '·', word)
   if type(verified.detail) == 'string' and verified.detail ~= '' then
     line = ('%s: %s'):format(line, verified.detail)
@@ -338,42 +398,17 @@ function M.verdict(verified)
   return word, line
 end
 
---- The end of a run: whether its changes were verified, its status and what it cost.
+--- The end of a run: the server's verdict on its changes (when it gave one), then its footer
+--- line (`kesi.runs.footer`: the server's status word, the verdict's and the bill).
 ---@param status string
----@param usage table?
----@param cost number
+---@param footer string
 ---@param verified table? `kesi/runFinished.verified`
-function M.finish(status, usage, cost, verified)
-  local word, line = M.verdict(verified)
+function M.finish(status, footer, verified)
+  local _, line = M.verdict(verified)
   if line then
     add_lines({ line }, verdict_groups[verified.status])
   end
-  local parts = { status }
-  if word then
-    table.insert(parts, word)
-  end
-  if type(usage) == 'table' then
-    if type(usage.requests) == 'number' then
-      table.insert(parts, ('%d request%s'):format(usage.requests, usage.requests == 1 and '' or 's'))
-    end
-    if type(usage.inputTokens) == 'number' and type(usage.outputTokens) == 'number' then
-      local tokens = ('%d in / %d out tokens'):format(usage.inputTokens, usage.outputTokens)
-      local cache = {}
-      if (usage.cacheReadTokens or 0) > 0 then
-        table.insert(cache, ('%d cache read'):format(usage.cacheReadTokens))
-      end
-      if (usage.cacheWriteTokens or 0) > 0 then
-        table.insert(cache, ('%d cache write'):format(usage.cacheWriteTokens))
-      end
-      if #cache > 0 then
-        tokens = ('%s (%s)'):format(tokens, table.concat(cache, ', '))
-      end
-      table.insert(parts, tokens)
-    end
-  end
-  table.insert(parts, ('cost %s'):format(require('kesi.runs').format_cost(cost)))
-  local line = '── ' .. table.concat(parts, ' · ')
-  add_lines({ line }, status_groups[status] or 'KeSiCost')
+  add_lines({ '── ' .. footer }, status_groups[status] or 'KeSiCost')
 end
 
 --- Remove everything (`:KeSiOutput clear`).

@@ -44,6 +44,28 @@ function M.format_cost(usd)
   return ('$%.4f'):format(usd)
 end
 
+--- What a run's end says, in the server's words: its status (`statusText`, the session's
+--- locale) and the seed's bill line (`bill`, absent when the run made no request). An older
+--- server that sends neither gets the status and the cost.
+---@param finished table the `kesi/runFinished` params
+---@param cost number the run's cost as last reported
+---@return string
+function M.footer(finished, cost)
+  local status = type(finished.statusText) == 'string' and finished.statusText
+    or tostring(finished.status or 'done')
+  local word = require('kesi.output').verdict(finished.verified)
+  if word then
+    status = ('%s · %s'):format(status, word)
+  end
+  if type(finished.bill) == 'string' and finished.bill ~= '' then
+    return ('%s · %s'):format(status, finished.bill)
+  end
+  if type(finished.statusText) == 'string' then
+    return status -- the server said it made no request: there is no bill
+  end
+  return ('%s · %s'):format(status, M.format_cost(cost))
+end
+
 --- Record a run (idempotent: a stream notification may arrive before the command's answer).
 ---@param client_id integer
 ---@param id string

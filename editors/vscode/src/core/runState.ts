@@ -11,6 +11,7 @@ export class RunTracker {
   private readonly ended = new Set<string>();
   private cost: number | undefined;
   private verdict: Verdict | undefined;
+  private bill: string | undefined;
   private readonly listeners: (() => void)[] = [];
 
   /** Called whenever `running`, `currentRunId` or `sessionCostUsd` may have changed. */
@@ -30,6 +31,11 @@ export class RunTracker {
   /** The server's verdict on the last run that ended (undefined: it had none). */
   get lastVerdict(): Verdict | undefined {
     return this.verdict;
+  }
+
+  /** The bill line (Day 18, the server's words) of the run that ended last, if it had one. */
+  get lastBill(): string | undefined {
+    return this.bill;
   }
 
   /** The session total reported last (undefined until the server reports one). */
@@ -55,6 +61,9 @@ export class RunTracker {
   finished(finished: RunFinished): void {
     this.ended.add(finished.runId);
     this.verdict = finished.verified ?? undefined;
+    if (typeof finished.bill === "string" && finished.bill !== "") {
+      this.bill = finished.bill;
+    }
     const index = this.live.indexOf(finished.runId);
     if (index >= 0) {
       this.live.splice(index, 1);
@@ -102,10 +111,16 @@ const VERDICT_ICON = {
  * last run ended with a verdict, the idle item says it (icon and word) and its tooltip why.
  */
 export function statusView(
-  state: { running: boolean; sessionCostUsd: number | undefined; lastVerdict?: Verdict },
+  state: {
+    running: boolean;
+    sessionCostUsd: number | undefined;
+    lastBill?: string;
+    lastVerdict?: Verdict;
+  },
   serverRunning: boolean,
   locale: Locale,
 ): StatusView {
+  const bill = state.lastBill ? `\n${state.lastBill}` : ""; // the last run's, as the server said it
   const cost = formatUsd(state.sessionCostUsd ?? 0);
   if (!serverRunning) {
     return {
@@ -117,23 +132,23 @@ export function statusView(
   if (state.running) {
     return {
       text: `$(loading~spin) ${t("status.running", locale)} $${cost}`,
-      tooltip: t("status.tooltip.running", locale, { cost }),
+      tooltip: t("status.tooltip.running", locale, { cost }) + bill,
       command: "kesi.cancel",
     };
   }
   const verdict = state.lastVerdict;
   if (verdict) {
-    const word = verdictWord(verdict.status, locale);
+    const word = verdict.text ?? verdictWord(verdict.status, locale);
     const why = t("status.tooltip.verdict", locale, { verdict: word, detail: verdict.detail });
     return {
       text: `${VERDICT_ICON[verdict.status]} ${t("status.idle", locale)} · ${word} $${cost}`,
-      tooltip: `${why}\n${t("status.tooltip.idle", locale, { cost })}`,
+      tooltip: `${why}\n${t("status.tooltip.idle", locale, { cost })}${bill}`,
       command: "kesi.showOutput",
     };
   }
   return {
     text: `$(hubot) ${t("status.idle", locale)} $${cost}`,
-    tooltip: t("status.tooltip.idle", locale, { cost }),
+    tooltip: t("status.tooltip.idle", locale, { cost }) + bill,
     command: "kesi.showOutput",
   };
 }

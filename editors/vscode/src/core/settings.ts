@@ -18,6 +18,9 @@ export const SERVER_SETTINGS = {
   promptCaching: true,
   contextTrimming: true,
   contextBudget: 50_000,
+  compaction: true,
+  streamIdleTimeout: 60,
+  searchMaxTurns: 10,
   locale: "en",
   permissions: {},
 } as const;
