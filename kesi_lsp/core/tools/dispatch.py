@@ -2,8 +2,9 @@
 anything unexpected into an error result, so one broken tool never brings a loop down.
 
 It holds the seed's seven tools and the plan (todo, Day 01). The registry
-(`kesi_lsp.core.tools`) adds search_agent on top; the search sub-agent dispatches through this table directly, limited to the read-only
-four, so the sub-agent and the tool that starts it never import each other.
+(`kesi_lsp.core.tools`) adds search_agent on top; the search sub-agent dispatches through this
+table directly, limited to the read-only four, so the sub-agent and the tool that starts it
+never import each other.
 """
 
 from __future__ import annotations
