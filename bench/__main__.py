@@ -20,13 +20,31 @@ from bench.report import Report
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "out"
-BENCHES = ("tokens", "startup", "streaming", "responsiveness", "scale")
+BENCHES = (
+    "tokens",
+    "startup",
+    "streaming",
+    "responsiveness",
+    "scale",
+    "first_request",
+    "parallel_reads",
+)
 
 
 async def _run(names: list[str], report: Report, smoke: bool) -> None:
-    from bench import responsiveness, scale, startup, streaming, tokens
+    from bench import (
+        first_request,
+        parallel_reads,
+        responsiveness,
+        scale,
+        startup,
+        streaming,
+        tokens,
+    )
 
     benches = {
+        "first_request": first_request.run,
+        "parallel_reads": parallel_reads.run,
         "streaming": streaming.run,
         "responsiveness": responsiveness.run,
         "startup": startup.run,

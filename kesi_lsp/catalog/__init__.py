@@ -31,6 +31,7 @@ from kesi_lsp.catalog import (
     settings,
     tool_descriptions,
     tools,
+    working,
 )
 
 Locale = Literal["en", "zh-TW"]
@@ -42,6 +43,7 @@ _DOMAINS = (
     tools,
     tool_descriptions,
     loop,
+    working,
     guards,
     compaction,
     search_agent,

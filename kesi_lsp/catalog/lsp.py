@@ -239,6 +239,8 @@ _LOG: Final[dict[str, tuple[str, str]]] = {
     "lsp.log.notice": ("  ({text})", "  （{text}）"),
     "lsp.log.edit": ("  [edited] {path}", "  [已修改] {path}"),
     "lsp.log.stopped": ("KeSi > {text}", "KeSi > {text}"),
+    "lsp.log.plan": ("  [plan] {plan}", "  [計畫] {plan}"),
+    "lsp.log.verified": ("  [{status}] {detail}", "  [{status}] {detail}"),
     "lsp.log.startup": ("  {text}", "  {text}"),  # Day 15's start-up lines, as printed
     "lsp.log.bill": ("  {bill}", "  {bill}"),  # Day 18: the bill, indented as the seed prints it
 }

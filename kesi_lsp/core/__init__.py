@@ -53,6 +53,9 @@ _EXPORTS: Final[dict[str, str]] = {
     "describe_api_error": "model.describe",
     # events
     "EditApplied": "events",
+    "CommandFinished": "events",
+    "PlanUpdated": "events",
+    "ProblemsReported": "events",
     "Event": "events",
     "EventSink": "events",
     "LimitKind": "events",
@@ -68,6 +71,16 @@ _EXPORTS: Final[dict[str, str]] = {
     "UsageReported": "events",
     "Purpose": "events",
     "Usage": "meter",
+    # the plan, the verdict, the editor's diagnostics (design §2.10)
+    "Plan": "plan",
+    "PlanItem": "plan",
+    "plan_line": "plan",
+    "step_label": "plan",
+    "Verdict": "verdict",
+    "ProblemsUnavailableError": "editor_problems",
+    "EditorProblems": "editor_problems",
+    "EditorProblem": "editor_problems:Problem",
+    "Snapshot": "editor_problems",
     "bill_line": "meter:describe",
     "cost_lines": "meter",
     "context_window": "model.window",
@@ -104,6 +117,7 @@ _EXPORTS: Final[dict[str, str]] = {
     "Runtime": "runs.drive",
     "drive": "runs.drive",
     "AgentRunner": "runs.agent",
+    "CoreAgent": "runs.agent",
     "run_core_agent": "runs.agent",
     "run_core_compaction": "runs.agent",
     "NextStep": "runs.next_step",
@@ -152,13 +166,17 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "Approver",
     "Attachment",
     "Choice",
+    "CommandFinished",
     "CommandRequest",
     "ConversationStore",
+    "CoreAgent",
     "Delivery",
     "DeliveryStatus",
     "DiskWorkspace",
     "EditApplied",
     "EditRequest",
+    "EditorProblem",
+    "EditorProblems",
     "EnvironmentSettings",
     "Event",
     "EventSink",
@@ -174,7 +192,12 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "Notice",
     "NoticeKind",
     "ParsedSettings",
+    "Plan",
+    "PlanItem",
+    "PlanUpdated",
     "Problem",
+    "ProblemsReported",
+    "ProblemsUnavailableError",
     "PromptInterrupted",
     "Purpose",
     "Refused",
@@ -188,6 +211,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "Session",
     "SessionBusyError",
     "Severity",
+    "Snapshot",
     "TextDelta",
     "ToolContext",
     "ToolFinished",
@@ -195,6 +219,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "TurnStarted",
     "Usage",
     "UsageReported",
+    "Verdict",
     "WorkspaceView",
     "ask_task",
     "attached_task",
@@ -219,6 +244,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "numbered",
     "parse_rules",
     "parse_settings",
+    "plan_line",
     "refusal",
     "revoke",
     "revoked_line",
@@ -231,6 +257,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "settings_section",
     "split_lines",
     "state_directory",
+    "step_label",
     "unified_diff",
     "write_change",
 ]
@@ -275,7 +302,14 @@ if TYPE_CHECKING:
     from kesi_lsp.core.config import kesi_section as settings_section
     from kesi_lsp.core.diff import split_lines, unified_diff
     from kesi_lsp.core.disk import DiskWorkspace, write_change
+    from kesi_lsp.core.editor_problems import (
+        EditorProblems,
+        ProblemsUnavailableError,
+        Snapshot,
+    )
+    from kesi_lsp.core.editor_problems import Problem as EditorProblem
     from kesi_lsp.core.events import (
+        CommandFinished,
         EditApplied,
         Event,
         EventSink,
@@ -283,6 +317,8 @@ if TYPE_CHECKING:
         Nested,
         Notice,
         NoticeKind,
+        PlanUpdated,
+        ProblemsReported,
         Purpose,
         RunFinished,
         RunStatus,
@@ -308,7 +344,13 @@ if TYPE_CHECKING:
     )
     from kesi_lsp.core.permissions.rules import describe_rule, rules_line
     from kesi_lsp.core.persistence import ConversationStore, state_directory
-    from kesi_lsp.core.runs.agent import AgentRunner, run_core_agent, run_core_compaction
+    from kesi_lsp.core.plan import Plan, PlanItem, plan_line, step_label
+    from kesi_lsp.core.runs.agent import (
+        AgentRunner,
+        CoreAgent,
+        run_core_agent,
+        run_core_compaction,
+    )
     from kesi_lsp.core.runs.drive import RunFrontend, Runtime, drive
     from kesi_lsp.core.runs.next_step import NextStep, next_step
     from kesi_lsp.core.runs.registry import Run, Runs, SessionBusyError
@@ -343,6 +385,7 @@ if TYPE_CHECKING:
     )
     from kesi_lsp.core.tools.context import ToolContext
     from kesi_lsp.core.tools.ripgrep import find_rg
+    from kesi_lsp.core.verdict import Verdict
     from kesi_lsp.core.workspace import (
         Delivery,
         DeliveryStatus,

@@ -34,7 +34,7 @@ import dataclasses
 import datetime
 import functools
 import platform
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -42,17 +42,16 @@ from anthropic.types import ContentBlockParam, Message, ToolResultBlockParam, To
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core import tools as tool_registry
-from kesi_lsp.core.approval import PromptInterrupted
 from kesi_lsp.core.bill import RunBill
 from kesi_lsp.core.compaction import Compactor
 from kesi_lsp.core.events import (
+    Event,
+    EventSink,
     LimitKind,
     Notice,
     NoticeKind,
     RunFinished,
     RunStatus,
-    ToolFinished,
-    ToolStarted,
     TurnStarted,
 )
 from kesi_lsp.core.history import (
@@ -62,7 +61,6 @@ from kesi_lsp.core.history import (
     seal_dangling_tool_use,
     text_param,
     to_params,
-    tool_result,
     tool_uses,
     with_cache_breakpoint,
 )
@@ -74,10 +72,11 @@ from kesi_lsp.core.repeats import RepeatWatch
 from kesi_lsp.core.sandbox.selection import describe
 from kesi_lsp.core.sandbox.toolchain import workspace_venv
 from kesi_lsp.core.stream import TurnResult, stream_turn
-from kesi_lsp.core.summary import summarize
+from kesi_lsp.core.tool_calls import run_calls
 from kesi_lsp.core.tools.context import ToolContext
 from kesi_lsp.core.tools.result import ToolResult
 from kesi_lsp.core.trim.unchanged import unchanged_read
+from kesi_lsp.core.verification import Verification
 
 CUT_OFF: dict[str, tuple[str, LimitKind]] = {
     "max_tokens": ("loop.max_tokens", "max_tokens"),
@@ -99,23 +98,23 @@ async def compact_now(ctx: ToolContext, model: ModelClient) -> RunFinished:
     return await _Run(ctx, model).compact()
 
 
-def _interrupted_key(exc: asyncio.CancelledError) -> str:
-    """The cancelled tool's result: the permission prompt, or the tool itself (Day 14)."""
-    if isinstance(exc, PromptInterrupted):
-        return "loop.prompt_interrupted"
-    return "loop.tool_interrupted"
-
-
 def _joined_text(content: Sequence[ContentBlockParam]) -> str:
     return "".join(str(b.get("text", "")) for b in content if block_type(b) == "text")
 
 
 class _Run:
-    """The state of one run: its context, its running bill and its consecutive failures."""
+    """The state of one run: its context, its running bill and its consecutive failures.
+
+    Every event also passes through the run's `Verification`, which reaches the verdict that
+    `RunFinished.verified` carries from what really happened.
+    """
 
     def __init__(self, ctx: ToolContext, model: ModelClient) -> None:
+        self.verification = Verification(ctx.locale)
         self.bill = RunBill(ctx.session, ctx.emit)
-        self.ctx = dataclasses.replace(ctx, model=model, bill=self.bill)
+        self.ctx = dataclasses.replace(
+            ctx, model=model, bill=self.bill, emit=self._emit_to(ctx.emit)
+        )
         self.model = model
         self.session = ctx.session
         self.settings = ctx.session.settings
@@ -127,6 +126,13 @@ class _Run:
     @property
     def usage(self) -> Usage:
         return self.bill.total
+
+    def _emit_to(self, sink: EventSink) -> EventSink:
+        def emit(event: Event) -> None:
+            self.verification.feed(event)
+            sink(event)
+
+        return emit
 
     # --- the loop ---
 
@@ -154,6 +160,7 @@ class _Run:
         for turn in range(1, max_turns + 1):
             self.session.checkpoint(running=True)
             self.ctx.emit(TurnStarted(turn=turn, max_turns=max_turns))
+            await self._instructions()
             result = await self.compactor.turn(self._send)  # compacts, trims, then sends
             if result.kind == "failed_before_start":
                 assert result.error is not None
@@ -214,45 +221,26 @@ class _Run:
     async def _run_tools(
         self, uses: Sequence[ToolUseBlockParam]
     ) -> tuple[list[ToolResultBlockParam], bool]:
-        """Run the tool calls in order; every one gets a result, even after an interruption."""
-        results: list[ToolResultBlockParam] = []
-        interrupted = False
-        for use in uses:
-            use_id, name = str(use["id"]), str(use["name"])
-            tool_input = use.get("input") or {}
-            if interrupted:
-                results.append(tool_result(use_id, text("loop.tool_skipped", self.locale), True))
-                continue
-            shown: Mapping[str, object] = tool_input if isinstance(tool_input, Mapping) else {}
-            self.ctx.emit(ToolStarted(tool_use_id=use_id, name=name, input=dict(shown)))
-            try:
-                outcome = await self.repeats.run(
-                    name,
-                    tool_input,
-                    functools.partial(
-                        tool_registry.run_tool, name, tool_input, self.ctx, call_id=use_id
-                    ),
-                    functools.partial(self._unchanged, name, tool_input),
-                )
-                output, is_error = outcome.text, outcome.is_error
-            except asyncio.CancelledError as exc:
-                interrupted = True
-                output, is_error = text(_interrupted_key(exc), self.locale), True
-            except Exception as exc:
-                # run_tool turns every expected failure into a result; this is a bug's last net.
-                kind = type(exc).__name__
-                output = text("loop.tool_crashed", self.locale, name=name, kind=kind)
-                is_error = True
-            results.append(tool_result(use_id, output, is_error))
-            self.ctx.emit(
-                ToolFinished(
-                    tool_use_id=use_id,
-                    name=name,
-                    is_error=is_error,
-                    summary=summarize(name, output, is_error=is_error, locale=self.locale),
-                )
-            )
-        return results, interrupted
+        """Run the tool calls (reads at once, the rest in order: `kesi_lsp.core.tool_calls`),
+        each through the repeat watch; every one gets a result, even after an interruption."""
+        return await run_calls(uses, self.ctx, self._call)
+
+    async def _call(self, use_id: str, name: str, tool_input: object) -> ToolResult:
+        """One tool call, as the repeat watch lets it run (Day 12's fingerprint)."""
+        return await self.repeats.run(
+            name,
+            tool_input,
+            functools.partial(tool_registry.run_tool, name, tool_input, self.ctx, call_id=use_id),
+            functools.partial(self._unchanged, name, tool_input),
+        )
+
+    async def _instructions(self) -> None:
+        """Look at the project's AGENTS.md before each request; say when it was (re)loaded."""
+        instructions = self.session.instructions
+        await instructions.refresh(self.session.root)
+        said = instructions.take_notice(self.locale)
+        if said is not None:
+            self.ctx.emit(Notice(kind="instructions", text=said))
 
     # --- when a stream did not finish ---
 
@@ -295,7 +283,12 @@ class _Run:
         return {
             "model": self.settings.model,
             "max_tokens": self.settings.max_tokens,
-            "system": system_blocks(self._environment(), self.locale, caching=caching),
+            "system": system_blocks(
+                self._environment(),
+                self.locale,
+                caching=caching,
+                instructions=self.session.instructions.block(self.locale),
+            ),
             "tools": tool_registry.tool_schemas(self.locale),
             "messages": messages,
         }
@@ -347,7 +340,10 @@ class _Run:
     ) -> RunFinished:
         if notice is not None:
             self.ctx.emit(Notice(kind=notice, text=message))
-        finished = RunFinished(status=status, text=message, usage=self.usage, limit=limit)
+        verified = self.verification.verdict()
+        finished = RunFinished(
+            status=status, text=message, usage=self.usage, limit=limit, verified=verified
+        )
         self.session.checkpoint(running=False)
         self.ctx.emit(finished)
         return finished

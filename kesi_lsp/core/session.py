@@ -12,7 +12,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from kesi_lsp.core.instructions import ProjectInstructions
 from kesi_lsp.core.meter import Usage
+from kesi_lsp.core.plan import Plan
+from kesi_lsp.core.reads import ReadParts
 from kesi_lsp.core.settings import AgentSettings
 
 if TYPE_CHECKING:
@@ -37,8 +40,11 @@ class Grants:
 class Session:
     """State of one workspace folder's conversation with the agent.
 
-    `reads` maps a resolved path to the sha256 (hex) of exactly the text the agent last read
-    from it; write_file refuses to overwrite a file without a current, matching record.
+    `reads` maps a resolved path to the sha256 (hex) of the whole text the agent last read
+    (some of) from it; write_file refuses to overwrite a file without a current, matching
+    record. `read_parts` says which lines of that text were seen when it was read only in
+    parts (`kesi_lsp.core.reads`): write_file refuses to overwrite lines never seen. `plan` is
+    the model's plan (the todo tool); `instructions` the folder's AGENTS.md, as last looked at.
 
     `on_checkpoint`, when the host set one, is called whenever the conversation reached a
     state worth keeping (`running`: a run is still under way); the host saves it so the next
@@ -51,8 +57,11 @@ class Session:
     settings: AgentSettings = field(default_factory=AgentSettings)
     history: list[MessageParam] = field(default_factory=list)
     reads: dict[Path, str] = field(default_factory=dict)
+    read_parts: dict[Path, ReadParts] = field(default_factory=dict)
     grants: Grants = field(default_factory=Grants)
     usage: Usage = field(default_factory=Usage)
+    plan: Plan = ()
+    instructions: ProjectInstructions = field(default_factory=ProjectInstructions)
     on_checkpoint: Callable[[Session, bool], None] | None = field(
         default=None, repr=False, compare=False
     )
@@ -72,6 +81,10 @@ class Session:
             self.on_checkpoint(self, running)
 
     def reset(self) -> None:
-        """Forget the conversation and the read records; keep grants and the bill (seed /reset)."""
+        """Forget the conversation, the read records and the plan; keep grants and the bill
+        (seed /reset). The project's instructions stay loaded: they are the folder's, not the
+        conversation's."""
         self.history.clear()
         self.reads.clear()
+        self.read_parts.clear()
+        self.plan = ()

@@ -34,11 +34,13 @@ EXIT_SECONDS = 10.0
 
 @dataclass(frozen=True)
 class Fixed:
-    """What the run cost and took: the server's usage totals, its rounds, the wall clock."""
+    """What the run cost and took: the server's usage totals, its rounds, the wall clock;
+    and the server's own verdict on the change (`kesi/runFinished.verified`, None: none)."""
 
     usage: Mapping[str, Any]
     rounds: list[Round]
     seconds: float
+    verified: Mapping[str, Any] | None = None
 
 
 @dataclass
@@ -70,7 +72,13 @@ class FixRun:
             if isinstance(bill := finished.get("bill"), str):  # Day 18: the run's bill line
                 self.screen.note(f"  {bill}")
             usage = finished.get("usage")
-            return Fixed(usage if isinstance(usage, Mapping) else {}, editor.log.rounds, seconds)
+            verified = finished.get("verified")
+            return Fixed(
+                usage if isinstance(usage, Mapping) else {},
+                editor.log.rounds,
+                seconds,
+                verified if isinstance(verified, Mapping) else None,
+            )
 
     @contextlib.asynccontextmanager
     async def _editor(self, model: Model) -> AsyncIterator[DemoEditor]:

@@ -11,14 +11,24 @@ from typing import Final
 from lsprotocol import types
 
 from kesi_lsp.catalog import Locale, text
-from kesi_lsp.core import Event, NextStep, Run, RunFinished, Usage, next_step
+from kesi_lsp.core import (
+    Event,
+    NextStep,
+    PlanUpdated,
+    Run,
+    RunFinished,
+    Usage,
+    next_step,
+    plan_line,
+)
 from kesi_lsp.lsp.capabilities import ClientFeatures
 from kesi_lsp.lsp.progress import ProgressState, RunProgress, end_message
-from kesi_lsp.lsp.stream import LogStory, bill, stream_payload, usage_json
+from kesi_lsp.lsp.stream import LogStory, bill, plan_json, stream_payload, usage_json, verdict_json
 from kesi_lsp.lsp.wire import Wire
 
 STREAM: Final = "kesi/stream"
 RUN_FINISHED: Final = "kesi/runFinished"
+PLAN: Final = "kesi/plan"
 
 
 _HINTS: Final[dict[NextStep, str]] = {
@@ -56,13 +66,23 @@ class RunOutput:
 
     def emit(self, event: Event) -> None:
         """The core's EventSink."""
-        if self._story is None:
+        if isinstance(event, PlanUpdated):
+            self._plan(event)
+        elif self._story is None:
             payload = stream_payload(self._run.id, event)
             if payload is not None:
                 self._wire.notify(STREAM, payload)
         else:
             self._log(self._story.feed(event))
         self.progress.update(event)
+
+    def _plan(self, event: PlanUpdated) -> None:
+        """`kesi/plan` to clients that show it; one log line per update for the others."""
+        if self._features.plan:
+            self._wire.notify(PLAN, plan_json(self._run.id, event.plan))
+        else:
+            line = plan_line(event.plan, self.locale)
+            self._log([text("lsp.log.plan", self.locale, plan=line)])
 
     def _log(self, lines: list[str]) -> None:
         for line in lines:
@@ -79,12 +99,17 @@ class RunOutput:
             lines = self._story.feed(finished)
             if finished.status in ("failed", "limit", "cancelled") and finished.text:
                 lines.append(text("lsp.log.stopped", locale, text=finished.text))
+            if (verdict := finished.verified) is not None:
+                status = text(f"verify.status.{verdict.status}", locale)
+                lines.append(text("lsp.log.verified", locale, status=status, detail=verdict.detail))
             if the_bill is not None:
                 lines.append(text("lsp.log.bill", locale, bill=the_bill))
             self._log(lines)
         edited = run.edited()
         self.progress.end(
-            end_message(finished.status, len(edited), finished.usage.cost_usd, locale)
+            end_message(
+                finished.status, len(edited), finished.usage.cost_usd, locale, finished.verified
+            )
         )
         if finished.status in ("failed", "limit"):
             message = text(f"lsp.run_{finished.status}", locale, text=finished.text)
@@ -108,5 +133,6 @@ class RunOutput:
                 "statusText": text(f"lsp.status.{finished.status}", locale),
                 "bill": the_bill,
                 "limit": finished.limit,
+                "verified": verdict_json(finished.verified, locale),
             },
         )

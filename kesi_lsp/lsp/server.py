@@ -12,13 +12,15 @@ from __future__ import annotations
 import asyncio
 import atexit
 import logging
+import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from lsprotocol import types
 from pygls.exceptions import FeatureRequestError
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
 
 from kesi_lsp import __version__
 from kesi_lsp.catalog import Locale, text
@@ -34,12 +36,32 @@ from kesi_lsp.lsp.wire import Wire, plain_json_converter
 
 log = logging.getLogger(__name__)
 
+BUSY_SECONDS: Final = 0.03
+"""The editor counts as busy this long after its last message (a request and its answer)."""
+
+
+class KesiProtocol(LanguageServerProtocol):
+    """pygls' protocol, noting when the editor last sent something (`KesiServer.busy`)."""
+
+    last_message: float = 0.0
+
+    def handle_message(self, message: Any) -> Any:
+        self.last_message = time.monotonic()
+        return super().handle_message(message)
+
 
 class KesiServer(LanguageServer):
     """A language server for one client: its folders' sessions, settings and runs."""
 
+    protocol: KesiProtocol
+
     def __init__(self, runtime: Runtime) -> None:
-        super().__init__("kesi-lsp", __version__, converter_factory=plain_json_converter)
+        super().__init__(
+            "kesi-lsp",
+            __version__,
+            protocol_cls=KesiProtocol,
+            converter_factory=plain_json_converter,
+        )
         self.wire = Wire(self.protocol)
         self.documents = Documents(lambda: self.workspace)  # pygls' workspace: from initialize
         self.link = EditorLink(self.wire, self.documents)
@@ -48,6 +70,12 @@ class KesiServer(LanguageServer):
         self.sessions = Sessions(conversations(runtime.environ))
         self.runs = Runs()
         self.config_ready: asyncio.Future[None] | None = None  # the settings pull under way
+        self.preparing: asyncio.Task[None] | None = None  # getting ready for the first run
+
+    def busy(self) -> bool:
+        """Whether the editor is talking to the server right now: the agent's loading in the
+        background steps aside meanwhile (`kesi_lsp.core.runs.loading`)."""
+        return time.monotonic() - self.protocol.last_message < BUSY_SECONDS
 
     @property
     def features(self) -> ClientFeatures:

@@ -13,6 +13,7 @@ from kesi_lsp.core import (
     Event,
     Nested,
     Notice,
+    Plan,
     RunFinished,
     TextDelta,
     ToolFinished,
@@ -20,6 +21,7 @@ from kesi_lsp.core import (
     TurnStarted,
     Usage,
     UsageReported,
+    Verdict,
     bill_line,
 )
 
@@ -28,6 +30,25 @@ JsonObject = dict[str, object]
 STARTUP_NOTICES = frozenset({"workspace", "sandbox"})
 """Notices the seed prints at start as lines of their own (Day 15: `  工作目錄：…`,
 `  指令沙箱：…`), not in the parentheses of a notice."""
+
+
+def plan_json(run_id: str, plan: Plan) -> JsonObject:
+    """The `kesi/plan` params (design §2.10): the whole plan, in order."""
+    items = [{"content": item.content, "status": item.status} for item in plan]
+    return {"runId": run_id, "items": items}
+
+
+def verdict_json(verdict: Verdict | None, locale: Locale) -> JsonObject | None:
+    """`kesi/runFinished.verified`, with the status in the session's words (`text`); None when
+    the run changed and checked nothing."""
+    if verdict is None:
+        return None
+    return {
+        "status": verdict.status,
+        "text": text(f"verify.status.{verdict.status}", locale),
+        "by": verdict.by,
+        "detail": verdict.detail,
+    }
 
 
 def usage_json(usage: Usage) -> JsonObject:

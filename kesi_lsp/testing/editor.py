@@ -33,6 +33,7 @@ from pygls.uris import to_fs_path
 from kesi_lsp.testing import edits
 from kesi_lsp.testing.buffers import Buffer, Buffers, DocumentSync
 from kesi_lsp.testing.presets import Preset
+from kesi_lsp.testing.problems import ReportedProblems
 from kesi_lsp.testing.timeline import Timeline
 
 ALLOW_ONCE = "Allow once"
@@ -100,6 +101,8 @@ class Editor:
         # Before saving a buffer on kesi/saveDocuments: False = the editor refuses (VS Code's
         # "the file on disk is newer"), the buffer stays unsaved and the URI is reported failed.
         self.before_save: Callable[[Path], bool] | None = None
+        # The other language servers of the editor (`kesi/diagnostics`, when announced).
+        self.reported = ReportedProblems()
         self._register(base)
 
     # -- wiring
@@ -113,6 +116,8 @@ class Editor:
         handlers[types.WORKSPACE_APPLY_EDIT] = self._on_apply_edit
         handlers["kesi/reviewEdit"] = self._on_review_edit
         handlers["kesi/saveDocuments"] = self._on_save_documents
+        handlers["kesi/plan"] = self._on_plan
+        handlers["kesi/diagnostics"] = self._on_diagnostics
         if self.preset.prompts:
             handlers[types.WINDOW_SHOW_MESSAGE_REQUEST] = self._on_prompt
         for method, handler in handlers.items():
@@ -241,6 +246,21 @@ class Editor:
         self.timeline.record("kesi/reviewEdit", params)
         self.reviews.append(params)
         return {"decision": await _settle(self.answer_review(params))}
+
+    def _on_plan(self, params: dict[str, Any]) -> None:
+        if not self._kesi_flag("plan"):
+            self.violations.append("kesi/plan sent to a client that did not announce it")
+        self.timeline.record("kesi/plan", params)
+
+    def plans(self, run_id: str) -> list[list[dict[str, str]]]:
+        """Every `kesi/plan` of `run_id`, in order: the items of each update."""
+        return [p["items"] for m, p in self.timeline if m == "kesi/plan" and p["runId"] == run_id]
+
+    async def _on_diagnostics(self, params: dict[str, Any]) -> Any:
+        if not self._kesi_flag("diagnostics"):
+            self.violations.append("kesi/diagnostics sent to a client that did not announce it")
+        self.timeline.record("kesi/diagnostics", params)
+        return await _settle(self.reported.answer(params))
 
     def _on_save_documents(self, params: dict[str, Any]) -> dict[str, Any]:
         if not self._kesi_flag("saveDocuments"):

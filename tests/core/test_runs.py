@@ -55,6 +55,10 @@ class Frontend:
     def emit(self, event: Event) -> None:
         self.events.append(event)
 
+    @property
+    def diagnostics(self) -> None:
+        return None
+
     def unconfined(self, status: str) -> None:
         self.warnings.append(status)
 

@@ -113,7 +113,7 @@ def check_stream_order(client: Editor, run_id: str, project: Path) -> None:
     assert any(m and m.startswith(f"turn 3/20 · run_command: {PYTEST} · $") for m in messages)
     assert any(m and m.startswith("turn 4/20") and "$" in m for m in messages)
     assert values[-1].message is not None and values[-1].message.startswith(
-        "done · files changed: 1 · $"
+        "done · verified · files changed: 1 · $"
     )
     progress_end = max(i for i, (m, _) in enumerate(client.timeline) if m == "$/progress")
     assert progress_end < finished_at
@@ -136,6 +136,9 @@ async def test_fix_this_end_to_end(
         assert done["text"] == DONE_TEXT
         assert done["edits"] == ["calc.py"]
         assert done["usage"]["requests"] == 4 and done["usage"]["costUsd"] > 0
+        # pytest passed after the edit: the server itself says the run is verified.
+        assert done["verified"]["status"] == "verified" and done["verified"]["by"] == PYTEST
+        assert done["verified"]["detail"].startswith(f"{PYTEST} passed after the last change")
         assert calc.read_text() == FIXED and client.buffer(calc).text == FIXED
         # The edit went through this editor's review; pytest through one permission prompt.
         edit_prompts = [p for p in client.prompts if "calc.py" in p.message]

@@ -114,7 +114,7 @@ def test_fix_this_review_accept_prompt_allow_then_undo(
     billed = [r.usage for r in api.accounting]
     footer = out[-1]
     match = re.fullmatch(
-        r"── done · \(this run: 4 request\(s\), input ([\d,]+), output ([\d,]+)"
+        r"── done · verified · \(this run: 4 request\(s\), input ([\d,]+), output ([\d,]+)"
         r"(?:, cache read ([\d,]+), cache write ([\d,]+))?, \$(\d+\.\d{4}); "
         r"session total \$(\d+\.\d{4})\)",
         footer,
@@ -131,7 +131,10 @@ def test_fix_this_review_accept_prompt_allow_then_undo(
     assert number(match[4]) == sum(u.cache_creation_input_tokens for u in billed)
     cost = match[5]
     assert float(cost) > 0 and match[6] == cost  # the first run: the session's total too
-    assert ed.lua("return require('kesi').status()") == f"KeSi ${cost}"
+    # pytest passed after the edit: the server's verdict, above the footer and in the status.
+    assert out[-2].startswith(f"✓ verified: {PYTEST} passed after the last change")
+    assert highlights[out[-2]] == "KeSiVerified"
+    assert ed.lua("return require('kesi').status()") == f"KeSi ✓ verified · ${cost}"
     ed.keys(":KeSiCost<CR>")
     said = kesi.notified(f"Total ${cost}")
     assert "This session: 4 request(s)" in said

@@ -16,6 +16,15 @@ from tests.nvim.harness import Editor
 pytestmark = pytest.mark.editor
 
 
+KESI_CAPABILITY = {
+    "stream": True,
+    "reviewEdit": True,
+    "saveDocuments": True,
+    "plan": True,
+    "diagnostics": True,
+}
+
+
 def test_lsp_config_announces_kesi_and_commands_exist(
     open_editor: OpenEditor, tmp_path: Path
 ) -> None:
@@ -27,8 +36,10 @@ def test_lsp_config_announces_kesi_and_commands_exist(
     )
     assert config["cmd"] == ["kesi-lsp"]
     assert ".git" in config["markers"] and "pyproject.toml" in config["markers"]
-    assert config["kesi"] == {"stream": True, "reviewEdit": True, "saveDocuments": True}
+    assert config["kesi"] == KESI_CAPABILITY
     assert sorted(config["handlers"]) == [
+        "kesi/diagnostics",
+        "kesi/plan",
         "kesi/reviewEdit",
         "kesi/runFinished",
         "kesi/saveDocuments",
@@ -191,6 +202,95 @@ def test_output_buffer_renders_a_run(open_editor: OpenEditor, tmp_path: Path) ->
     assert ed.lua("return require('kesi.runs').active_run(7)") is None
 
 
+PLAN_RUN = """
+local h = require('kesi.handlers')
+local ctx = { client_id = 7 }
+local function plan(...)
+  local items = {}
+  for i, status in ipairs({ ... }) do
+    items[i] = { content = ({ 'Read calc.py', 'Fix the sign', 'Run the tests' })[i],
+                 status = status }
+  end
+  h.plan(nil, { runId = 'run-2', items = items }, ctx)
+end
+h.stream(nil, { runId = 'run-2', kind = 'text', text = 'Planning.' }, ctx)
+plan('in_progress', 'pending', 'pending')
+h.stream(nil, { runId = 'run-2', kind = 'turn', turn = 2, maxTurns = 20 }, ctx)
+plan('completed', 'in_progress', 'pending')
+_G.status_while = require('kesi').status()
+_G.top_while = vim.api.nvim_buf_get_lines(require('kesi.output').buf(), 0, 5, false)
+plan('completed', 'completed', 'completed')
+h.run_finished(nil, { runId = 'run-2', status = 'done', text = 'Done.',
+  usage = { requests = 3, inputTokens = 10, outputTokens = 5, costUsd = 0.001 },
+  verified = { status = 'verified', by = 'pytest -q',
+               detail = 'pytest -q passed after the last change (1 passed)' } }, ctx)
+"""
+
+
+def test_the_plan_sits_at_the_top_and_the_verdict_ends_the_run(
+    open_editor: OpenEditor, tmp_path: Path
+) -> None:
+    ed = open_editor(tmp_path)
+    ed.lua("vim.lsp.get_clients = function() return { { id = 7, workspace_folders = {} } } end")
+    ed.lua(PLAN_RUN)
+    top = ed.lua("return _G.top_while")
+    assert top == [
+        "Plan (1/3 done) · KeSi",
+        "  ✓ Read calc.py",
+        "  ▶ Fix the sign",
+        "  ○ Run the tests",
+        "",
+    ]  # updated in place: one plan block, however many updates
+    assert ed.lua("return _G.status_while") == (
+        "KeSi ● turn 2/20 · step 2/3: Fix the sign · $0.0000"
+    )
+    lines = ed.output()
+    assert lines[0].startswith("── KeSi · "), "the finished run's plan left the top"
+    assert lines.count("  ✓ Run the tests") == 1, "its final state is in the run's story"
+    assert lines[-2] == "✓ verified: pytest -q passed after the last change (1 passed)"
+    assert lines[-1].startswith("── done · verified · 3 requests")
+    groups = dict(ed.output_highlights())
+    assert groups[lines[-2]] == "KeSiVerified"
+    assert groups["  ✓ Run the tests"] == "KeSiPlanDone"
+    assert ed.lua("return require('kesi').status()") == "KeSi ✓ verified · $0.0010"
+    # A new run starts without the old plan at the top.
+    ed.lua("require('kesi.plan').show({ { content = 'x', status = 'pending' } }, 'next')")
+    ed.lua("require('kesi').announce({ title = 'next' })")
+    assert not ed.output()[0].startswith("Plan")
+
+
+def test_kesi_diagnostics_answers_with_every_sources_problems(
+    open_editor: OpenEditor, tmp_path: Path
+) -> None:
+    (tmp_path / "rates.py").write_text("x = 1\ny = undefined\n", encoding="utf-8")
+    ed = open_editor(tmp_path)
+    ed.cmd("edit rates.py")
+    answer = ed.lua(
+        """
+        local uri = vim.uri_from_bufnr(0)
+        local diag = require('kesi.diagnostics')
+        local before = diag.request({ uris = { uri } }, nil).items[1]
+        vim.diagnostic.set(vim.api.nvim_create_namespace('pyright'), 0, {
+          { lnum = 1, col = 4, end_col = 13, message = '"undefined" is not defined',
+            severity = vim.diagnostic.severity.ERROR, source = 'pyright' } })
+        local after = diag.request({ uris = { uri, 'file:///nowhere/x.py' } }, nil).items
+        return { before = before.changes, after = after }
+        """
+    )
+    assert answer["before"] == 0
+    first, missing = answer["after"]
+    assert first["changes"] == 1
+    assert first["diagnostics"] == [
+        {
+            "range": {"start": {"line": 1, "character": 4}, "end": {"line": 1, "character": 13}},
+            "severity": 1,
+            "message": '"undefined" is not defined',
+            "source": "pyright",
+        }
+    ]
+    assert missing["changes"] == 0 and not missing["diagnostics"]
+
+
 def test_help_opens_and_every_link_resolves(open_editor: OpenEditor, tmp_path: Path) -> None:
     """`:help kesi` works once the doc folder is indexed, and no |link| in it dangles."""
     docs = tmp_path / "rtp" / "doc"
@@ -271,7 +371,7 @@ def test_vim_lsp_enable_alone_starts_kesi_with_its_capability(
         "kesi-lsp to attach",
     )
     assert client["root"] == str(project)
-    assert client["kesi"] == {"stream": True, "reviewEdit": True, "saveDocuments": True}
+    assert client["kesi"] == KESI_CAPABILITY
     assert {"kesi.fixThis", "kesi.ask", "kesi.cancel"} <= set(client["commands"])
     assert ed.lua("return vim.fn.exists(':KeSiFix')") == 2
     assert ed.lua("return require('kesi').status()") == "KeSi $0.0000"

@@ -15,35 +15,10 @@ from pathlib import Path
 import pytest
 
 from kesi_lsp.scripted_api import reply, script, stall_after, tool_use
+from tests.vscode.project import BUGGY, COMMAND, COST, FIXED, TEST, failing_project
 from tests.vscode.session import OpenVSCode
 
 pytestmark = [pytest.mark.editor, pytest.mark.slow, pytest.mark.timeout(240)]
-
-BUGGY = "def add(a, b):\n    return a - b\n"
-FIXED = "def add(a, b):\n    return a + b\n"
-TEST = """import unittest
-
-from calc import add
-
-
-class AddTest(unittest.TestCase):
-    def test_add(self):
-        self.assertEqual(add(2, 3), 5)
-
-
-if __name__ == "__main__":
-    unittest.main()
-"""
-COMMAND = "python3 -m unittest test_calc"
-COST = re.compile(r"^KeSi \$(\d+\.\d{4})$")
-
-
-def failing_project(tmp_path: Path) -> Path:
-    folder = tmp_path / "project"
-    folder.mkdir()
-    (folder / "calc.py").write_text(BUGGY)
-    (folder / "test_calc.py").write_text(TEST)
-    return folder
 
 
 def read_then_edit(after_edit: list[object]) -> object:
@@ -125,12 +100,16 @@ def test_fix_this_accept_the_preview_and_allow_the_command(
     assert "  Command sandbox: " in channel
     # The run's last line: the server's status word and the seed's bill (Day 18), whole.
     bill = re.search(
-        r"━━ done · (\(this run: 4 request\(s\), input [\d,]+, output [\d,]+"
+        r"━━ done · verified · (\(this run: 4 request\(s\), input [\d,]+, output [\d,]+"
         r"(?:, cache read [\d,]+, cache write [\d,]+)?, \$(\d+\.\d{4}); "
         r"session total \$\d+\.\d{4}\)) ━━\n$",
         channel,
     )
     assert bill, channel
+    # The tests passed after the edit: the server's verdict ends the run, and the status bar
+    # says it.
+    assert f"✓ verified: {COMMAND} passed after the last change" in channel
+    assert wb.status_text().startswith("KeSi · verified $")
 
     # What the user sees: the output panel on the KeSi channel, the cost in the status bar,
     # and the same total from KeSi: Show Cost.

@@ -22,6 +22,8 @@ import { KesiCapabilities } from "./capabilities";
 import { executeCommandMiddleware } from "./commands";
 import { t } from "./core/messages";
 import {
+  DIAGNOSTICS,
+  PLAN,
   REVIEW_EDIT,
   RUN_FINISHED,
   SAVE_DOCUMENTS,
@@ -30,6 +32,7 @@ import {
 } from "./core/protocol";
 import { resolveServerPath, type Host } from "./core/serverPath";
 import { asReviewMode, initializationOptions, serverSection } from "./core/settings";
+import { EditorDiagnostics } from "./diagnostics";
 import { currentLocale } from "./locale";
 import { NotificationProgress } from "./progress";
 import { DiffReview } from "./review";
@@ -64,6 +67,8 @@ export class KesiServer implements vscode.Disposable {
   readonly log = vscode.window.createOutputChannel("KeSi Server");
   private readonly trace = vscode.window.createOutputChannel("KeSi Server Trace");
   private readonly review = new DiffReview();
+  // Counting diagnostic updates starts with the extension, before any run asks.
+  private readonly diagnostics = new EditorDiagnostics();
   private client: LanguageClient | undefined;
   private placeholders: vscode.Disposable[] = [];
   private stopping = false;
@@ -165,6 +170,8 @@ export class KesiServer implements vscode.Disposable {
     client.registerFeature(new NotificationProgress(client));
     client.onNotification(STREAM, (params: unknown) => this.runs.onStream(params));
     client.onNotification(RUN_FINISHED, (params: unknown) => this.runs.onFinished(params));
+    client.onNotification(PLAN, (params: unknown) => this.runs.onPlan(params));
+    client.onRequest(DIAGNOSTICS, (params: unknown) => this.diagnostics.answer(client, params));
     client.onRequest(SAVE_DOCUMENTS, (params: unknown) => handleSaveDocuments(params));
     client.onDidChangeState(({ newState }) => {
       this.status.setServerRunning(newState === State.Running);
@@ -226,6 +233,7 @@ export class KesiServer implements vscode.Disposable {
     this.clearPlaceholders();
     void this.stop();
     this.review.dispose();
+    this.diagnostics.dispose();
     this.log.dispose();
     this.trace.dispose();
   }

@@ -51,7 +51,7 @@ def encode(session: Session, *, running: bool, now: datetime.datetime) -> bytes:
     reads = {
         path.relative_to(root).as_posix(): digest
         for path, digest in session.reads.items()
-        if path.is_relative_to(root)
+        if path.is_relative_to(root) and not _read_in_part(session, path, digest)
     }
     data = {
         "version": VERSION,
@@ -63,6 +63,13 @@ def encode(session: Session, *, running: bool, now: datetime.datetime) -> bytes:
         "usage": dataclasses.asdict(session.usage),
     }
     return json.dumps(data, ensure_ascii=False, default=_plain).encode("utf-8")
+
+
+def _read_in_part(session: Session, path: Path, digest: str) -> bool:
+    """A file read only in parts is not saved as read: its parts are not saved, so after a
+    resume write_file would take it for a whole read (it asks for a read first instead)."""
+    parts = session.read_parts.get(path)
+    return parts is not None and parts.digest == digest
 
 
 def _plain(value: object) -> object:

@@ -16,22 +16,26 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from kesi_lsp.catalog import text
+from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.approval import Approver
+from kesi_lsp.core.editor_problems import EditorProblems
 from kesi_lsp.core.errors import SandboxUnavailableError
 from kesi_lsp.core.events import Event, Notice, RunFinished
 from kesi_lsp.core.meter import Usage
 from kesi_lsp.core.permissions import PermissionGate, home_from
+from kesi_lsp.core.problems import ProblemWatch
 from kesi_lsp.core.runs.agent import AgentRunner, run_core_compaction
+from kesi_lsp.core.runs.loading import Busy, never_busy
 from kesi_lsp.core.runs.registry import Run
 from kesi_lsp.core.runs.sandboxes import Sandboxes, announcement
 from kesi_lsp.core.sandbox import Sandbox
 from kesi_lsp.core.sandbox.selection import describe, masks_secrets
+from kesi_lsp.core.settings import AgentSettings
 from kesi_lsp.core.tools.context import ToolContext
 from kesi_lsp.core.workspace import WorkspaceView
 
@@ -49,6 +53,12 @@ class RunFrontend(Protocol):
     @property
     def approver(self) -> Approver:
         """Who the permission gate asks."""
+        ...
+
+    @property
+    def diagnostics(self) -> EditorProblems | None:
+        """What the editor's other language servers report (design §2.10), when the front end
+        can ask; None: nothing is claimed about new problems after a change."""
         ...
 
     async def begin(self) -> None:
@@ -89,6 +99,30 @@ class Runtime:
     def __post_init__(self) -> None:
         self.sandboxes = Sandboxes(self.environ)
 
+    async def prepare(
+        self, folders: Sequence[tuple[Path, AgentSettings]], busy: Busy = never_busy
+    ) -> None:
+        """Get ready for the first run of each folder, in the background of a front end that
+        has just connected: let the agent load itself and its model client
+        (`CoreAgent.prepare`, stepping aside while `busy()`; other runners have nothing to
+        load), then choose the sandboxes (a bwrap probe each). A failure here is only logged:
+        the run that needs the part tries again and says why.
+        """
+        prepare = getattr(self.runner, "prepare", None)
+        if prepare is not None and folders:
+            await prepare(folders[0][1], self.environ, busy)
+        for root, settings in folders:
+            try:
+                await self.sandboxes.choose(root, settings)
+            except SandboxUnavailableError as exc:
+                log.info("no sandbox for %s yet: %s", root, exc)
+
+    async def aclose(self) -> None:
+        """The front end is going away: let the agent release what it kept."""
+        close = getattr(self.runner, "aclose", None)
+        if close is not None:
+            await close()
+
 
 def _cancelled(run: Run) -> RunFinished:
     return RunFinished("cancelled", text("runs.cancelled", run.session.settings.locale), Usage())
@@ -122,6 +156,7 @@ async def drive(run: Run, runtime: Runtime, frontend: RunFrontend) -> RunFinishe
         sandbox=sandbox,
         environ=runtime.environ,
         emit=frontend.emit,
+        problems=_problems(frontend, settings.locale),
     )
 
     async def agent(ctx: ToolContext, prompt: str) -> RunFinished:
@@ -129,6 +164,12 @@ async def drive(run: Run, runtime: Runtime, frontend: RunFrontend) -> RunFinishe
         return await (run.runner or runtime.runner)(ctx, prompt)
 
     return _finish(frontend, await _run_agent(agent, ctx, run))
+
+
+def _problems(frontend: RunFrontend, locale: Locale) -> ProblemWatch | None:
+    """The editor's diagnostics around the run's changes, when the front end can ask."""
+    editor = frontend.diagnostics
+    return ProblemWatch(editor, locale) if editor is not None else None
 
 
 def _finish(frontend: RunFrontend, finished: RunFinished) -> RunFinished:

@@ -1,5 +1,6 @@
 """KeSi's tools: the seed's seven (read_file, list_files, glob, grep, edit_file, write_file,
-run_command) and search_agent, which hands a wide search to a read-only sub-agent.
+run_command), the plan (todo, Day 01), and search_agent, which hands a wide search to a
+read-only sub-agent.
 
 The public surface the loop uses:
 - `TOOL_NAMES`, `READ_ONLY_TOOLS`;
@@ -46,6 +47,7 @@ TOOL_NAMES: Final = (
     "edit_file",
     "write_file",
     "run_command",
+    "todo",
     "search_agent",
 )
 

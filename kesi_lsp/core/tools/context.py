@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from kesi_lsp.catalog import Locale
 from kesi_lsp.core.events import EventSink, discard
 from kesi_lsp.core.permissions import PermissionGate
+from kesi_lsp.core.problems import ProblemWatch
 from kesi_lsp.core.sandbox import NoSandbox, Sandbox
 from kesi_lsp.core.session import Session
 from kesi_lsp.core.workspace import WorkspaceView
@@ -23,6 +24,8 @@ class ToolContext:
     """Everything the seven tools need, passed in (never read from globals or the process).
 
     `environ` is the host environment the shell child starts from; the sandbox scrubs it.
+    `problems` watches the editor's diagnostics around changes (None: the editor cannot say,
+    and nothing is claimed about them).
     `model` and `bill` are set by the loop for the run it drives: the search sub-agent calls
     the model through the one and charges the other (None outside a run).
     """
@@ -33,6 +36,7 @@ class ToolContext:
     sandbox: Sandbox = field(default_factory=NoSandbox)
     environ: Mapping[str, str] = field(default_factory=dict)
     emit: EventSink = discard
+    problems: ProblemWatch | None = None
     model: ModelClient | None = None
     bill: RunBill | None = None
 

@@ -51,12 +51,15 @@ class Cut:
 def supersession_key(call: ToolCall) -> tuple[str, str] | None:
     """Calls with the same key answer the same question; a later one supersedes an earlier.
 
-    read_file is keyed by the (normalised) path; the others by their whole input.
+    read_file is keyed by the (normalised) path and the part read (a later read of another part
+    answers another question: Days 06 and 10's ranged reads); the others by their whole input.
     """
     if call.name not in TRIMMABLE_TOOLS:
         return None
     if call.name == "read_file":
-        return ("read_file", normalized_path(call.input.get("file_path")))
+        path = normalized_path(call.input.get("file_path"))
+        part = f"{call.input.get('offset', '')}:{call.input.get('limit', '')}"
+        return ("read_file", path if part == ":" else f"{path}@{part}")
     if call.name == "list_files":
         return ("list_files", normalized_path(call.input.get("path")))
     canonical = json.dumps(dict(call.input), ensure_ascii=False, sort_keys=True)

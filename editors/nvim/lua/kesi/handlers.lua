@@ -1,4 +1,5 @@
----@mod kesi.handlers Per-client handlers for KeSi's own LSP methods (design.md §2.5, §2.7).
+---@mod kesi.handlers Per-client handlers for KeSi's own LSP methods (design.md §2.5, §2.7,
+--- §2.10).
 --- `lsp/kesi.lua` installs `M.handlers`; each one loads what it needs only when it is used.
 
 local M = {}
@@ -77,14 +78,38 @@ function M.run_finished(_, params, ctx)
   local run = run_for(ctx.client_id, params.runId)
   local status = params.status or 'done'
   require('kesi.review').close_run(run.id)
-  runs.finish(run, status, params.usage)
+  local verified = type(params.verified) == 'table' and params.verified or nil
+  runs.finish(run, status, params.usage, verified)
   local output = require('kesi.output')
   if status ~= 'done' and type(params.text) == 'string' and params.text ~= '' then
     -- Why it stopped (a done run's text is the model's, already streamed).
     output.notice(params.text, true)
   end
-  output.finish(status, runs.footer(params, run.cost))
+  if run.plan then -- the plan leaves the top; its final state stays in the run's story
+    require('kesi.plan').clear()
+    require('kesi.plan').record(run.plan)
+  end
+  output.finish(status, runs.footer(params, run.cost), verified)
   require('kesi').finished(run, params)
+end
+
+--- `kesi/plan` {runId, items}: the whole plan, at the top of the output, updated in place.
+---@param params table
+---@param ctx lsp.HandlerContext
+function M.plan(_, params, ctx)
+  if type(params) ~= 'table' or type(params.runId) ~= 'string' or type(params.items) ~= 'table' then
+    return
+  end
+  local run = run_for(ctx.client_id, params.runId)
+  require('kesi.runs').plan(run, params.items)
+  require('kesi.plan').show(params.items, run.title)
+end
+
+--- `kesi/diagnostics` {uris} -> {items}: what every language server reports for those files.
+---@param params table
+---@param ctx lsp.HandlerContext
+function M.diagnostics(_, params, ctx)
+  return require('kesi.diagnostics').request(params or {}, ctx and ctx.client_id)
 end
 
 --- `kesi/reviewEdit` {runId, uri, path, before, after, diff} -> {decision}. Waits for the user.
@@ -104,6 +129,8 @@ M.handlers = {
   ['kesi/runFinished'] = M.run_finished,
   ['kesi/reviewEdit'] = M.review_edit,
   ['kesi/saveDocuments'] = M.save_documents,
+  ['kesi/plan'] = M.plan,
+  ['kesi/diagnostics'] = M.diagnostics,
 }
 
 return M

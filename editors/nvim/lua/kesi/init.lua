@@ -37,6 +37,7 @@ function M.announce(run)
   if config.options.output.open then
     output.open(false)
   end
+  require('kesi.plan').clear() -- the last run's plan is in its story; this run has its own
   output.header(run.title)
 end
 
@@ -313,8 +314,10 @@ function M.revoke()
   end)
 end
 
---- For statuslines: "KeSi ● running · $0.0012" while a run lives, "KeSi $0.0345" after, ""
---- where no KeSi server serves the buffer.
+--- For statuslines: "KeSi ● turn 2/20 · step 2/3: Fix the sign · $0.0012" while a run lives
+--- (the plan's step in progress, when it has one), "KeSi ✓ verified · $0.0345" after (the
+--- server's verdict on the last run's changes, when it gave one), "" where no KeSi server
+--- serves the buffer.
 ---@param bufnr integer?
 ---@return string
 function M.status(bufnr)
@@ -324,11 +327,25 @@ function M.status(bufnr)
   end
   local run = runs.active_run(client.id)
   if run then
-    local doing = run.turn and ('turn ' .. run.turn) or 'running'
-    return ('KeSi ● %s · %s'):format(doing, runs.format_cost(run.cost))
+    local parts = { run.turn and ('turn ' .. run.turn) or 'running' }
+    local step = require('kesi.plan').step(run.plan)
+    if step then
+      if vim.fn.strchars(step) > 48 then
+        step = vim.fn.strcharpart(step, 0, 47) .. '…'
+      end
+      table.insert(parts, step)
+    end
+    table.insert(parts, runs.format_cost(run.cost))
+    return 'KeSi ● ' .. table.concat(parts, ' · ')
   end
-  local cost = runs.session_cost(client.id)
-  return ('KeSi %s'):format(runs.format_cost(cost))
+  local cost = runs.format_cost(runs.session_cost(client.id))
+  local last = runs.last_finished(client.id)
+  local verdict = last and require('kesi.output').verdict(last.verified)
+  if verdict then
+    local mark = ({ verified = '✓', unverified = '?' })[last.verified.status] or '✗'
+    return ('KeSi %s %s · %s'):format(mark, verdict, cost)
+  end
+  return ('KeSi %s'):format(cost)
 end
 
 return M

@@ -23,6 +23,12 @@ M.highlights = {
   KeSiDone = 'DiagnosticOk',
   KeSiStopped = 'DiagnosticWarn',
   KeSiFailed = 'DiagnosticError',
+  KeSiPlanDone = 'DiagnosticOk',
+  KeSiPlanActive = 'DiagnosticInfo',
+  KeSiPlanPending = 'Comment',
+  KeSiVerified = 'DiagnosticOk',
+  KeSiUnverified = 'DiagnosticWarn',
+  KeSiVerifyFailed = 'DiagnosticError',
 }
 
 function M.define_highlights()
@@ -181,6 +187,46 @@ local function add_lines(lines, group)
   in_text = false
 end
 
+--- Append lines, each highlighted with its own group (`groups[i]`, nil for none).
+---@param lines string[]
+---@param groups (string|false)[]
+function M.lines(lines, groups)
+  edit(function(buf)
+    local start = vim.api.nvim_buf_line_count(buf)
+    if is_empty(buf) then
+      start = 0
+      vim.api.nvim_buf_set_lines(buf, 0, -1, true, lines)
+    else
+      vim.api.nvim_buf_set_lines(buf, -1, -1, true, lines)
+    end
+    for i, line in ipairs(lines) do
+      if groups[i] then
+        vim.api.nvim_buf_set_extmark(buf, M.ns, start + i - 1, 0, { end_col = #line, hl_group = groups[i] })
+      end
+    end
+  end)
+  in_text = false
+end
+
+--- Replace the first `count` lines with `lines` (the plan block at the top), then `after(buf)`.
+---@param count integer
+---@param lines string[]
+---@param after fun(buf: integer)?
+function M.replace_top(count, lines, after)
+  edit(function(buf)
+    count = math.min(count, vim.api.nvim_buf_line_count(buf))
+    if #lines == 0 and count >= vim.api.nvim_buf_line_count(buf) then
+      vim.api.nvim_buf_set_lines(buf, 0, -1, true, {})
+      in_text = false
+    else
+      vim.api.nvim_buf_set_lines(buf, 0, count, true, lines)
+    end
+    if after then
+      after(buf)
+    end
+  end)
+end
+
 --- Model text, as it streams: continues the current paragraph, newlines start new lines.
 --- With `indent` (a sub-agent's text) every line it starts is indented.
 ---@param text string
@@ -219,8 +265,8 @@ end
 ---@param input table?
 ---@return string
 function M.describe_input(tool, input)
-  if type(input) ~= 'table' then
-    return ''
+  if type(input) ~= 'table' or type(input.items) == 'table' then
+    return '' -- the todo tool: the plan itself is at the top of the output
   end
   for _, key in ipairs({ 'command', 'task', 'file_path', 'path', 'pattern', 'glob' }) do
     if type(input[key]) == 'string' then
@@ -328,15 +374,46 @@ local status_groups = {
   failed = 'KeSiFailed',
 }
 
---- The end of a run: its footer line (`kesi.runs.footer`: the server's status word and bill).
+local verdict_groups = {
+  verified = 'KeSiVerified',
+  unverified = 'KeSiUnverified',
+  failed = 'KeSiVerifyFailed',
+}
+local verdict_marks = { verified = '✓', unverified = '?', failed = '✗' }
+
+--- The server's verdict on the run's changes (`kesi/runFinished.verified`), or nil: its word
+--- (the server's own, `text`, when it sent one) and its line for the output.
+---@param verified table?
+---@return string? word, string? line
+function M.verdict(verified)
+  if type(verified) ~= 'table' or type(verified.status) ~= 'string' then
+    return nil, nil
+  end
+  local word = type(verified.text) == 'string' and verified.text
+    or (verified.status == 'failed' and 'verification failed' or verified.status)
+  local line = ('%s %s'):format(verdict_marks[verified.status] or '·', word)
+  if type(verified.detail) == 'string' and verified.detail ~= '' then
+    line = ('%s: %s'):format(line, verified.detail)
+  end
+  return word, line
+end
+
+--- The end of a run: the server's verdict on its changes (when it gave one), then its footer
+--- line (`kesi.runs.footer`: the server's status word, the verdict's and the bill).
 ---@param status string
 ---@param footer string
-function M.finish(status, footer)
+---@param verified table? `kesi/runFinished.verified`
+function M.finish(status, footer, verified)
+  local _, line = M.verdict(verified)
+  if line then
+    add_lines({ line }, verdict_groups[verified.status])
+  end
   add_lines({ '── ' .. footer }, status_groups[status] or 'KeSiCost')
 end
 
 --- Remove everything (`:KeSiOutput clear`).
 function M.clear()
+  require('kesi.plan').forget()
   edit(function(buf)
     vim.api.nvim_buf_clear_namespace(buf, M.ns, 0, -1)
     vim.api.nvim_buf_set_lines(buf, 0, -1, true, {})

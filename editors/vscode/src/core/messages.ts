@@ -8,7 +8,7 @@
  * one conversation never switches language halfway.
  */
 
-import type { RunStatus, Usage } from "./protocol";
+import type { RunStatus, Usage, VerdictStatus } from "./protocol";
 
 export type Locale = "en" | "zh-TW";
 
@@ -49,6 +49,17 @@ const EN = {
   "status.tooltip.idle": "KeSi · session cost ${cost} · click to show the output",
   "status.tooltip.running": "KeSi is working · session cost ${cost} · click to cancel",
   "status.tooltip.stopped": "KeSi's server is not running · click to show the log",
+  "status.tooltip.verdict": "Last run: {verdict}: {detail}",
+  "verify.verified": "verified",
+  "verify.failed": "verification failed",
+  "verify.unverified": "unverified",
+  "plan.title": "Plan ({done}/{total} done)",
+  "plan.summary": "{done}/{total} done",
+  "plan.step": "step {number}/{total}: {content}",
+  "plan.status.completed": "done",
+  "plan.status.in_progress": "in progress",
+  "plan.status.pending": "to do",
+  "plan.finished": "run ended",
   "run.title.compact": "Compact the conversation",
   "bill.compaction": "summary of the conversation: {tokens} · ${cost}",
   "bill.search": "search: {requests} requests · {tokens} · ${cost}",
@@ -90,6 +101,17 @@ const ZH_TW: Record<MessageKey, string> = {
   "status.tooltip.idle": "KeSi · 這個 session 花了 ${cost} · 點一下看輸出",
   "status.tooltip.running": "KeSi 正在工作 · 這個 session 花了 ${cost} · 點一下中斷",
   "status.tooltip.stopped": "KeSi 的伺服器沒有在執行 · 點一下看紀錄",
+  "status.tooltip.verdict": "上一輪：{verdict}：{detail}",
+  "verify.verified": "已驗證",
+  "verify.failed": "驗證失敗",
+  "verify.unverified": "未驗證",
+  "plan.title": "計畫（完成 {done}/{total}）",
+  "plan.summary": "完成 {done}/{total}",
+  "plan.step": "第 {number}/{total} 步：{content}",
+  "plan.status.completed": "完成",
+  "plan.status.in_progress": "進行中",
+  "plan.status.pending": "待辦",
+  "plan.finished": "這一輪已結束",
   "run.title.compact": "濃縮對話",
   "bill.compaction": "濃縮對話：{tokens} · ${cost}",
   "bill.search": "搜尋：{requests} 次請求 · {tokens} · ${cost}",
@@ -164,5 +186,16 @@ export function runEndWord(
       return t("run.end.limit", locale);
     default:
       return t("run.end.failed", locale);
+  }
+}
+
+export function verdictWord(status: VerdictStatus, locale: Locale): string {
+  switch (status) {
+    case "verified":
+      return t("verify.verified", locale);
+    case "failed":
+      return t("verify.failed", locale);
+    default:
+      return t("verify.unverified", locale);
   }
 }

@@ -9,6 +9,8 @@ export const STREAM = "kesi/stream";
 export const RUN_FINISHED = "kesi/runFinished";
 export const SAVE_DOCUMENTS = "kesi/saveDocuments";
 export const REVIEW_EDIT = "kesi/reviewEdit";
+export const PLAN = "kesi/plan";
+export const DIAGNOSTICS = "kesi/diagnostics";
 
 /**
  * What this client announces under `capabilities.experimental.kesi` (§2.2). `reviewEdit` only
@@ -16,9 +18,8 @@ export const REVIEW_EDIT = "kesi/reviewEdit";
  * edits and VS Code's Refactor Preview reviews them.
  */
 export function kesiClientCapabilities(reviewEdit: boolean): Record<string, boolean> {
-  return reviewEdit
-    ? { stream: true, reviewEdit: true, saveDocuments: true }
-    : { stream: true, saveDocuments: true };
+  const common = { stream: true, saveDocuments: true, plan: true, diagnostics: true };
+  return reviewEdit ? { ...common, reviewEdit: true } : common;
 }
 
 /** The server's commands (§2.3); each is also a VS Code command of the same id. */
@@ -136,6 +137,17 @@ export type StreamEvent =
 
 export type RunStatus = "done" | "cancelled" | "failed" | "limit";
 
+export type VerdictStatus = "verified" | "failed" | "unverified";
+
+/** The server's own verdict on a run's changes (§2.10): never the model's word. */
+export interface Verdict {
+  status: VerdictStatus;
+  /** The status in the server's words (its `kesi.locale`). */
+  text?: string;
+  by: string | null;
+  detail: string;
+}
+
 export interface RunFinished {
   runId: string;
   status: RunStatus;
@@ -147,6 +159,26 @@ export interface RunFinished {
   bill?: string | null;
   /** Which limit stopped a "limit" run: max_turns, max_tokens, tool_failures, repeating... */
   limit?: string | null;
+  /** Absent or null when the run changed and checked nothing. */
+  verified?: Verdict | null;
+}
+
+export type PlanStatus = "pending" | "in_progress" | "completed";
+
+export interface PlanItem {
+  content: string;
+  status: PlanStatus;
+}
+
+/** `kesi/plan`: the model's whole plan, sent again after every update. */
+export interface PlanParams {
+  runId: string;
+  items: PlanItem[];
+}
+
+/** `kesi/diagnostics`: the files whose problems the server asks about. */
+export interface DiagnosticsParams {
+  uris: string[];
 }
 
 export interface RunStarted {
@@ -196,11 +228,56 @@ export function asStreamEvent(value: unknown): StreamEvent | undefined {
   }
 }
 
+const VERDICTS: readonly string[] = ["verified", "failed", "unverified"];
+const PLAN_STATUSES: readonly string[] = ["pending", "in_progress", "completed"];
+
+export function asVerdict(value: unknown): Verdict | undefined {
+  if (!isRecord(value) || typeof value.status !== "string" || !VERDICTS.includes(value.status)) {
+    return undefined;
+  }
+  const verdict: Verdict = {
+    status: value.status as VerdictStatus,
+    by: typeof value.by === "string" ? value.by : null,
+    detail: typeof value.detail === "string" ? value.detail : "",
+  };
+  if (typeof value.text === "string" && value.text !== "") {
+    verdict.text = value.text;
+  }
+  return verdict;
+}
+
 export function asRunFinished(value: unknown): RunFinished | undefined {
   if (!isRecord(value) || typeof value.runId !== "string" || typeof value.status !== "string") {
     return undefined;
   }
-  return value as unknown as RunFinished;
+  const finished = value as unknown as RunFinished;
+  return { ...finished, verified: asVerdict(value.verified) ?? null };
+}
+
+export function asPlan(value: unknown): PlanParams | undefined {
+  if (!isRecord(value) || typeof value.runId !== "string" || !Array.isArray(value.items)) {
+    return undefined;
+  }
+  const items: PlanItem[] = [];
+  for (const item of value.items) {
+    if (
+      !isRecord(item) ||
+      typeof item.content !== "string" ||
+      typeof item.status !== "string" ||
+      !PLAN_STATUSES.includes(item.status)
+    ) {
+      return undefined;
+    }
+    items.push({ content: item.content, status: item.status as PlanStatus });
+  }
+  return { runId: value.runId, items };
+}
+
+export function asDiagnosticsParams(value: unknown): DiagnosticsParams | undefined {
+  if (!isRecord(value) || !Array.isArray(value.uris)) {
+    return undefined;
+  }
+  return { uris: value.uris.filter((uri): uri is string => typeof uri === "string") };
 }
 
 export function asRunStarted(value: unknown): RunStarted | undefined {

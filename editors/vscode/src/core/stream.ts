@@ -9,8 +9,9 @@
  * keeps it testable without VS Code.
  */
 
-import { formatBill, formatUsd, runEndWord, t, type Locale } from "./messages";
-import type { RunFinished, StreamEvent, Usage } from "./protocol";
+import { formatBill, formatUsd, runEndWord, t, verdictWord, type Locale } from "./messages";
+import { planLines } from "./plan";
+import type { PlanItem, RunFinished, StreamEvent, Usage } from "./protocol";
 
 export interface Sink {
   append(text: string): void;
@@ -26,6 +27,8 @@ export const MARK = {
   bill: "$",
   rule: "━━", // U+2501: VS Code boxes U+2500 in output as an ambiguous character
 } as const;
+
+const VERDICT_MARK = { verified: "✓", failed: "✗", unverified: "?" } as const;
 
 const DETAIL_MAX = 120;
 const DIFF_MAX_LINES = 40;
@@ -45,6 +48,9 @@ export function toolDetail(input: Record<string, unknown> | undefined): string {
   const command = text("command") ?? text("task");
   if (command) {
     return oneLine(command);
+  }
+  if (Array.isArray(input.items)) {
+    return ""; // the todo tool: the plan itself shows in the KeSi Plan view and its result line
   }
   const path = text("file_path") ?? text("path");
   const pattern = text("pattern") ?? text("query");
@@ -149,16 +155,28 @@ export class StreamRenderer {
   }
 
   /**
-   * The run is over: its last line is its status and the seed's bill (Day 18), both the
-   * server's words, after the server's stop message unless that just streamed. An older server
-   * without a bill gets the cost.
+   * The run is over: the server's stop message unless that just streamed, the plan's final
+   * state, the server's verdict on the changes, then the run's last line: its status, its
+   * verdict and the seed's bill (Day 18), the server's words. An older server without a bill
+   * gets the cost.
    */
-  runFinished(finished: RunFinished): void {
-    this.runStarted(finished.runId, t("run.title.other", this.locale()));
+  runFinished(finished: RunFinished, plan?: readonly PlanItem[]): void {
+    const locale = this.locale();
+    this.runStarted(finished.runId, t("run.title.other", locale));
     if (finished.status !== "done" && finished.text) {
       this.line(`${MARK.notice} ${finished.text}`);
     }
-    const parts = [runEndWord(finished, this.locale())];
+    if (plan?.length) {
+      this.line(planLines(plan, locale).join("\n"));
+    }
+    const parts = [runEndWord(finished, locale)];
+    const verdict = finished.verified;
+    if (verdict) {
+      const mark = VERDICT_MARK[verdict.status];
+      const word = verdict.text ?? verdictWord(verdict.status, locale);
+      this.line(`${mark} ${word}${verdict.detail ? `: ${verdict.detail}` : ""}`);
+      parts.push(word);
+    }
     if (typeof finished.bill === "string" && finished.bill !== "") {
       parts.push(finished.bill);
     } else if (finished.usage && finished.bill === undefined) {
