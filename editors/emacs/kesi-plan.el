@@ -11,12 +11,13 @@
 ;; progress.  When the run ends the list leaves the head and its final state is written into
 ;; the run's story, where it stays.
 ;;
-;; `kesi/runFinished.verified' {status, by, detail} is the server's verdict on the run's
+;; `kesi/runFinished.verified' {status, text, by, detail} is the server's verdict on the run's
 ;; changes, from what really ran after the last one (never the model's word): a line before
 ;; the bill, a word beside it, a mark in the mode line.
 ;;
-;; The words are the server's (its catalog's `plan.line', `plan.step', `verify.status.*'),
-;; in the session's locale; the stream carries only the items and the status.
+;; The verdict's words are the server's (`text', in the session's locale).  `kesi/plan'
+;; carries only the items, so the package keeps a copy of the catalog's `plan.line' (its
+;; head) and `plan.step' in both locales; tests/emacs/test_words.py keeps the copy true.
 
 ;;; Code:
 
@@ -113,12 +114,17 @@ Its catalog's `plan.line' (without the steps), `plan.step' and
 ;;;; The verdict
 
 (defun kesi-plan-verdict (verified)
-  "The word of the server's verdict VERIFIED ({status, by, detail}), or nil."
-  (let ((status (and (consp verified) (plist-get verified :status))))
-    (pcase status
-      ("verified" (kesi-plan--word 'verified))
-      ("failed" (kesi-plan--word 'failed))
-      ("unverified" (kesi-plan--word 'unverified)))))
+  "The word of the server's verdict VERIFIED ({status, text, by, detail}), or nil.
+The server's own word (`text', the session's locale); for a server that sends
+only the status, the same words from `kesi--plan-words'."
+  (let ((status (and (consp verified) (plist-get verified :status)))
+        (word (and (consp verified) (plist-get verified :text))))
+    (if (and (stringp word) (not (string-empty-p word)))
+        word
+      (pcase status
+        ("verified" (kesi-plan--word 'verified))
+        ("failed" (kesi-plan--word 'failed))
+        ("unverified" (kesi-plan--word 'unverified))))))
 
 (defun kesi-plan-verdict-mark (verified)
   "The mark of VERIFIED's status: ✓, ✗ or ?."

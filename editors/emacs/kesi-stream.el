@@ -73,6 +73,7 @@ figures in this order: requests, input, cache read, cache write, output, cost.")
   "A short, readable form of a tool's INPUT plist."
   (cond
    ((not (consp input)) "")
+   ((plist-member input :items) "")     ; the todo tool: the plan itself heads `*kesi*'
    (t (let ((shown (cl-loop for key in '(:command :task :file_path :path :pattern :glob)
                             for value = (plist-get input key)
                             when (stringp value)
