@@ -50,10 +50,11 @@
     (step "step %d/%d: %s" "第 %d/%d 步：%s")
     (verified "verified" "已驗證")
     (failed "verification failed" "驗證失敗")
-    (unverified "unverified" "未驗證"))
+    (unverified "unverified" "未驗證")
+    (colon ": " "："))
   "The server's words for the plan and the verdict, English and zh-TW.
 Its catalog's `plan.line' (without the steps), `plan.step' and
-`verify.status.*'.")
+`verify.status.*', and the colon before a verdict's detail.")
 
 (defun kesi-plan--word (key &rest args)
   "The words of KEY in the session's locale, formatted with ARGS."
@@ -136,7 +137,7 @@ only the status, the same words from `kesi--plan-words'."
     (let ((detail (plist-get verified :detail)))
       (propertize (concat (kesi-plan-verdict-mark verified) " " word
                           (if (and (stringp detail) (not (string-empty-p detail)))
-                              (concat ": " detail) ""))
+                              (concat (kesi-plan--word 'colon) detail) ""))
                   'face (pcase (plist-get verified :status)
                           ("verified" 'kesi-verified) ("failed" 'kesi-verify-failed)
                           (_ 'kesi-unverified))))))

@@ -107,3 +107,61 @@ def test_the_plan_the_new_problems_and_the_verdict(
     assert faces[verdict] == "kesi-verified" and faces[footer] == "kesi-done"
     assert f"KeSi: {footer.removeprefix('── ')}" in ed.messages(), "the echo line"
     assert "KeSi ✓ verified · $" in mode_line(ed), mode_line(ed)
+
+
+def test_a_failed_check_in_the_seeds_words(
+    open_emacs: OpenEmacs, scripted_api, tmp_path: Path
+) -> None:
+    """Under zh-TW the plan's head, the step in the mode line and the verdict are the server's
+    words; a check that fails after the last change makes the run's verdict 驗證失敗, in the
+    story, the footer, the echo area and the mode line (the model's "done" does not verify)."""
+    project = failing_project(tmp_path / "calc")
+    steps = ("修正 add", "跑測試")
+    wrong = tool_use(
+        "edit_file",
+        {"file_path": "calc.py", "old_string": "return a - b", "new_string": "return a * b"},
+    )
+
+    def plan(*statuses: str) -> object:
+        items = [{"content": c, "status": s} for c, s in zip(steps, statuses, strict=True)]
+        return tool_use("todo", {"items": items})
+
+    api = scripted_api(
+        script(
+            reply("改。", plan("in_progress", "pending"), wrong),
+            reply(
+                "測。",
+                plan("completed", "in_progress"),
+                tool_use("run_command", {"command": PYTEST}),
+            ),
+            reply("好了。"),
+        )
+    )
+    kesi = start_kesi(open_emacs, project, api.base_url, settings={"locale": "zh-TW"})
+    ed = kesi.ed
+    ed.command("kesi-ask")
+    ed.wait_until(lambda: "Ask KeSi:" in ed.screen_lines()[-1], "the kesi-ask prompt")
+    ed.type("fix calc")
+    ed.keys("Enter")
+
+    kesi.wait_review()
+    assert ed.lines("*kesi*")[:3] == [
+        "計畫（完成 0/2） · ask · fix calc",
+        "  ▶ 修正 add",
+        "  ○ 跑測試",
+    ]
+    assert "第 1/2 步：修正 add" in mode_line(ed), mode_line(ed)
+    ed.type("a")
+    kesi.wait_prompt(PYTEST)
+    assert "第 2/2 步：跑測試" in mode_line(ed), mode_line(ed)
+    ed.type("這次")
+    ed.keys("Enter")
+    assert kesi.wait_finished()["status"] == "done"
+
+    out = kesi.output()
+    verdict, footer = out[-2], out[-1]
+    assert verdict.startswith(f"✗ 驗證失敗：最後一次修改之後，{PYTEST} 失敗"), out
+    assert footer.startswith("── 完成 · 驗證失敗 · （本輪 3 次請求，"), footer
+    assert kesi.faces()[verdict] == "kesi-verify-failed"
+    assert f"KeSi: {footer.removeprefix('── ')}" in ed.messages(), "the echo line"
+    assert "KeSi ✗ 驗證失敗 · $" in mode_line(ed), mode_line(ed)
