@@ -116,13 +116,15 @@ def test_fix_this_review_accept_command_allow_then_undo(
     billed = [r.usage for r in api.accounting]
     footer = out[-1]
     match = re.fullmatch(
-        r"── done · \(this run: 4 request\(s\), input ([\d,]+), output ([\d,]+)"
+        r"── done · verified · \(this run: 4 request\(s\), input ([\d,]+), output ([\d,]+)"
         r"(?:, cache read ([\d,]+), cache write ([\d,]+))?, \$(\d+\.\d{4}); "
         r"session total \$(\d+\.\d{4})\)",
         footer,
     )
     assert match, footer
     assert faces[footer] == "kesi-done"
+    # The server's verdict: the tests passed after the last change (design §2.10).
+    assert out[-2].startswith(f"✓ verified: {PYTEST} passed after the last change"), out
 
     def number(group: str | None) -> int:
         return int((group or "0").replace(",", ""))
@@ -134,7 +136,9 @@ def test_fix_this_review_accept_command_allow_then_undo(
     cost = match[5]
     assert float(cost) > 0 and match[6] == cost
     assert f"KeSi: {footer.removeprefix('── ')}" in ed.messages(), "one line in the echo area"
-    assert f"KeSi ${cost}" in ed.in_file("calc.py", "(format-mode-line mode-line-format)")
+    assert f"KeSi ✓ verified · ${cost}" in ed.in_file(
+        "calc.py", "(format-mode-line mode-line-format)"
+    )
     ed.command("kesi-cost")
     said = ed.wait_until(lambda: f"Total ${cost}" in (m := ed.messages()) and m, "kesi-cost")
     assert "This session: 4 request(s)" in said
