@@ -159,7 +159,9 @@ The costs, and the bill's own lines."
   (let ((run-id (plist-get params :runId)))
     (when (and (stringp run-id) (plist-get params :items))
       (kesi--ensure-run server run-id nil)
-      (kesi-plan-show run-id params))))
+      (if (plist-get (kesi-output-run run-id) :finished)
+          (kesi--run-put run-id :plan (kesi-plan-items params)) ; too late for the head
+        (kesi-plan-show run-id params)))))
 
 ;;;; The end of a run
 
