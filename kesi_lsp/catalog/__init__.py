@@ -14,6 +14,7 @@ from types import MappingProxyType
 from typing import Final, Literal, TypeGuard
 
 from kesi_lsp.catalog import (
+    changes,
     common,
     demo,
     doctor,
@@ -38,6 +39,7 @@ _DOMAINS = (
     permissions,
     sandbox,
     runs,
+    changes,
     lsp,
     demo,
     doctor,

@@ -166,7 +166,7 @@ class _Writer:
 
     def _replace(self, change: FileChange, data: bytes, *, editing: bool) -> str | None:
         path, before = change.path, change.before
-        stale = self._say("tools.edit.stale" if editing else "tools.write.stale")
+        stale = self._say("tools.edit.changed_meanwhile" if editing else "tools.write.stale")
         try:
             if self.read(path) != before:
                 return stale

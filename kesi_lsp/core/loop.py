@@ -34,6 +34,7 @@ from anthropic.types import ContentBlockParam, Message, ToolResultBlockParam, To
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core import tools as tool_registry
 from kesi_lsp.core.approval import PromptInterrupted
+from kesi_lsp.core.changes.run import note as change_note
 from kesi_lsp.core.events import (
     LimitKind,
     Notice,
@@ -47,6 +48,7 @@ from kesi_lsp.core.events import (
 )
 from kesi_lsp.core.history import (
     add_assistant,
+    add_note,
     add_user_prompt,
     block_type,
     seal_dangling_tool_use,
@@ -125,6 +127,7 @@ class _Run:
         failures = 0
         for turn in range(1, max_turns + 1):
             self.ctx.emit(TurnStarted(turn=turn, max_turns=max_turns))
+            await self._tell_changes()
             trim_session(self.session, self.locale, self.ctx.emit)
             result = await stream_turn(self.model, self._params(), self.ctx.emit, self.locale)
             if result.kind == "failed_before_start":
@@ -175,6 +178,15 @@ class _Run:
         if interrupted:
             return self._stop("cancelled", "loop.interrupted_tools", notice="interrupted")
         return all(r.get("is_error", False) for r in results)
+
+    async def _tell_changes(self) -> None:
+        """Before a request: what the user did with the agent's changes since the last one
+        (undid, kept, changed), so the model never silently redoes undone work (§2.9)."""
+        if self.ctx.changes is None:
+            return
+        said = await change_note(self.ctx.changes.changes, self.ctx.view, self.locale)
+        if said is not None:
+            add_note(self.history, said)
 
     # --- tools ---
 

@@ -11,7 +11,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from kesi_lsp.core.changes.store import ChangeSets
 from kesi_lsp.core.meter import Usage
+from kesi_lsp.core.read_texts import ReadTexts
 from kesi_lsp.core.settings import AgentSettings
 
 if TYPE_CHECKING:
@@ -38,6 +40,9 @@ class Session:
 
     `reads` maps a resolved path to the sha256 (hex) of exactly the text the agent last read
     from it; write_file refuses to overwrite a file without a current, matching record.
+    `read_texts` keeps those texts for a while (Day 9 compares them with the text now).
+    `changes` holds the change set of every run that changed files (design §2.9); it outlives
+    `reset`, which clears the conversation, not what the user can still undo.
     """
 
     root: Path
@@ -46,6 +51,8 @@ class Session:
     reads: dict[Path, str] = field(default_factory=dict)
     grants: Grants = field(default_factory=Grants)
     usage: Usage = field(default_factory=Usage)
+    read_texts: ReadTexts = field(default_factory=ReadTexts)
+    changes: ChangeSets = field(default_factory=ChangeSets)
 
     def __post_init__(self) -> None:
         self.root = self.root.resolve()
@@ -54,3 +61,4 @@ class Session:
         """Forget the conversation and the read records; keep grants and the bill (seed /reset)."""
         self.history.clear()
         self.reads.clear()
+        self.read_texts.clear()

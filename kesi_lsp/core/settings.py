@@ -30,6 +30,7 @@ class AgentSettings:
     once they are superseded or the history passes `context_budget` estimated tokens
     (`kesi_lsp.core.trim`). `approvals` "acceptEdits" lets file edits land without a review
     (they still go through the editor, so they can be undone); commands are gated as ever.
+    `change_sets` keeps every run's changes reviewable and revertible (design §2.9).
     """
 
     model: str = DEFAULT_MODEL
@@ -43,5 +44,6 @@ class AgentSettings:
     context_trimming: bool = True
     context_budget: int = 50_000
     locale: Locale = "en"
+    change_sets: bool = True
     api_key: str | None = None
     base_url: str | None = None

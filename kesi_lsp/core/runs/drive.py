@@ -22,6 +22,7 @@ from typing import Protocol
 
 from kesi_lsp.catalog import text
 from kesi_lsp.core.approval import Approver
+from kesi_lsp.core.changes.run import RunChanges
 from kesi_lsp.core.errors import SandboxUnavailableError
 from kesi_lsp.core.events import Event, Notice, RunFinished
 from kesi_lsp.core.meter import Usage
@@ -110,6 +111,7 @@ async def drive(run: Run, runtime: Runtime, frontend: RunFrontend) -> RunFinishe
         sandbox=sandbox,
         environ=runtime.environ,
         emit=frontend.emit,
+        changes=_run_changes(run),
     )
 
     async def agent(ctx: ToolContext, prompt: str) -> RunFinished:
@@ -117,6 +119,13 @@ async def drive(run: Run, runtime: Runtime, frontend: RunFrontend) -> RunFinishe
         return await runtime.runner(ctx, prompt)
 
     return _finish(frontend, await _run_agent(agent, ctx, run))
+
+
+def _run_changes(run: Run) -> RunChanges | None:
+    """Where the run's changes are recorded (design §2.9), unless the folder turned it off."""
+    if not run.session.settings.change_sets:
+        return None
+    return RunChanges(run.session.changes, run.root, run.id, run.prompt)
 
 
 def _finish(frontend: RunFrontend, finished: RunFinished) -> RunFinished:

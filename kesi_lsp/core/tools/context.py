@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from kesi_lsp.catalog import Locale
+from kesi_lsp.core.changes.run import RunChanges
 from kesi_lsp.core.events import EventSink, discard
 from kesi_lsp.core.permissions import PermissionGate
 from kesi_lsp.core.sandbox import NoSandbox, Sandbox
@@ -18,6 +19,7 @@ class ToolContext:
     """Everything the seven tools need, passed in (never read from globals or the process).
 
     `environ` is the host environment the shell child starts from; the sandbox scrubs it.
+    `changes` records what the run lands in its session's change sets (None: not recorded).
     """
 
     session: Session
@@ -26,6 +28,7 @@ class ToolContext:
     sandbox: Sandbox = field(default_factory=NoSandbox)
     environ: Mapping[str, str] = field(default_factory=dict)
     emit: EventSink = discard
+    changes: RunChanges | None = None
 
     @property
     def locale(self) -> Locale:
