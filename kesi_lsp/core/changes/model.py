@@ -18,7 +18,16 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kesi_lsp.core.changes.hunks import Block, Hunk, HunkState, Lines, moved, overlaps, placed
+from kesi_lsp.core.changes.hunks import (
+    Block,
+    Hunk,
+    HunkState,
+    Lines,
+    ends_with_break,
+    moved,
+    overlaps,
+    placed,
+)
 
 
 @dataclass(frozen=True)
@@ -72,6 +81,8 @@ class FileChanges:
 
     def _check(self, hunk: Hunk, lines: Sequence[str], say: Callable[[Transition], None]) -> bool:
         here = tuple(lines[hunk.start : hunk.start + len(hunk.written)])
+        if hunk.open and _gained_break(hunk, here):
+            _take_break(hunk, here[-1])
         if hunk.state == "pending":
             if hunk.span == len(hunk.written) and here == hunk.written:
                 hunk.touched = False
@@ -89,6 +100,24 @@ class FileChanges:
                 return True
         hunk.touched = False
         return False
+
+
+def _gained_break(hunk: Hunk, here: Lines) -> bool:
+    """The hunk ended the file without a line break, and a line was added after it since: its
+    last line now ends with a break, the rest is the same."""
+    written = hunk.written
+    if not written or not here or len(here) != len(written) or ends_with_break(written[-1]):
+        return False
+    return here[:-1] == written[:-1] and here[-1].rstrip("\r\n") == written[-1] != here[-1]
+
+
+def _take_break(hunk: Hunk, last: str) -> None:
+    """Give the hunk's last lines the break that was added after it (its base too), so undoing
+    it keeps the line that follows on a line of its own."""
+    brk = last[len(hunk.written[-1]) :]
+    hunk.written = (*hunk.written[:-1], last)
+    if hunk.base and not ends_with_break(hunk.base[-1]):
+        hunk.base = (*hunk.base[:-1], hunk.base[-1] + brk)
 
 
 def supersede(hunks: Iterable[Hunk], blocks: Sequence[Block]) -> None:
