@@ -138,4 +138,55 @@ _OUTCOMES: Final[dict[str, tuple[str, str]]] = {
     ),
 }
 
-MESSAGES: Final[dict[str, tuple[str, str]]] = {**_WHERE, **_NOTE, **_REFUSALS, **_OUTCOMES}
+_EDITOR: Final[dict[str, tuple[str, str]]] = {
+    "changes.lens.keep": ("KeSi: Keep", "KeSi：保留"),
+    "changes.lens.undo": ("KeSi: Undo", "KeSi：復原"),
+    "changes.lens.keep_all": ("Keep all", "全部保留"),
+    "changes.lens.undo_all": ("Undo all", "全部復原"),
+    "changes.action.keep": ("KeSi: keep this change", "KeSi：保留這處修改"),
+    "changes.action.undo": ("KeSi: undo this change", "KeSi：復原這處修改"),
+    "changes.action.undo_run": ("KeSi: undo the last run", "KeSi：復原上一次執行"),
+    "changes.diagnostic": (
+        "KeSi's change, not reviewed yet ({removed} → {added} lines): keep it or undo it.",
+        "KeSi 的修改，還沒檢查（{removed} 行 → {added} 行）：保留或復原。",
+    ),
+    "changes.undo_label": ("KeSi: undo {what}", "KeSi：復原 {what}"),
+    "changes.undo.changed": (
+        "it changed while the undo was being prepared, so it was left alone",
+        "準備復原的時候它又被改過，所以沒有動它",
+    ),
+    "changes.undo.apply_error": (
+        "the editor failed to apply it: {error}",
+        "編輯器套用時出錯：{error}",
+    ),
+    "changes.undo.refused": ("the editor refused it: {reason}", "編輯器拒絕了：{reason}"),
+    "changes.undo.not_deleted": (
+        "{path} is still there after the editor's edit",
+        "編輯器套用之後，{path} 還在",
+    ),
+    "changes.undo.not_saved": (
+        "the undo of {path} reached the editor but could not be saved",
+        "{path} 的復原已經進到編輯器，但沒能存檔",
+    ),
+    "changes.list.head": ("KeSi's changes in this folder:", "KeSi 在這個資料夾的修改："),
+    "changes.list.none": (
+        "KeSi has not changed any file in this folder.",
+        "KeSi 還沒改過這個資料夾裡的任何檔案。",
+    ),
+    "changes.list.run": ("Run {run}: {task}", "執行 {run}：{task}"),
+    "changes.list.hunk": ("  {item}: {state}", "  {item}：{state}"),
+    "changes.list.created": ("  {path}: created by the run", "  {path}：這次執行建立的"),
+    "changes.list.deleted": ("  {path}: deleted by the run", "  {path}：這次執行刪掉的"),
+    "changes.state.pending": ("not reviewed yet", "還沒檢查"),
+    "changes.state.kept": ("kept", "保留"),
+    "changes.state.undone": ("undone", "已復原"),
+    "changes.state.modified": ("changed since", "之後被改過"),
+}
+
+MESSAGES: Final[dict[str, tuple[str, str]]] = {
+    **_WHERE,
+    **_NOTE,
+    **_REFUSALS,
+    **_OUTCOMES,
+    **_EDITOR,
+}

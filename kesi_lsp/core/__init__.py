@@ -13,8 +13,9 @@ and it reports what happens as typed events (`Event`). A front end (the LSP adap
 adapter, the demo, the doctor) drives it through what this module exports and nothing else
 (`tests/test_architecture.py` checks): a session per folder (`Session`, `AgentSettings`), runs
 (`Runs`, `drive` with the front end's `RunFrontend`, `run_core_agent`), the task text
-(`fix_task`, `ask_task`), the permission views (`describe_grants`, ...), the disk's one atomic
-write (`write_change`) and a few text helpers.
+(`fix_task`, `ask_task`), the permission views (`describe_grants`, ...), the change sets of
+design §2.9 (`ChangeSets`, `select_changes`, `keep_changes`, `plan_undo`, `undone`, ...), the
+disk's one atomic write (`write_change`) and a few text helpers.
 
 The names are loaded on first use (module `__getattr__`): importing the surface costs nothing,
 and a front end that never runs the agent never imports the loop or the `anthropic` SDK (an
@@ -87,6 +88,26 @@ _EXPORTS: Final[dict[str, str]] = {
     "AgentRunner": "runs.agent",
     "run_core_agent": "runs.agent",
     "ToolContext": "tools.context",
+    # change sets: every run's changes reviewable and revertible (design §2.9)
+    "ChangeRefusal": "changes.actions:Refusal",
+    "ChangeSet": "changes.store",
+    "ChangeSets": "changes.store",
+    "ChangeTarget": "changes.actions:Target",
+    "ChangeOutcome": "changes.actions:Outcome",
+    "FileChanges": "changes.model",
+    "FileUndo": "changes.undo",
+    "Hunk": "changes.hunks",
+    "HunkState": "changes.hunks",
+    "TextChange": "changes.tracking",
+    "UndoPlan": "changes.undo",
+    "hunk_where": "changes.notes:where",
+    "keep_changes": "changes.actions:keep",
+    "lines_of": "changes.hunks",
+    "outcome_lines": "changes.report",
+    "plan_undo": "changes.undo",
+    "select_changes": "changes.actions:select",
+    "settle_all": "changes.run",
+    "undone": "changes.undo",
     # the task text
     "MAX_EXCERPT_BYTES": "tasks",
     "MAX_EXCERPT_LINES": "tasks",
@@ -124,6 +145,11 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "Answer",
     "ApprovalMode",
     "Approver",
+    "ChangeOutcome",
+    "ChangeRefusal",
+    "ChangeSet",
+    "ChangeSets",
+    "ChangeTarget",
     "Choice",
     "CommandRequest",
     "Delivery",
@@ -135,8 +161,12 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "EventSink",
     "Excerpt",
     "FileChange",
+    "FileChanges",
     "FileText",
+    "FileUndo",
     "GrantsView",
+    "Hunk",
+    "HunkState",
     "LimitKind",
     "ModelClient",
     "NoSandbox",
@@ -155,11 +185,13 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "Session",
     "SessionBusyError",
     "Severity",
+    "TextChange",
     "TextDelta",
     "ToolContext",
     "ToolFinished",
     "ToolStarted",
     "TurnStarted",
+    "UndoPlan",
     "Usage",
     "UsageReported",
     "WorkspaceView",
@@ -174,17 +206,25 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "find_rg",
     "fix_task",
     "grants_lines",
+    "hunk_where",
     "is_ignored",
+    "keep_changes",
     "line_span",
+    "lines_of",
     "numbered",
+    "outcome_lines",
+    "plan_undo",
     "refusal",
     "revoke",
     "revoked_line",
     "run_core_agent",
     "sandbox_status_line",
+    "select_changes",
     "select_excerpt",
     "select_sandbox",
+    "settle_all",
     "split_lines",
+    "undone",
     "unified_diff",
     "write_change",
 ]
@@ -218,6 +258,19 @@ if TYPE_CHECKING:
         consult,
         refusal,
     )
+    from kesi_lsp.core.changes.actions import Outcome as ChangeOutcome
+    from kesi_lsp.core.changes.actions import Refusal as ChangeRefusal
+    from kesi_lsp.core.changes.actions import Target as ChangeTarget
+    from kesi_lsp.core.changes.actions import keep as keep_changes
+    from kesi_lsp.core.changes.actions import select as select_changes
+    from kesi_lsp.core.changes.hunks import Hunk, HunkState, lines_of
+    from kesi_lsp.core.changes.model import FileChanges
+    from kesi_lsp.core.changes.notes import where as hunk_where
+    from kesi_lsp.core.changes.report import outcome_lines
+    from kesi_lsp.core.changes.run import settle_all
+    from kesi_lsp.core.changes.store import ChangeSet, ChangeSets
+    from kesi_lsp.core.changes.tracking import TextChange
+    from kesi_lsp.core.changes.undo import FileUndo, UndoPlan, plan_undo, undone
     from kesi_lsp.core.diff import split_lines, unified_diff
     from kesi_lsp.core.disk import DiskWorkspace, write_change
     from kesi_lsp.core.events import (

@@ -13,10 +13,17 @@ import sys
 from collections.abc import Mapping
 
 from kesi_lsp.core import AgentRunner, Runtime, run_core_agent
-from kesi_lsp.lsp import code_actions, commands, documents_sync, lifecycle
+from kesi_lsp.lsp import (
+    change_commands,
+    change_lenses,
+    code_actions,
+    commands,
+    documents_sync,
+    lifecycle,
+)
 from kesi_lsp.lsp.server import KesiServer
 
-FEATURES = (lifecycle, documents_sync, commands, code_actions)
+FEATURES = (lifecycle, documents_sync, commands, change_commands, code_actions, change_lenses)
 
 
 def create_server(

@@ -7,6 +7,7 @@ folder and nothing crosses between them (design §2.3).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -62,17 +63,26 @@ def containing_folder(folders: list[Folder], path: Path) -> Folder | None:
 
 
 class Sessions:
-    """One `Session` per folder path, created on first use and dropped with the folder."""
+    """One `Session` per folder path, created on first use and dropped with the folder.
 
-    def __init__(self) -> None:
+    `on_new` sees each session as it is created (the server connects its change sets to the
+    editor's buffers there)."""
+
+    def __init__(self, on_new: Callable[[Session], None] | None = None) -> None:
         self._by_root: dict[Path, Session] = {}
+        self.on_new = on_new
 
     def get(self, folder: Folder, settings: AgentSettings) -> Session:
         session = self._by_root.get(folder.path)
         if session is None:
             session = Session(root=folder.path, settings=settings)
             self._by_root[folder.path] = session
+            if self.on_new is not None:
+                self.on_new(session)
         return session
+
+    def all(self) -> list[Session]:
+        return list(self._by_root.values())
 
     def peek(self, folder: Folder) -> Session | None:
         return self._by_root.get(folder.path)

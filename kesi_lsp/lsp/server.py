@@ -1,7 +1,8 @@
 """The KeSi language server (pygls 2): the object that owns one client's state.
 
 It holds what lives as long as the connection -- the link to the editor (wire, documents,
-capabilities), the folders' sessions and settings, the runs -- each built once, here. Which
+capabilities), the folders' sessions and settings, the runs, the feed that connects the
+sessions' change sets to the editor's documents -- each built once, here. Which
 features it answers and which agent it runs are chosen by the composition root (`app.py`);
 the feature modules import this class, never the other way round. Nothing lives in module
 globals, so tests (and the demo) can build as many servers as they like.
@@ -22,11 +23,13 @@ from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core import Runs, Runtime
 from kesi_lsp.lsp.approver import PromptSupport
 from kesi_lsp.lsp.capabilities import ClientFeatures
+from kesi_lsp.lsp.change_feed import ChangeFeed
 from kesi_lsp.lsp.config import ConfigStore, Parsed
 from kesi_lsp.lsp.documents import Documents
 from kesi_lsp.lsp.driver import Host
 from kesi_lsp.lsp.folders import Folder, Sessions, workspace_folders
 from kesi_lsp.lsp.link import EditorLink
+from kesi_lsp.lsp.protocol import KesiProtocol
 from kesi_lsp.lsp.wire import Wire, plain_json_converter
 
 log = logging.getLogger(__name__)
@@ -36,13 +39,20 @@ class KesiServer(LanguageServer):
     """A language server for one client: its folders' sessions, settings and runs."""
 
     def __init__(self, runtime: Runtime) -> None:
-        super().__init__("kesi-lsp", __version__, converter_factory=plain_json_converter)
+        super().__init__(
+            "kesi-lsp",
+            __version__,
+            protocol_cls=KesiProtocol,
+            converter_factory=plain_json_converter,
+        )
         self.wire = Wire(self.protocol)
         self.documents = Documents(lambda: self.workspace)  # pygls' workspace: from initialize
         self.link = EditorLink(self.wire, self.documents)
         self.host = Host(self.link, runtime, PromptSupport())
         self.config = ConfigStore()
         self.sessions = Sessions()
+        self.change_feed = ChangeFeed(self.link, self.sessions.all)
+        self.sessions.on_new = self.change_feed.attach
         self.runs = Runs()
         self.config_ready: asyncio.Future[None] | None = None  # the settings pull under way
 
@@ -54,6 +64,13 @@ class KesiServer(LanguageServer):
     @features.setter
     def features(self, features: ClientFeatures) -> None:
         self.link.features = features
+
+    def before_change(self, uri: str, change: types.TextDocumentContentChangeEvent) -> None:
+        """A text change, before pygls applies it (`KesiProtocol`): hunks follow the typing."""
+        self.change_feed.before_change(uri, change)
+
+    def before_close(self, uri: str) -> None:
+        self.change_feed.before_close(uri)
 
     def folders(self) -> list[Folder]:
         return workspace_folders(self.workspace)
