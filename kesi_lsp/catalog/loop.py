@@ -254,6 +254,12 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "- 不開放讀寫的名稱：{names}，以及 .env. 開頭的檔案。"
         "不管在哪一層目錄都算，列檔跟搜尋的結果也不會出現它們。",
     ),
+    "loop.prompt.env.venv": (  # new: design §3
+        "- Shell commands run with the workspace's virtualenv {venv} activated: its bin folder "
+        "comes first on PATH, so python, pip and pytest are the project's own.",
+        "- shell 指令執行時已經啟用工作目錄的虛擬環境 {venv}：它的 bin 排在 PATH 最前面，"
+        "python、pip、pytest 用的都是專案自己的。",
+    ),
     "loop.prompt.env.edits": (
         "- Changes you make with edit_file and write_file go to the user's editor; the user may "
         "look at the diff first and accept or reject it.",

@@ -13,6 +13,28 @@ _SETTINGS: Final[dict[str, tuple[str, str]]] = {
         "KeSi setting {key}: expected {expected}, got {value}; using {default}.",
         "KeSi 設定 {key}：應該是{expected}，收到的是 {value}；先用預設值 {default}。",
     ),
+    "lsp.permission_rule_invalid": (  # new: the permission rules
+        "KeSi setting {key}: the rule {rule} is ignored ({why}); the other rules stay in force.",
+        "KeSi 設定 {key}：規則 {rule} 先不採用（{why}），其他規則照常生效。",
+    ),
+    "lsp.rule_problem.object": (
+        'expected an object such as {"allow": ["npm test"], "deny": ["git push*"]}',
+        '應該是像 {"allow": ["npm test"], "deny": ["git push*"]} 這樣的物件',
+    ),
+    "lsp.rule_problem.kind": (
+        "the lists are named allow, ask and deny",
+        "清單的名稱只有 allow、ask、deny",
+    ),
+    "lsp.rule_problem.empty": ("a rule is a non-empty text", "規則要是一段不是空白的文字"),
+    "lsp.rule_problem.control": (
+        "it contains a control character such as a newline",
+        "裡面有換行之類的控制字元",
+    ),
+    "lsp.rule_problem.quotes": ("a quote is not closed", "有引號沒有關上"),
+    "lsp.rule_problem.outside": (
+        "an edit glob is relative to the workspace, without ~, / or ..",
+        "編輯的 glob 要相對於工作目錄，不能用 ~、/ 或 ..",
+    ),
     "lsp.expect.model": (
         "a model name such as claude-haiku-4-5",
         "模型名稱，例如 claude-haiku-4-5",

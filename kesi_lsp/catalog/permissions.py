@@ -41,6 +41,26 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "this command would delete a top-level directory of the system",
         "這個指令會刪掉系統最上層的目錄",
     ),
+    "permissions.reason.system_files": (  # new: design §3
+        "this command would delete or overwrite system files",
+        "這個指令會刪掉或覆寫系統檔案",
+    ),
+    "permissions.reason.block_device": (  # new
+        "this command would write straight to a disk device",
+        "這個指令會直接寫入磁碟裝置",
+    ),
+    "permissions.reason.makes_filesystem": (  # new
+        "this command would make a filesystem or repartition a disk, erasing what is on it",
+        "這個指令會建立檔案系統或重新分割磁碟，上面的資料會被清掉",
+    ),
+    "permissions.reason.kernel_module": (  # new
+        "loading or unloading kernel modules is not allowed: {command}",
+        "不允許載入或卸載核心模組：{command}",
+    ),
+    "permissions.reason.setuid": (  # new
+        "setting setuid/setgid bits or file capabilities is not allowed: {command}",
+        "不允許設定 setuid／setgid 位元或檔案權能：{command}",
+    ),
     "permissions.reason.metachars": (
         "the command has shell special characters; what it really does goes beyond the text",
         "指令含有 shell 特殊字元，實際會做什麼超出字面",
@@ -73,6 +93,49 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
     "permissions.reason.changes_system": (  # new: date -s
         "{command} changes the system, it is not read-only",
         "{command} 會改動系統設定，不是唯讀操作",
+    ),
+    "permissions.reason.option_not_read_only": (  # new: design §3
+        "{command}: {option} writes files, runs other programs or is not read-only",
+        "{command}：{option} 會寫檔、執行其他程式，或不是唯讀操作",
+    ),
+    "permissions.reason.folder_holds_closed": (  # new
+        "the folder {folder} holds files closed to the tools (such as .env or .git), and this "
+        "command reads what is inside it",
+        "資料夾 {folder} 裡有不開放給工具讀取的檔案（像是 .env 或 .git），這個指令會讀到裡面的內容",
+    ),
+    "permissions.reason.shadowed": (  # new
+        "{command} would run {path} from the workspace, not the system's {command}",
+        "{command} 實際會執行工作目錄裡的 {path}，不是系統的 {command}",
+    ),
+    "permissions.reason.rule_denied": (  # new: the permission rules (Day 14's promise)
+        'your permission rule "{pattern}" ({source}) denies it',
+        "你的權限規則「{pattern}」（{source}）不允許",
+    ),
+    "permissions.reason.rule_asks": (
+        'your permission rule "{pattern}" ({source}) says to ask',
+        "你的權限規則「{pattern}」（{source}）要求先問過你",
+    ),
+    "permissions.reason.rule_allows": (
+        'allowed by your permission rule "{pattern}" ({source})',
+        "你的權限規則「{pattern}」（{source}）允許",
+    ),
+    "permissions.rule_denied_edit": (
+        'Error: your permission rule "{pattern}" ({source}) does not allow changing this '
+        "file. Nothing was changed. Do not send the same change again.",
+        "錯誤：你的權限規則「{pattern}」（{source}）不允許修改這個檔案。"
+        "檔案沒有任何變動，不要再送出同樣的修改。",
+    ),
+    "permissions.rules": ("Permission rules: {items}", "權限規則：{items}"),
+    "permissions.rule_item": ("{kind} {pattern} ({source})", "{kind} {pattern}（{source}）"),
+    "permissions.kind.allow": ("allow", "允許"),
+    "permissions.kind.ask": ("ask", "詢問"),
+    "permissions.kind.deny": ("deny", "拒絕"),
+    "permissions.source.init": ("initialization options", "初始化選項"),
+    "permissions.source.user": ("user settings", "使用者設定"),
+    "permissions.ran_as": (
+        "(ran as: {command}; git's configured programs are turned off for commands that run "
+        "without asking)",
+        "（實際執行：{command}；不經詢問就執行的 git 指令會關掉 git 設定裡指定的外部程式）",
     ),
     "permissions.reason.read_only": ("all read-only commands", "都是唯讀指令"),
     # /permissions and /revoke.

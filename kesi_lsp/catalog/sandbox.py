@@ -48,23 +48,33 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
     "sandbox.prompt.on": (
         "Command sandbox: on. Shell commands cannot read user data outside the workspace, "
         "may write only to the workspace, the system temp folder and the necessary devices, "
-        "and cannot reach the network. Necessary system paths and toolchains stay readable. "
-        "This is a deliberate limit, not a broken environment.",
+        "and cannot reach the network. Necessary system paths, toolchains and the active "
+        "environment stay readable. Inside the workspace, .env, .env.* and .DS_Store files are "
+        "unreadable; .git (its config included, which may hold tokens in remote URLs), .venv, "
+        "venv, node_modules and __pycache__ can be read but not written. This is a deliberate "
+        "limit, not a broken environment.",
         "指令沙箱：開啟。shell 指令讀不到工作目錄以外的使用者資料，"
         "寫入只開放工作目錄、系統暫存跟必要的裝置介面，也連不到網路。"
-        "必要的系統路徑跟工具鏈仍然可以讀取。這是刻意的限制，不是環境壞掉。",
+        "必要的系統路徑、工具鏈跟目前啟用的環境仍然可以讀取。"
+        "工作目錄裡的 .env、.env.*、.DS_Store 讀不到；"
+        ".git（包括可能在遠端網址裡帶著權杖的 .git/config）、.venv、venv、node_modules、"
+        "__pycache__ 可以讀但不能寫。這是刻意的限制，不是環境壞掉。",
     ),
     "sandbox.prompt.on_bubblewrap": (
         "Command sandbox: on (bubblewrap). Shell commands cannot read user data outside the "
         "workspace (of the home directory only the toolchain folders are visible), may write "
         "only to the workspace and a private temp folder that is discarded afterwards, and "
-        "cannot reach the network. Inside the workspace, .env files are unreadable, and .git, "
-        ".venv, venv, node_modules and __pycache__ can be read but not written: git commit, "
-        "git checkout or installing packages must be done by the user. This is a deliberate "
-        "limit, not a broken environment.",
+        "cannot reach the network. The folders on PATH and the active environment (virtualenv, "
+        "conda, pyenv, nvm) are readable but not writable. Inside the workspace, .env files "
+        "are unreadable and .git/config reads as empty, so programs that only read (grep -r, "
+        "rg, diff -r) run without asking; .git, .venv, venv, node_modules and __pycache__ can "
+        "be read but not written: git commit, git checkout or installing packages must be done "
+        "by the user. This is a deliberate limit, not a broken environment.",
         "指令沙箱：開啟（bubblewrap）。shell 指令讀不到工作目錄以外的使用者資料"
         "（家目錄只看得到工具鏈資料夾），寫入只開放工作目錄跟用完就丟的私有暫存目錄，"
-        "也連不到網路。工作目錄裡的 .env 這類檔案讀不到，"
+        "也連不到網路。PATH 上的資料夾跟目前啟用的環境（virtualenv、conda、pyenv、nvm）"
+        "可以讀但不能寫。工作目錄裡的 .env 這類檔案讀不到，.git/config 讀起來是空的，"
+        "所以只會讀取的程式（grep -r、rg、diff -r）不用先問就能執行；"
         ".git、.venv、venv、node_modules、__pycache__ 可以讀但不能寫，"
         "git commit、git checkout 或安裝套件要請使用者自己做。這是刻意的限制，不是環境壞掉。",
     ),
@@ -114,6 +124,28 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "錯誤：工作目錄太大，沙箱沒辦法找出每一個要藏起來的檔案"
         "（.git、node_modules 這類目錄以外超過 {limit} 個項目），指令沒有執行。"
         "請使用者開一個小一點的資料夾，或是把沙箱關掉。",
+    ),
+    # Appended to a command's result when its output names something the sandbox hid (new).
+    "sandbox.note.hidden": (
+        "(sandbox: {paths} exists on this machine but is hidden from commands: outside the "
+        "workspace they see only system folders, toolchains and the active environment. It is "
+        "not missing; if the command needs it, tell the user.)",
+        "（沙箱：{paths} 在這台機器上是存在的，只是指令看不到：工作目錄以外，"
+        "指令只看得到系統資料夾、工具鏈跟目前啟用的環境。它沒有不見；"
+        "如果指令需要它，請告訴使用者。）",
+    ),
+    "sandbox.note.secret": (
+        "(sandbox: {paths} is closed to commands because it may hold secrets; the file is "
+        "there, it just cannot be read.)",
+        "（沙箱：{paths} 可能放著機密，所以不開放給指令讀取；檔案是在的，只是讀不到。）",
+    ),
+    "sandbox.note.read_only": (
+        "(sandbox: the command tried to write where commands may only read: outside the "
+        "workspace and the temp folder, or inside .git, .venv, venv, node_modules or "
+        "__pycache__. Ask the user to run this step themselves.)",
+        "（沙箱：這個指令想寫入只開放讀取的地方：工作目錄跟暫存目錄以外，"
+        "或是 .git、.venv、venv、node_modules、__pycache__ 裡面。"
+        "這一步請使用者自己執行。）",
     ),
     # Raised to the host when the `sandbox` setting asks for something this machine lacks.
     "sandbox.error.platform": (

@@ -78,6 +78,9 @@ _EXPORTS: Final[dict[str, str]] = {
     "grants_lines": "permissions.grants",
     "revoke": "permissions.grants",
     "revoked_line": "permissions.grants",
+    "parse_rules": "permission_rules",
+    "describe_rule": "permissions.rules",
+    "rules_line": "permissions.rules",
     # runs: their life, the agent, the tools' context
     "Run": "runs.registry",
     "Runs": "runs.registry",
@@ -201,6 +204,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "consult",
     "describe_api_error",
     "describe_grants",
+    "describe_rule",
     "describe_sandbox",
     "drive",
     "find_rg",
@@ -213,10 +217,12 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "lines_of",
     "numbered",
     "outcome_lines",
+    "parse_rules",
     "plan_undo",
     "refusal",
     "revoke",
     "revoked_line",
+    "rules_line",
     "run_core_agent",
     "sandbox_status_line",
     "select_changes",
@@ -292,6 +298,7 @@ if TYPE_CHECKING:
     from kesi_lsp.core.model.anthropic import ModelClient
     from kesi_lsp.core.model.describe import describe_api_error
     from kesi_lsp.core.paths import is_ignored
+    from kesi_lsp.core.permission_rules import parse_rules
     from kesi_lsp.core.permissions.grants import (
         GrantsView,
         describe_grants,
@@ -299,6 +306,7 @@ if TYPE_CHECKING:
         revoke,
         revoked_line,
     )
+    from kesi_lsp.core.permissions.rules import describe_rule, rules_line
     from kesi_lsp.core.runs.agent import AgentRunner, run_core_agent
     from kesi_lsp.core.runs.drive import RunFrontend, Runtime, drive
     from kesi_lsp.core.runs.registry import Run, Runs, SessionBusyError

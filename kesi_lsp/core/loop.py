@@ -63,6 +63,7 @@ from kesi_lsp.core.model.anthropic import ModelClient
 from kesi_lsp.core.model.describe import describe_api_error
 from kesi_lsp.core.prompt import PromptEnvironment, system_blocks
 from kesi_lsp.core.sandbox.selection import describe
+from kesi_lsp.core.sandbox.toolchain import workspace_venv
 from kesi_lsp.core.stream import TurnResult, stream_turn
 from kesi_lsp.core.summary import summarize
 from kesi_lsp.core.tools.context import ToolContext
@@ -282,6 +283,7 @@ class _Run:
             sandbox=describe(self.ctx.sandbox, root, self.ctx.environ),
             unsaved=tuple(sorted(unsaved)),
             approvals=self.settings.approvals,
+            venv=_venv_name(root),
         )
 
     def _meter(self, result: TurnResult) -> None:
@@ -322,6 +324,11 @@ class _Run:
         finished = RunFinished(status=status, text=message, usage=self.usage, limit=limit)
         self.ctx.emit(finished)
         return finished
+
+
+def _venv_name(root: Path) -> str | None:
+    venv = workspace_venv(root)
+    return venv.name if venv is not None else None
 
 
 def _relative(path: Path, root: Path) -> str:

@@ -6,10 +6,11 @@ frozen dataclass, so nothing in the core ever sees a malformed value.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from kesi_lsp.catalog import Locale
+from kesi_lsp.core.permission_rules import PermissionRules
 
 SandboxMode = Literal["auto", "bubblewrap", "seatbelt", "off"]
 SANDBOX_MODES: Final[tuple[SandboxMode, ...]] = ("auto", "bubblewrap", "seatbelt", "off")
@@ -31,6 +32,7 @@ class AgentSettings:
     (`kesi_lsp.core.trim`). `approvals` "acceptEdits" lets file edits land without a review
     (they still go through the editor, so they can be undone); commands are gated as ever.
     `change_sets` keeps every run's changes reviewable and revertible (design §2.9).
+    `permissions` are the user's rules (`core.permissions.rules`), from user-level settings only.
     """
 
     model: str = DEFAULT_MODEL
@@ -47,3 +49,4 @@ class AgentSettings:
     change_sets: bool = True
     api_key: str | None = None
     base_url: str | None = None
+    permissions: PermissionRules = field(default_factory=PermissionRules)

@@ -87,6 +87,11 @@ async def _send(
     except (ClientGoneError, JsonRpcException) as exc:
         if await link.documents.current_text(change.path) != change.before:  # Emacs: "version"
             return failed("lsp.edit.stale", locale, path=change.rel)
+        if isinstance(exc, JsonRpcException):
+            # Eglot answers the user's "n" to its own "Server wants to edit … Proceed?" with an
+            # error ("User cancelled server edit"): a refusal, like an unticked preview.
+            no = refusal(EditRequest, locale)
+            return Delivery(DeliveryStatus.REJECTED, Choice.DENY, reason=no.message)
         return failed("lsp.edit.apply_error", locale, path=change.rel, error=str(exc))
     if getattr(result, "applied", False):
         return None

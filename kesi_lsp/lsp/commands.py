@@ -21,10 +21,12 @@ from kesi_lsp.core import (
     Usage,
     ask_task,
     describe_grants,
+    describe_rule,
     grants_lines,
     is_ignored,
     line_span,
     revoked_line,
+    rules_line,
     select_excerpt,
 )
 from kesi_lsp.core import revoke as revoke_grants
@@ -199,7 +201,8 @@ def _say(ls: KesiServer, lines: list[str]) -> None:
 
 def permissions(ls: KesiServer, *args: Any) -> dict[str, object]:
     """The session's grants (seed `/permissions`); `lines` is the seed's two-line listing,
-    plus a third when `kesi.approvals` lets every edit through (no grant is needed then)."""
+    plus one when `kesi.approvals` lets every edit through (no grant is needed then), and the
+    permission rules in force with where each came from (`rules`, and a last line)."""
     folder, _ = target(ls, opt_str(PERMISSIONS, one_object(PERMISSIONS, args), "uri"))
     session = ls.sessions.peek(folder)
     view = describe_grants(session) if session is not None else GrantsView([], [])
@@ -207,11 +210,13 @@ def permissions(ls: KesiServer, *args: Any) -> dict[str, object]:
     lines = grants_lines(view, settings.locale)
     if settings.approvals == "acceptEdits":
         lines.append(text("lsp.permissions.edits_accepted", settings.locale))
+    lines.append(rules_line(settings.permissions, settings.locale))
     _say(ls, lines)
     return {
         "commands": view.commands,
         "files": view.files,
         "approvals": settings.approvals,
+        "rules": [describe_rule(rule) for rule in settings.permissions.rules],
         "lines": lines,
     }
 

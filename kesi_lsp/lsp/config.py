@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final
 
 from kesi_lsp.catalog import Locale, is_locale, text
-from kesi_lsp.core import APPROVAL_MODES, SANDBOX_MODES, AgentSettings
+from kesi_lsp.core import APPROVAL_MODES, SANDBOX_MODES, AgentSettings, parse_rules
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +67,8 @@ RULES: Final = (
     Rule("apiKey", "api_key", _is_text, "lsp.expect.api_key"),
     Rule("baseUrl", "base_url", _is_url, "lsp.expect.base_url"),
 )
-KNOWN_KEYS: Final = frozenset(rule.key for rule in RULES)
+PERMISSIONS_KEY: Final = "permissions"
+KNOWN_KEYS: Final = frozenset(rule.key for rule in RULES) | {PERMISSIONS_KEY}
 # Settings the editor plugins read themselves (VS Code's `kesi.serverPath`, `kesi.review`,
 # `kesi.trace.server`); they arrive with the section and are nobody's typo.
 CLIENT_KEYS: Final = frozenset({"serverPath", "review", "trace"})
@@ -102,11 +103,17 @@ def _describe(value: object) -> str:
     return shown if len(shown) <= 60 else shown[:57] + "..."
 
 
-def parse_settings(*layers: Mapping[str, object]) -> Parsed:
-    """Validate `layers` (later ones win; JSON null means "not set") into AgentSettings."""
+def parse_settings(*layers: Mapping[str, object], sources: Sequence[str] = ()) -> Parsed:
+    """Validate `layers` (later ones win; JSON null means "not set") into AgentSettings.
+
+    `sources` names each layer ("init", "user"): the permission rules say where they came from.
+    """
     merged: dict[str, object] = {}
-    for layer in layers:
+    source = "user"
+    for position, layer in enumerate(layers):
         merged.update({k: v for k, v in layer.items() if v is not None})
+        if layer.get(PERMISSIONS_KEY) is not None and position < len(sources):
+            source = sources[position]
     locale: Locale = "en"
     if is_locale(merged.get("locale")):
         locale = merged["locale"]  # type: ignore[assignment]
@@ -130,6 +137,19 @@ def parse_settings(*layers: Mapping[str, object]) -> Parsed:
                 default=_describe(default) if default is not None else text("common.none", locale),
             )
         )
+    if PERMISSIONS_KEY in merged:
+        rules, bad = parse_rules(merged[PERMISSIONS_KEY], source)
+        values["permissions"] = rules
+        problems += [
+            text(
+                "lsp.permission_rule_invalid",
+                locale,
+                key=f"{SECTION}.{PERMISSIONS_KEY}",
+                rule=_describe(rule),
+                why=text(f"lsp.rule_problem.{why}", locale),
+            )
+            for rule, why in bad
+        ]
     for key in sorted(set(merged) - KNOWN_KEYS - CLIENT_KEYS):
         log.info("ignoring unknown setting %s.%s", SECTION, key)
     return Parsed(replace(DEFAULTS, **values), tuple(problems))  # type: ignore[arg-type]
@@ -154,7 +174,7 @@ class ConfigStore:
         layers = [self.init_options, self.workspace]
         if folder_uri is not None:
             layers.append(self.folders.get(folder_uri, {}))
-        return parse_settings(*layers)
+        return parse_settings(*layers, sources=("init", "user", "user"))
 
     def new_problems(self, parsed: Parsed) -> list[str]:
         """Problems not reported yet: the user hears about each bad value once, not per pull."""

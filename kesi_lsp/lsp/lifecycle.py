@@ -71,13 +71,13 @@ async def _pull(ls: KesiServer) -> None:
         ls.config.workspace = values[0]
 
 
-FOLDER_FORBIDDEN: Final = ("apiKey", "baseUrl", "sandbox", "approvals")
+FOLDER_FORBIDDEN: Final = ("apiKey", "baseUrl", "sandbox", "approvals", "permissions")
 """Settings a folder-scoped answer may not set. The answer for a folder includes the folder's
 own settings file (VS Code's `.vscode/settings.json`, Emacs' `.dir-locals.el`), which arrives
 with a cloned repository: a `baseUrl` there would send the user's API key and code to whoever
 wrote it, `sandbox: off` would unconfine the commands, `approvals: acceptEdits` would skip the
-review of edits. Only the initializationOptions and the unscoped answer (the user's own
-settings) may set them."""
+review of edits, `permissions` would grant the project's own commands. Only the
+initializationOptions and the unscoped answer (the user's own settings) may set them."""
 
 
 def _without_credentials(value: object, uri: str) -> Mapping[str, object]:
@@ -88,7 +88,8 @@ def _without_credentials(value: object, uri: str) -> Mapping[str, object]:
     if dropped:
         log.warning(
             "ignoring %s from the settings of folder %s: a project may not choose where the "
-            "API key goes, unconfine commands or skip reviews; set them in the user settings, "
+            "API key goes, unconfine commands, skip reviews or grant itself permissions; set "
+            "them in the user settings, "
             "the editor's initialization options or the environment",
             ", ".join(f"{SECTION}.{key}" for key in dropped),
             uri,

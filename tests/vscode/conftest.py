@@ -79,7 +79,8 @@ def vscode(
     chromium: Any,
     tmp_path: Path,
 ) -> Iterator[OpenVSCode]:
-    """Return `open(project, api_url=..., settings={...})` -> VSCode, ready to drive."""
+    """Return `open(project, api_url=..., settings={...}, env={...})` -> VSCode, ready to drive
+    (`env` is added to code-server's environment, which the extension and the server inherit)."""
     opened: list[tuple[VSCode, Any]] = []
 
     def open_vscode(
@@ -88,6 +89,7 @@ def vscode(
         api_url: str = "http://127.0.0.1:9",
         settings: Mapping[str, Any] | None = None,
         wait_for_server: bool = True,
+        env: Mapping[str, str] | None = None,
     ) -> VSCode:
         scratch = tmp_path / f"code-server-{len(opened)}"
         scratch.mkdir()
@@ -96,7 +98,11 @@ def vscode(
             kesi_extensions,
             scratch,
             settings={"kesi.serverPath": str(KESI_LSP), **(settings or {})},
-            env={"ANTHROPIC_BASE_URL": api_url, "ANTHROPIC_API_KEY": "sk-ant-test-key"},
+            env={
+                "ANTHROPIC_BASE_URL": api_url,
+                "ANTHROPIC_API_KEY": "sk-ant-test-key",
+                **(env or {}),
+            },
         )
         context = chromium.new_context(viewport={"width": 1400, "height": 900})
         session = VSCode(Workbench(context.new_page(), ARTIFACTS), server, project)

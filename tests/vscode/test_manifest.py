@@ -10,7 +10,7 @@ import json
 
 from kesi_lsp.catalog import LOCALES
 from kesi_lsp.core.settings import APPROVAL_MODES, SANDBOX_MODES, AgentSettings
-from kesi_lsp.lsp.config import RULES
+from kesi_lsp.lsp.config import PERMISSIONS_KEY, RULES, parse_settings
 from tests.vscode.rig import EXTENSION_DIR
 
 MANIFEST = json.loads((EXTENSION_DIR / "package.json").read_text())
@@ -22,7 +22,7 @@ PROPERTIES = MANIFEST["contributes"]["configuration"]["properties"]
 KEPT_OUT = {"apiKey"}
 NO_DEFAULT = {"baseUrl"}
 EXPOSED = {rule.key: rule.attr for rule in RULES if rule.key not in KEPT_OUT}
-USER_ONLY = {"kesi.sandbox", "kesi.baseUrl"}
+USER_ONLY = {"kesi.sandbox", "kesi.baseUrl", "kesi.approvals", "kesi.permissions"}
 
 
 def test_every_setting_the_server_reads_is_declared() -> None:
@@ -65,6 +65,7 @@ def test_client_settings() -> None:
     assert PROPERTIES["kesi.review"]["default"] == "refactorPreview"
     assert PROPERTIES["kesi.review"]["enum"] == ["refactorPreview", "diffEditor"]
     assert set(PROPERTIES) == {f"kesi.{key}" for key in EXPOSED} | {
+        f"kesi.{PERMISSIONS_KEY}",
         "kesi.serverPath",
         "kesi.review",
         "kesi.trace.server",
@@ -82,6 +83,25 @@ def test_palette_titles() -> None:
     assert titles["kesi.cost"] == "KeSi: Show Cost"
     assert titles["kesi.permissions"] == "KeSi: Show Permissions"
     assert titles["kesi.revoke"] == "KeSi: Revoke Permissions"
+
+
+def test_the_permission_rules_setting_is_declared_like_the_server_reads_it() -> None:
+    """allow / ask / deny lists of strings, default none; the declared examples are rules the
+    server accepts without a complaint."""
+    declared = PROPERTIES["kesi.permissions"]
+    assert declared["type"] == "object" and declared["default"] == {}
+    assert set(declared["properties"]) == {"allow", "ask", "deny"}
+    assert AgentSettings().permissions.rules == ()
+    examples = {
+        "allow": ["python -m pytest*", "npm test", "edit:docs/**"],
+        "ask": ["git *", "edit:pyproject.toml"],
+        "deny": ["git push*", "edit:migrations/**"],
+    }
+    for kind, patterns in examples.items():
+        for pattern in patterns:
+            assert pattern.replace('"', "") in declared["properties"][kind]["markdownDescription"]
+    parsed = parse_settings({"permissions": examples})
+    assert parsed.problems == () and len(parsed.settings.permissions.rules) == 7
 
 
 def _minimum(caret: str) -> tuple[int, ...]:

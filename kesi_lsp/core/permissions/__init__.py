@@ -40,6 +40,7 @@ from kesi_lsp.core.approval import (
     Refused,
     consult,
 )
+from kesi_lsp.core.permission_rules import Rule
 from kesi_lsp.core.permissions.grants import (
     GrantsView,
     describe_grants,
@@ -48,6 +49,7 @@ from kesi_lsp.core.permissions.grants import (
     revoked_line,
 )
 from kesi_lsp.core.permissions.policy import Verdict, classify
+from kesi_lsp.core.permissions.rules import apply_rules, edit_decision, rule_fields
 from kesi_lsp.core.sandbox.env import home_from
 from kesi_lsp.core.session import Session
 
@@ -70,12 +72,24 @@ class PermissionGate:
 
     `home` is the user's home directory (for the red line's `~`, `$HOME` and the real home
     path); the host passes `home_from(environ)`. Without it, the password database is used.
+    `secrets_masked`: commands run in a sandbox that hides the ignore list's secrets (design
+    §3), so programs that read folders holding them may run without asking. The user's
+    permission rules (`rules.py`) come with the session's settings.
     """
 
-    def __init__(self, session: Session, approver: Approver, *, home: Path | None = None) -> None:
+    def __init__(
+        self,
+        session: Session,
+        approver: Approver,
+        *,
+        home: Path | None = None,
+        secrets_masked: bool = False,
+    ) -> None:
         self._session = session
         self._approver = approver
         self._home = home.resolve() if home is not None else home_from({})
+        self._masked = secrets_masked
+        self._runs_as: dict[str, str] = {}
 
     @property
     def session(self) -> Session:
@@ -83,10 +97,28 @@ class PermissionGate:
         return self._session
 
     def classify(self, command: str) -> Verdict:
-        """The policy's verdict for `command` in this session's workspace and locale."""
-        return classify(
-            command, self._session.root, self._home, locale=self._session.settings.locale
+        """The policy's verdict for `command` in this session's workspace and locale, with the
+        user's permission rules applied."""
+        settings, root = self._session.settings, self._session.root
+        locale = settings.locale
+        verdict = classify(command, root, self._home, locale=locale, secrets_masked=self._masked)
+        verdict = apply_rules(
+            verdict,
+            command,
+            root,
+            self._home,
+            rules=settings.permissions,
+            locale=locale,
+            secrets_masked=self._masked,
         )
+        if verdict.command is not None:
+            self._runs_as[command] = verdict.command
+        return verdict
+
+    def runs_as(self, command: str) -> str:
+        """The text that actually runs for an authorized `command` (git with its configured
+        programs turned off, when the policy allowed it without asking)."""
+        return self._runs_as.pop(command, command)
 
     async def authorize_command(self, command: str) -> Answer:
         """Whether `command` may run: `Allowed`, or `Refused` with the refusal for the model."""
@@ -105,12 +137,31 @@ class PermissionGate:
         return answer
 
     def needs_review(self, path: Path) -> bool:
-        """A write to `path` is shown to the user unless the file was granted for the session
-        or the user chose `approvals: "acceptEdits"` (the edit still lands through the editor,
-        where it can be reviewed and undone; commands never get such a pass)."""
+        """A write to `path` is shown to the user unless the file was granted for the session,
+        an edit rule allows it, or the user chose `approvals: "acceptEdits"` (the edit still
+        lands through the editor, where it can be reviewed and undone; commands never get such
+        a pass). An edit rule that asks is reviewed in every mode."""
+        rule = self._edit_rule(path)
+        if rule is not None and rule.kind != "deny":
+            return rule.kind == "ask"
         if self._session.settings.approvals == "acceptEdits":
             return False
         return path.resolve() not in self._session.grants.files
+
+    def edit_refusal(self, path: Path) -> str | None:
+        """The refusal for the model when an edit rule denies changing `path`, else None."""
+        rule = self._edit_rule(path)
+        if rule is None or rule.kind != "deny":
+            return None
+        locale = self._session.settings.locale
+        return text("permissions.rule_denied_edit", locale, **rule_fields(rule, locale))
+
+    def _edit_rule(self, path: Path) -> Rule | None:
+        try:
+            relative = path.resolve().relative_to(self._session.root).as_posix()
+        except ValueError:
+            return None
+        return edit_decision(self._session.settings.permissions, relative)
 
     def remember_file(self, path: Path) -> None:
         """Record "allow for this session" for writes to `path` (resolved)."""

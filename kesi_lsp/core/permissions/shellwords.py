@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from kesi_lsp.core.permissions.shellquotes import matching
+
 MAX_NESTING: Final = 8
 """Substitutions nested deeper than this are not read (the script is then not complete)."""
 
@@ -24,6 +26,7 @@ _OPERATOR_CHARS: Final = frozenset(";&|()\n")
 _REDIRECT_CHARS: Final = frozenset("<>")
 _BLANKS: Final = frozenset(" \t")
 _GLOB_CHARS: Final = frozenset("*?[")
+_SPECIAL_CHARS: Final = frozenset("{}]!")
 _CONTROL_OPERATORS: Final = (";;&", ";;", ";&", "&&", "||", "|&", ";", "&", "|", "(", ")", "\n")
 _REDIRECTIONS: Final = ("<<<", "<<-", "&>>", "<<", ">>", "<&", ">&", "<>", ">|", "&>", "<", ">")
 _SPECIAL_PARAMETERS: Final = frozenset("@*#?-$!0123456789")
@@ -35,11 +38,14 @@ class Word:
 
     `dynamic`: part of the word is computed when the command runs (`$X`, `$(...)`, backticks).
     `globbing`: it has an unquoted `*`, `?` or `[`, so the shell may turn it into file names.
+    `special`: it has another character the shell may treat specially when unquoted (`{ } ]`,
+    `!`, a backslash, a leading `#`), so what runs may differ from the text as read.
     """
 
     text: str
     dynamic: bool = False
     globbing: bool = False
+    special: bool = False
 
 
 @dataclass(frozen=True)
@@ -47,11 +53,16 @@ class Script:
     """Every simple command found in the text, the ones inside substitutions included.
 
     `complete` is False when the text ends inside a quote or a substitution, or nests
-    substitutions deeper than `MAX_NESTING`.
+    substitutions deeper than `MAX_NESTING`. `valid` is False when the shell would refuse the
+    operators (`ls &&`, `ls | | wc`, `; ls`). `redirects` are the redirection operators and
+    their targets; `operators` every control or redirection operator the text uses.
     """
 
     commands: tuple[tuple[Word, ...], ...]
     complete: bool
+    valid: bool = True
+    redirects: tuple[tuple[str, Word], ...] = ()
+    operators: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -72,10 +83,14 @@ class _Reader:
         self.complete = True
         self.tokens: list[_Token] = []
         self.nested: list[tuple[Word, ...]] = []
+        self.nested_redirects: list[tuple[str, Word]] = []
+        self.nested_operators: frozenset[str] = frozenset()
+        self.nested_valid = True
         self._text: list[str] = []
         self._started = False
         self._dynamic = False
         self._globbing = False
+        self._special = False
 
     def read(self) -> None:
         source = self.source
@@ -103,8 +118,11 @@ class _Reader:
     # -- words -------------------------------------------------------------------------------
 
     def _word_char(self, char: str) -> None:
+        if char in _SPECIAL_CHARS or (char == "#" and not self._started):
+            self._special = True
         self._started = True
         if char == "\\":
+            self._special = True
             self._backslash()
         elif char == "'":
             self._single_quoted()
@@ -220,15 +238,20 @@ class _Reader:
             return
         script = parse(inner, _depth=self.depth + 1)
         self.nested.extend(script.commands)
+        self.nested_redirects.extend(script.redirects)
+        self.nested_operators |= script.operators
+        self.nested_valid = self.nested_valid and script.valid
         self.complete = self.complete and script.complete
 
     def _end_word(self) -> None:
         if self._started:
-            self.tokens.append(Word("".join(self._text), self._dynamic, self._globbing))
+            word = Word("".join(self._text), self._dynamic, self._globbing, self._special)
+            self.tokens.append(word)
         self._text = []
         self._started = False
         self._dynamic = False
         self._globbing = False
+        self._special = False
 
     # -- operators -----------------------------------------------------------------------------
 
@@ -251,84 +274,93 @@ class _Reader:
         self._operator(_REDIRECTIONS)
 
 
-def matching(source: str, start: int, opening: str, closing: str) -> int:
-    """Index of the `closing` that balances the `opening` at `start`, or -1.
-
-    Quotes, backslashes and nested substitutions inside are skipped the way the shell does.
-    """
-    depth = 0
-    pos = start
-    while pos < len(source):
-        char = source[pos]
-        if char == "\\":
-            pos += 2
-            continue
-        if char == "'" and opening == "(":
-            end = source.find("'", pos + 1)
-            if end < 0:
-                return -1
-            pos = end + 1
-            continue
-        if char == '"':
-            pos = _skip_double_quoted(source, pos)
-            if pos < 0:
-                return -1
-            continue
-        if char == opening:
-            depth += 1
-        elif char == closing:
-            depth -= 1
-            if depth == 0:
-                return pos
-        pos += 1
-    return -1
-
-
-def _skip_double_quoted(source: str, start: int) -> int:
-    pos = start + 1
-    while pos < len(source):
-        char = source[pos]
-        if char == "\\":
-            pos += 2
-        elif char == '"':
-            return pos + 1
-        elif char == "$" and source[pos + 1 : pos + 2] == "(":
-            end = matching(source, pos + 1, "(", ")")
-            if end < 0:
-                return -1
-            pos = end + 1
-        else:
-            pos += 1
-    return -1
-
-
-def _simple_commands(tokens: list[_Token]) -> list[tuple[Word, ...]]:
-    """Cut the token stream into simple commands; redirection targets are not command words."""
+def _simple_commands(
+    tokens: list[_Token],
+) -> tuple[list[tuple[Word, ...]], list[tuple[str, Word]]]:
+    """Cut the token stream into simple commands and redirections (op, target)."""
     commands: list[tuple[Word, ...]] = []
+    redirects: list[tuple[str, Word]] = []
     current: list[Word] = []
-    skip_target = False
+    target: str | None = None
     for token in tokens:
         if isinstance(token, Word):
-            if skip_target:
-                skip_target = False
+            if target is not None:
+                redirects.append((target, token))
+                target = None
             else:
                 current.append(token)
             continue
         if token.text in _REDIRECTIONS:
-            skip_target = True
+            target = token.text
             continue
-        skip_target = False
+        target = None
         if current:
             commands.append(tuple(current))
         current = []
     if current:
         commands.append(tuple(current))
-    return commands
+    return commands, redirects
+
+
+_NEEDS_COMMAND_AFTER: Final = frozenset({"&&", "||", "|", "|&"})
+_SEPARATORS: Final = frozenset({";", "&", "\n"})
+
+
+def _operators_valid(tokens: list[_Token]) -> bool:
+    """Tell whether the control operators sit where the shell accepts them.
+
+    Each of `; & && || | |&` needs a command before it; `&& || | |&` also need one after
+    (newlines may come between); a redirection needs its target. `;;` belongs to `case`.
+    """
+    previous_is_command = False
+    pending: str | None = None  # an operator still waiting for its command
+    for token in tokens:
+        if isinstance(token, Word):
+            previous_is_command = True
+            pending = None
+            continue
+        op = token.text
+        if op in _REDIRECTIONS:
+            if pending in _REDIRECTIONS:
+                return False
+            pending = op
+            continue
+        if pending in _REDIRECTIONS:
+            return False
+        if op == "\n":
+            if pending is None:
+                previous_is_command = False
+            continue
+        if op in ("(", ")"):
+            previous_is_command = op == ")"
+            continue
+        if op in (";;", ";&", ";;&") or not previous_is_command or pending is not None:
+            return False
+        previous_is_command = False
+        pending = op if op in _NEEDS_COMMAND_AFTER else None
+    return pending is None
 
 
 def parse(source: str, *, _depth: int = 0) -> Script:
     """Read `source` as `/bin/sh -c` would receive it; never raises."""
     reader = _Reader(source, _depth)
     reader.read()
-    commands = _simple_commands(reader.tokens) + reader.nested
-    return Script(tuple(commands), reader.complete)
+    commands, redirects = _simple_commands(reader.tokens)
+    operators = frozenset(t.text for t in reader.tokens if isinstance(t, _Op))
+    return Script(
+        tuple(commands + reader.nested),
+        reader.complete,
+        valid=_operators_valid(reader.tokens) and reader.nested_valid,
+        redirects=tuple(redirects) + tuple(reader.nested_redirects),
+        operators=operators | reader.nested_operators,
+    )
+
+
+def read_tokens(source: str) -> list[Word | str]:
+    """The words and operators of `source` at its top level, in order (operators as text).
+
+    For rebuilding a command the policy allowed (no substitutions, no redirections in it).
+    """
+    reader = _Reader(source, 0)
+    reader.read()
+    return [token if isinstance(token, Word) else token.text for token in reader.tokens]

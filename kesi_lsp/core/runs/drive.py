@@ -31,6 +31,7 @@ from kesi_lsp.core.runs.agent import AgentRunner
 from kesi_lsp.core.runs.registry import Run
 from kesi_lsp.core.runs.sandboxes import Sandboxes, announcement
 from kesi_lsp.core.sandbox import Sandbox
+from kesi_lsp.core.sandbox.selection import describe, masks_secrets
 from kesi_lsp.core.tools.context import ToolContext
 from kesi_lsp.core.workspace import WorkspaceView
 
@@ -107,7 +108,12 @@ async def drive(run: Run, runtime: Runtime, frontend: RunFrontend) -> RunFinishe
     ctx = ToolContext(
         session=run.session,
         view=frontend.view,
-        gate=PermissionGate(run.session, frontend.approver, home=home_from(runtime.environ)),
+        gate=PermissionGate(
+            run.session,
+            frontend.approver,
+            home=home_from(runtime.environ),
+            secrets_masked=masks_secrets(describe(sandbox, run.root, runtime.environ)),
+        ),
         sandbox=sandbox,
         environ=runtime.environ,
         emit=frontend.emit,

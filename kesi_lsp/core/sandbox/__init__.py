@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, Protocol
 
-from kesi_lsp.core.sandbox.env import scrub_environment
+from kesi_lsp.core.sandbox.toolchain import command_environment
 
 SandboxKind = Literal["bubblewrap", "seatbelt", "none"]
 OffReason = Literal["setting", "unavailable"]
@@ -57,4 +57,4 @@ class NoSandbox:
         return [SHELL_PATH, "-c", command]
 
     def environment(self, base: Mapping[str, str], root: Path) -> dict[str, str]:
-        return scrub_environment(base)
+        return command_environment(base, root)

@@ -42,13 +42,9 @@ from typing import Final
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.sandbox import SHELL_PATH, SandboxKind
 from kesi_lsp.core.sandbox import guard as guard_module
-from kesi_lsp.core.sandbox.env import home_from, scrub_environment
-from kesi_lsp.core.sandbox.zones import (
-    READONLY_NAMES,
-    SECRET_NAMES,
-    SECRET_PREFIXES,
-    TOOLCHAIN_DIRS,
-)
+from kesi_lsp.core.sandbox.env import home_from
+from kesi_lsp.core.sandbox.toolchain import command_environment, readable_folders
+from kesi_lsp.core.sandbox.zones import READONLY_NAMES, SECRET_NAMES, SECRET_PREFIXES
 
 SYSTEM_PATHS: Final = (
     "/usr",
@@ -124,13 +120,15 @@ def parse_version(output: str) -> tuple[int, ...]:
 class BubblewrapSandbox:
     """Run each command in a fresh bwrap sandbox, through the guard.
 
-    `program` is the bwrap binary, `home` the user's home (resolved), `python` the interpreter
-    that runs the guard (the server's own) and `guard` its file. `locale` words the guard's
-    messages.
+    `program` is the bwrap binary, `home` the user's home (resolved), `environ` the host's
+    environment (its `PATH` and active environments stay readable, `toolchain.py`), `python`
+    the interpreter that runs the guard (the server's own) and `guard` its file. `locale` words
+    the guard's messages.
     """
 
     program: str
     home: Path
+    environ: Mapping[str, str] = field(default_factory=dict)
     python: str = sys.executable
     guard: str = GUARD_PATH
     locale: Locale = "en"
@@ -146,7 +144,7 @@ class BubblewrapSandbox:
         return [self.python, "-I", "-S", self.guard, json.dumps(spec, ensure_ascii=False)]
 
     def environment(self, base: Mapping[str, str], root: Path) -> dict[str, str]:
-        env = scrub_environment(base)
+        env = command_environment(base, root)
         env["TMPDIR"] = SANDBOX_TMPDIR
         env["HOME"] = str(self.home)
         return env
@@ -164,7 +162,7 @@ class BubblewrapSandbox:
             "secret_prefixes": list(SECRET_PREFIXES),
             "readonly_names": list(READONLY_NAMES),
             "blank_files": [str(p) for p in self._git_outside(root)[1]],
-            "deny_paths": list(_unreadable_in_etc()),
+            "deny_paths": list(unreadable_in_etc()),
             "max_entries": limits.max_entries,
             "max_processes": limits.max_processes,
             "max_file_bytes": limits.max_file_bytes,
@@ -209,10 +207,14 @@ class BubblewrapSandbox:
     def _size(self) -> list[str]:
         return ["--size", str(self.limits.tmp_bytes)] if self.features.size else []
 
+    def readable(self, root: Path) -> list[Path]:
+        """Folders outside the workspace that commands may read (see `_readable_extras`)."""
+        return self._readable_extras(root)
+
     def _readable_extras(self, root: Path) -> list[Path]:
-        """Toolchains under home, venv base interpreters, and a worktree's git folder."""
-        extras = [self.home / name for name in TOOLCHAIN_DIRS if (self.home / name).is_dir()]
-        extras += _venv_prefixes(root, self.home)
+        """Toolchains and active environments (`toolchain.py`), and a worktree's git folder."""
+        extras = readable_folders(self.environ, root, self.home)
+        extras = [p for p in extras if not any(p.is_relative_to(s) for s in SYSTEM_PATHS)]
         extras += self._git_outside(root)[0]
         return _outermost([p for p in extras if not p.is_relative_to(root)])
 
@@ -265,25 +267,6 @@ def _system_mount(path: str) -> list[str]:
     return []
 
 
-def _venv_prefixes(root: Path, home: Path) -> list[Path]:
-    """The base interpreters of the project's virtualenvs (`home = ...` in pyvenv.cfg)."""
-    prefixes: list[Path] = []
-    for name in (".venv", "venv"):
-        try:
-            lines = (root / name / "pyvenv.cfg").read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError):
-            continue
-        for line in lines:
-            key, _, value = line.partition("=")
-            if key.strip() != "home" or not value.strip():
-                continue
-            bindir = Path(value.strip()).resolve()
-            prefix = bindir.parent if bindir.name == "bin" else bindir
-            if prefix.is_dir() and prefix != home and prefix != Path("/"):
-                prefixes.append(prefix)
-    return prefixes
-
-
 def _outermost(paths: Sequence[Path]) -> list[Path]:
     """Drop duplicates and paths inside another one of the list (bwrap mounts in order)."""
     result: list[Path] = []
@@ -294,7 +277,7 @@ def _outermost(paths: Sequence[Path]) -> list[Path]:
 
 
 @functools.cache
-def _unreadable_in_etc(base: str = "/etc") -> tuple[str, ...]:
+def unreadable_in_etc(base: str = "/etc") -> tuple[str, ...]:
     """Entries of /etc that others may not read (/etc/shadow, ssh host keys): masked, so a
     sandbox run as root cannot read them either. Computed once per process."""
     found: list[str] = []
@@ -335,6 +318,7 @@ def bubblewrap_for(
     return BubblewrapSandbox(
         program=program,
         home=home_from(environ),
+        environ=dict(environ),
         locale=locale,
         limits=limits or Limits(),
         features=BwrapFeatures(version),

@@ -8,8 +8,8 @@ sandbox, where the command cannot reach it. It does four things bwrap cannot do 
    (`.env`, `.env.*`, `.DS_Store`) are replaced by an empty file or folder nobody may open
    (mode 000: reading gives "Permission denied"); tool state (`.git`, `.venv`, `venv`,
    `node_modules`, `__pycache__`) is bound read-only over itself, and `.git/config` (remote URLs
-   with tokens, programs git would run) is shown empty. It does not descend into those folders:
-   a `.env` shipped inside `node_modules` is not masked.
+   with tokens, programs git would run) is shown empty, as are its submodules' and worktrees'.
+   It does not descend into those folders: a `.env` shipped inside `node_modules` is not masked.
 2. Cap the processes. A fork bomb is stopped, not just slowed down: with a writable cgroup (a
    root host, or a delegated cgroup) `pids.max` refuses forks past the limit; in any case the
    guard counts the processes in the sandbox's PID namespace every `POLL_SECONDS` and, past the
@@ -44,6 +44,8 @@ from pathlib import Path
 from typing import Any, Final
 
 POLL_SECONDS: Final = 0.05
+MAX_GIT_CONFIGS: Final = 500
+GIT_INTERNALS: Final = frozenset({"objects", "refs", "logs", "hooks", "info", "lfs", "rr-cache"})
 EXIT_REFUSED: Final = 126
 EXIT_STOPPED: Final = 137  # 128 + SIGKILL: what a shell reports for a killed command
 EXIT_FILE_TOO_BIG: Final = 128 + signal.SIGXFSZ
@@ -144,9 +146,17 @@ def workspace_masks(spec: Spec, kit: Kit) -> list[str] | None:
 
 
 def _blanks(git_dir: str, kit: Kit) -> list[str]:
+    """Blank the repository's config and its submodules' and worktrees' (`.git/modules/*/`,
+    `.git/worktrees/*/`): remote URLs with tokens, programs git would run."""
+    paths = [Path(git_dir, "config"), Path(git_dir, "config.worktree")]
+    for folder in ("modules", "worktrees"):
+        for current, dirs, files in os.walk(Path(git_dir, folder)):
+            dirs[:] = [d for d in dirs if d not in GIT_INTERNALS]  # not objects/, refs/, ...
+            paths += [Path(current, n) for n in files if n in ("config", "config.worktree")]
+            if len(paths) > MAX_GIT_CONFIGS:
+                break
     args: list[str] = []
-    for name in ("config", "config.worktree"):
-        path = Path(git_dir, name)
+    for path in paths[:MAX_GIT_CONFIGS]:
         if path.is_file() and not path.is_symlink():
             args += ["--ro-bind", kit.empty_file, str(path)]
     return args

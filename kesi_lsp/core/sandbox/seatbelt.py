@@ -26,17 +26,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from kesi_lsp.core.sandbox import SHELL_PATH, SandboxKind
-from kesi_lsp.core.sandbox.env import scrub_environment
-from kesi_lsp.core.sandbox.zones import (
-    READONLY_NAMES,
-    SECRET_NAMES,
-    SECRET_PREFIXES,
-    TOOLCHAIN_DIRS,
-)
+from kesi_lsp.core.sandbox.toolchain import command_environment, readable_folders
+from kesi_lsp.core.sandbox.zones import READONLY_NAMES, SECRET_NAMES, SECRET_PREFIXES
 
 
 def _caseless(literal: str) -> str:
@@ -92,16 +87,18 @@ class SeatbeltSandbox:
     program: str
     home: Path
     tmp_dir: Path
+    environ: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def kind(self) -> SandboxKind:
         return "seatbelt"
 
     def parameters(self, root: Path) -> list[tuple[str, str]]:
-        toolchains = [self.home / d for d in TOOLCHAIN_DIRS if (self.home / d).is_dir()]
+        root = root.resolve()
+        toolchains = readable_folders(self.environ, root, self.home)
         params = [
             ("HOME_DIR", str(self.home)),
-            ("BASE_DIR", str(root.resolve())),
+            ("BASE_DIR", str(root)),
             ("TMP_DIR", str(self.tmp_dir)),
         ]
         params += [(f"TOOLCHAIN_{i}", str(path)) for i, path in enumerate(toolchains)]
@@ -114,4 +111,4 @@ class SeatbeltSandbox:
         return [self.program, *definitions, "-p", profile(toolchains), SHELL_PATH, "-c", command]
 
     def environment(self, base: Mapping[str, str], root: Path) -> dict[str, str]:
-        return scrub_environment(base)
+        return command_environment(base, root)

@@ -74,7 +74,7 @@ def select_sandbox(
         if program is None:
             return _unavailable(mode, "sandbox-exec", platform, locale, missing=True)
         tmp = Path(environ.get("TMPDIR") or "/tmp").resolve()
-        return SeatbeltSandbox(program, home_from(environ), tmp)
+        return SeatbeltSandbox(program, home_from(environ), tmp, dict(environ))
     return _unavailable(mode, "", platform, locale, missing=False)
 
 
@@ -154,6 +154,13 @@ def describe(sandbox: Sandbox, root: Path, environ: Mapping[str, str]) -> Sandbo
     program = getattr(sandbox, "program", "") or sandbox.kind
     variant: Variant = "void" if workspace_is_void(root, home_from(environ)) else "on"
     return SandboxState(sandbox.kind, variant, program=str(program))
+
+
+def masks_secrets(state: SandboxState) -> bool:
+    """Whether commands cannot read the ignore list's secrets (bubblewrap masks `.env` files
+    and blanks `.git/config`; Seatbelt cannot blank a file, and a void sandbox shows home):
+    then a program may read folders holding them without asking (design §3)."""
+    return state.kind == "bubblewrap" and state.variant == "on"
 
 
 def status_line(state: SandboxState, locale: Locale) -> str:

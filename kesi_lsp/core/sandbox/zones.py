@@ -55,3 +55,18 @@ TOOLCHAIN_DIRS: Final = (
 )
 """Folders under home that stay readable (seed Day 15): the price of a home-installed Python,
 Node or Rust. Each one is a hole: anything else kept in `~/.local` is readable too."""
+
+SECRET_HOME_DIRS: Final = (
+    ".ssh",
+    ".gnupg",
+    ".aws",
+    ".azure",
+    ".kube",
+    ".docker",
+    ".password-store",
+    ".config/gcloud",
+    ".config/gh",
+)
+"""Credential folders under home that no toolchain or environment folder may open, nor contain:
+a `PATH` entry such as `~/.ssh` (or one whose folder holds it) is simply not mounted. (The
+seed's `~/.local` stays a known hole: a keyring under `~/.local/share` is readable.)"""

@@ -244,6 +244,9 @@ async def write_file(args: dict[str, str], ctx: ToolContext) -> ToolResult:
 
 async def _deliver(ctx: ToolContext, change: FileChange, done: str) -> ToolResult:
     """Hand a fully checked change to the workspace view and report what became of it."""
+    refusal = ctx.gate.edit_refusal(change.path)  # the user's edit rules: deny first
+    if refusal is not None:
+        return ToolResult(refusal, True)
     review = ctx.gate.needs_review(change.path)
     if ctx.changes is not None:
         delivery = await ctx.changes.deliver(ctx.view, change, review=review)

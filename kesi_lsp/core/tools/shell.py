@@ -18,13 +18,16 @@ import asyncio
 import contextlib
 import os
 import signal
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.approval import Refused
+from kesi_lsp.core.events import Notice
 from kesi_lsp.core.sandbox.env import scrub_environment
+from kesi_lsp.core.sandbox.hidden import explain
 from kesi_lsp.core.tools.context import ToolContext
 from kesi_lsp.core.tools.pipes import settle
 from kesi_lsp.core.tools.result import ToolResult
@@ -34,6 +37,8 @@ MAX_OUTPUT_BYTES: Final = 8000
 KILL_GRACE_SECONDS: Final = 3.0
 READ_CHUNK: Final = 65536
 POLL_SECONDS: Final = 0.05
+
+Explain = Callable[[str], list[str]]
 
 
 @dataclass
@@ -180,8 +185,14 @@ def _seconds(value: float) -> str:
     return f"{value:g}"
 
 
-def report(outcome: _Outcome, timeout: float, locale: Locale) -> ToolResult:
-    """The seed's result: output (or "no output") then the notes, exit code always last."""
+def report(
+    outcome: _Outcome, timeout: float, locale: Locale, *, explain: Explain | None = None
+) -> ToolResult:
+    """The seed's result: output (or "no output") then the notes, exit code always last.
+
+    `explain` adds the sandbox's notes about what it hid from the command (`sandbox.hidden`),
+    read from the same clipped text the model gets.
+    """
     notes: list[str] = []
     if outcome.timed_out:
         notes.append(text("tools.run.timed_out", locale, seconds=_seconds(timeout)))
@@ -198,6 +209,8 @@ def report(outcome: _Outcome, timeout: float, locale: Locale) -> ToolResult:
         body = clip_output(outcome.output, locale)
         if not body.endswith("\n"):
             body += "\n"
+        if explain is not None:
+            body += "".join(note + "\n" for note in explain(body))
     is_error = outcome.timed_out or outcome.overflow or code != 0
     return ToolResult(body + joined, is_error)
 
@@ -241,13 +254,32 @@ async def run_command(args: dict[str, str], ctx: ToolContext) -> ToolResult:
     answer = await ctx.gate.authorize_command(command)
     if isinstance(answer, Refused):
         return ToolResult(answer.message, True)
+    actual = ctx.gate.runs_as(command)
+    ran_as = _ran_as(ctx, command, actual)
     root = ctx.session.root
     timeout = ctx.session.settings.command_timeout
     env = scrub_environment(ctx.sandbox.environment(ctx.environ, root))
     try:
-        proc = await _spawn(ctx.sandbox.argv(command, root), root, env)
+        proc = await _spawn(ctx.sandbox.argv(actual, root), root, env)
     except (OSError, ValueError) as exc:
         error = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         return ToolResult(text("tools.run.launch_failed", ctx.locale, error=error), True)
     outcome = await supervise(proc, timeout)
-    return report(outcome, timeout, ctx.locale)
+    result = report(outcome, timeout, ctx.locale, explain=_explainer(ctx))
+    return ToolResult(ran_as + result.text, result.is_error) if ran_as else result
+
+
+def _ran_as(ctx: ToolContext, command: str, actual: str) -> str:
+    """When the command runs as another text (design §3: git with its configured programs
+    off), the user and the model are shown that text: a notice, and the result's first line."""
+    if actual == command:
+        return ""
+    line = text("permissions.ran_as", ctx.locale, command=actual)
+    with contextlib.suppress(Exception):  # a broken sink must not stop the command
+        ctx.emit(Notice("info", line))
+    return line + "\n"
+
+
+def _explainer(ctx: ToolContext) -> Explain:
+    sandbox, root, locale = ctx.sandbox, ctx.session.root, ctx.locale
+    return lambda output: explain(sandbox, output, root, locale)

@@ -290,7 +290,9 @@ function M.permissions()
     result = type(result) == 'table' and result or {}
     local commands, files = result.commands or {}, result.files or {}
     local accepted = result.approvals == 'acceptEdits'
-    if #commands == 0 and #files == 0 and not accepted then
+    local rules = type(result.rules) == 'table' and #result.rules > 0
+    local server_lines = type(result.lines) == 'table' and result.lines or {}
+    if #commands == 0 and #files == 0 and not accepted and not rules then
       vim.notify('KeSi: no permissions granted in this session', vim.log.levels.INFO)
       return
     end
@@ -309,6 +311,10 @@ function M.permissions()
       for _, f in ipairs(files) do
         table.insert(lines, '    ' .. tostring(f))
       end
+    end
+    if rules and #server_lines > 0 then
+      -- the server's own line: the rules in force and where each came from
+      table.insert(lines, '  ' .. tostring(server_lines[#server_lines]))
     end
     vim.notify(table.concat(lines, '\n'), vim.log.levels.INFO)
   end)

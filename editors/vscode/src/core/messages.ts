@@ -168,6 +168,9 @@ export function formatPermissions(result: PermissionsResult, locale: Locale): st
   if (result.approvals === "acceptEdits") {
     lines.push(t("permissions.editsAccepted", locale));
   }
+  if (result.rulesLine) {
+    lines.push(result.rulesLine);
+  }
   return lines;
 }
 

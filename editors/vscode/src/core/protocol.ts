@@ -136,6 +136,8 @@ export interface PermissionsResult {
   files: string[];
   /** kesi.approvals: "acceptEdits" means every file edit is allowed without asking. */
   approvals?: string;
+  /** The server's line listing the permission rules in force and where each came from. */
+  rulesLine?: string;
 }
 
 export interface SaveDocumentsParams {
@@ -204,6 +206,11 @@ export function asPermissions(value: unknown): PermissionsResult | undefined {
   };
   if (typeof value.approvals === "string") {
     result.approvals = value.approvals;
+  }
+  const lines = Array.isArray(value.lines) ? value.lines : [];
+  const last: unknown = lines[lines.length - 1];
+  if (Array.isArray(value.rules) && typeof last === "string") {
+    result.rulesLine = last; // the server's words, in the session's locale
   }
   return result;
 }

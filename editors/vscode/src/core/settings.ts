@@ -19,6 +19,7 @@ export const SERVER_SETTINGS = {
   contextTrimming: true,
   contextBudget: 50_000,
   locale: "en",
+  permissions: {},
 } as const;
 
 export type ServerSettingKey = keyof typeof SERVER_SETTINGS;
@@ -28,10 +29,11 @@ export const CLIENT_SETTINGS = ["serverPath", "review", "trace.server"] as const
 /**
  * Settings taken from the user's own (global) settings only, never from a workspace or folder:
  * a cloned repository's `.vscode/settings.json` must not turn the sandbox off, skip the review
- * of edits, or send the API key and the code to another address. package.json gives them
+ * of edits, grant its own commands (`permissions`), or send the API key and the code to another
+ * address. package.json gives them
  * `"scope": "machine"` too, and the server ignores them in a folder's answer.
  */
-export const USER_ONLY_SETTINGS = ["sandbox", "approvals", "baseUrl"] as const;
+export const USER_ONLY_SETTINGS = ["sandbox", "approvals", "baseUrl", "permissions"] as const;
 
 /** Never sent by this client: the API key belongs in `ANTHROPIC_API_KEY` (Settings Sync would
  * copy a key kept in settings.json to every machine). */

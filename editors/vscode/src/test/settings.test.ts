@@ -64,7 +64,15 @@ describe("initializationOptions", () => {
         (key) => values[key],
         () => undefined,
       ),
-      { kesi: { model: "claude-sonnet-4-5", maxTurns: 5, sandbox: "auto", approvals: "ask" } },
+      {
+        kesi: {
+          model: "claude-sonnet-4-5",
+          maxTurns: 5,
+          sandbox: "auto",
+          approvals: "ask",
+          permissions: {},
+        },
+      },
     );
   });
 
@@ -80,14 +88,43 @@ describe("initializationOptions", () => {
         (key) => merged[key],
         (key) => user[key],
       ),
-      { kesi: { sandbox: "bubblewrap", approvals: "ask" } },
+      { kesi: { sandbox: "bubblewrap", approvals: "ask", permissions: {} } },
     );
     assert.deepEqual(
       initializationOptions(
         (key) => merged[key],
         () => undefined,
       ),
-      { kesi: { sandbox: "auto", approvals: "ask" } },
+      { kesi: { sandbox: "auto", approvals: "ask", permissions: {} } },
+    );
+  });
+
+  it("takes the permission rules from the user's settings only", () => {
+    const planted = { allow: ["*"] };
+    const mine = { allow: ["npm test"], deny: ["git push*"] };
+    const merged: Record<string, unknown> = { permissions: planted };
+    assert.deepEqual(
+      initializationOptions(
+        (key) => merged[key],
+        () => undefined,
+      ).kesi.permissions,
+      {},
+    );
+    assert.deepEqual(
+      initializationOptions(
+        (key) => merged[key],
+        (key) => (key === "permissions" ? mine : undefined),
+      ).kesi.permissions,
+      mine,
+    );
+    assert.deepEqual(
+      (serverSection({ permissions: planted }, () => undefined) as Record<string, unknown>)
+        .permissions,
+      {},
+    );
+    assert.equal(
+      needsRestart((section) => section === "kesi.permissions"),
+      true,
     );
   });
 
@@ -121,7 +158,7 @@ describe("serverSection", () => {
     };
     assert.deepEqual(
       serverSection(section, () => undefined),
-      { model: "m", sandbox: "auto", approvals: "ask" },
+      { model: "m", sandbox: "auto", approvals: "ask", permissions: {} },
     );
     assert.equal(
       serverSection(null, () => undefined),
@@ -140,12 +177,18 @@ describe("serverSection", () => {
     // Nothing set by the user: the defaults, so removing "off" really turns the sandbox on.
     assert.deepEqual(
       serverSection(fromProject, () => undefined),
-      { model: "m", sandbox: "auto", approvals: "ask" },
+      { model: "m", sandbox: "auto", approvals: "ask", permissions: {} },
     );
     const user: Record<string, unknown> = { baseUrl: "https://gateway.example", apiKey: "sk-u" };
     assert.deepEqual(
       serverSection(fromProject, (key) => user[key]),
-      { model: "m", sandbox: "auto", approvals: "ask", baseUrl: "https://gateway.example" },
+      {
+        model: "m",
+        sandbox: "auto",
+        approvals: "ask",
+        permissions: {},
+        baseUrl: "https://gateway.example",
+      },
     );
   });
 

@@ -1,0 +1,291 @@
+"""The read-only programs that run without asking, and what would make each more than that.
+
+The seed's list (Day 14: `ls pwd cat head tail wc echo which diff stat du date`) is widened to
+what people expect to run freely (design §3): `grep`, `rg`, `find`, `sed -n`, `nl`, `tac`,
+`sort`, `uniq`, `cut`, `cmp`, `comm`, checksums, `whoami`, `uname`, `true`, ... Each one with
+the options that write, run programs, change the system or never end taken out
+(`sort -o`, `rg --pre`, `find -exec`/`-delete`/`-fprint`, `sed -i`/`w`/`e`, `tail -f`,
+`date -s`), and every word that may name a file checked against the fence and the ignore
+list: operands, `--opt=value`, the value after an option that takes one, and values glued to
+short options (`date -f.env`, where the seed saw only `-f.env`).
+
+`read_arguments` turns one simple command into the words to check, or the reason to ask.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Final, Literal
+
+from kesi_lsp.core.permissions.sedscript import print_only
+
+Operands = Literal["paths", "none", "pattern_then_paths", "script_then_paths"]
+
+
+@dataclass(frozen=True)
+class Program:
+    """How a read-only program takes its arguments, and which of them make it more."""
+
+    values: frozenset[str] = frozenset()
+    """Options that take a value (the next word, or glued: `-n5`, `--lines=5`)."""
+    not_paths: frozenset[str] = frozenset()
+    """Of those, the ones whose value is a pattern or a format, never a file."""
+    refused: frozenset[str] = frozenset()
+    """Options (short `-x` or long `--name`, unique prefixes count) that make it more."""
+    refusal: str = "permissions.reason.option_not_read_only"
+    recursive: frozenset[str] = frozenset()
+    """Options that make it read the contents of folders."""
+    reads_folders: bool = False
+    operands: Operands = "paths"
+    default_operand: str | None = None
+    max_operands: int | None = None
+    hidden_skipped: bool = False
+    """ripgrep skips hidden files unless `-.`, `--hidden` or `-u` say otherwise."""
+
+
+def _set(names: str) -> frozenset[str]:
+    return frozenset(names.split())
+
+
+_GREP_VALUES = _set(
+    "-e --regexp -f --file -m --max-count -A --after-context -B --before-context -C --context "
+    "-d --directories -D --devices --label --include --exclude --exclude-from --exclude-dir "
+    "--color --colour --binary-files --group-separator"
+)
+_RG_VALUES = _set(
+    "-e --regexp -f --file -g --glob --iglob -t --type -T --type-not -m --max-count -A "
+    "--after-context -B --before-context -C --context -M --max-columns -d --max-depth -j "
+    "--threads -r --replace --sort --sortr --type-add --type-clear --ignore-file --colors "
+    "--color -E --encoding --path-separator --max-filesize --engine --context-separator"
+)
+_PATTERNS = _set("-e --regexp -g --glob --iglob -t --type -T --type-not -r --replace --type-add")
+
+PROGRAMS: Final[dict[str, Program]] = {
+    "ls": Program(values=_set("-I --ignore -w --width -T --tabsize --hide --block-size")),
+    "pwd": Program(operands="none"),
+    "cat": Program(),
+    "head": Program(values=_set("-n --lines -c --bytes")),
+    "tail": Program(
+        values=_set("-n --lines -c --bytes --pid -s --sleep-interval"),
+        refused=_set("-f -F --follow --retry"),
+        refusal="permissions.reason.never_ends",
+    ),
+    "wc": Program(values=_set("--files0-from")),
+    "echo": Program(operands="none"),
+    "printf": Program(operands="none"),
+    "which": Program(operands="none"),
+    "diff": Program(
+        values=_set("--from-file --to-file -x --exclude -X --exclude-from -I -F -D --label"),
+        not_paths=_set("-x --exclude -I -F -D --label"),
+        recursive=_set("-r --recursive"),
+    ),
+    "stat": Program(values=_set("-c --format --printf"), not_paths=_set("-c --format --printf")),
+    "du": Program(values=_set("-d --max-depth -B --block-size -t --threshold -X --exclude-from")),
+    "date": Program(
+        values=_set("-d --date -f --file -r --reference -I"),
+        not_paths=_set("-d --date -I"),
+        refused=_set("-s --set"),
+        refusal="permissions.reason.changes_system",
+        operands="none",
+    ),
+    "nl": Program(values=_set("-b -d -f -h -i -l -n -s -v -w")),
+    "tac": Program(values=_set("-s --separator"), not_paths=_set("-s --separator")),
+    "sort": Program(
+        values=_set("-k --key -t --field-separator -S --buffer-size --files0-from"),
+        not_paths=_set("-k --key -t --field-separator -S --buffer-size"),
+        refused=_set("-o --output --compress-program -T --temporary-directory"),
+    ),
+    "uniq": Program(values=_set("-f -s -w"), not_paths=_set("-f -s -w"), max_operands=1),
+    "cut": Program(values=_set("-b -c -d -f --output-delimiter"), not_paths=_set("-b -c -d -f")),
+    "cmp": Program(values=_set("-i -n --bytes --ignore-initial")),
+    "comm": Program(),
+    "md5sum": Program(),
+    "sha1sum": Program(),
+    "sha256sum": Program(),
+    "sha512sum": Program(),
+    "basename": Program(operands="none"),
+    "dirname": Program(operands="none"),
+    "realpath": Program(),
+    "readlink": Program(),
+    "whoami": Program(operands="none"),
+    "uname": Program(operands="none"),
+    "id": Program(operands="none"),
+    "true": Program(operands="none"),
+    "grep": Program(
+        values=_GREP_VALUES,
+        not_paths=_PATTERNS | _set("-m --max-count -A -B -C --context -d -D --label --color"),
+        recursive=_set("-r -R --recursive --dereference-recursive"),
+        operands="pattern_then_paths",
+    ),
+    "rg": Program(
+        values=_RG_VALUES,
+        not_paths=_PATTERNS | _set("-m -A -B -C -M -d -j --sort --sortr --colors --color -E"),
+        refused=_set("--pre --pre-glob -z --search-zip --hostname-bin"),
+        reads_folders=True,
+        operands="pattern_then_paths",
+        default_operand=".",
+        hidden_skipped=True,
+    ),
+    "sed": Program(
+        values=_set("-e --expression -f --file -l --line-length"),
+        not_paths=_set("-e --expression -l --line-length"),
+        refused=_set("-i --in-place -f --file"),
+        operands="script_then_paths",
+    ),
+}
+
+
+@dataclass
+class Arguments:
+    """One command's words as the policy checks them."""
+
+    paths: list[str] = field(default_factory=list)
+    folders: list[str] = field(default_factory=list)
+    """Operands whose contents the program reads if they are folders."""
+    hidden_ok: bool = False
+    question: tuple[str, str] | None = None
+    """(catalog key, the option) when the command is not read-only."""
+
+
+def _matches(option: str, names: frozenset[str]) -> str | None:
+    """The name in `names` that `option` spells (exact, or a unique long prefix)."""
+    if option in names:
+        return option
+    if option.startswith("--") and len(option) > 3:
+        found = [name for name in names if name.startswith(option)]
+        return found[0] if len(found) == 1 else None
+    return None
+
+
+def read_arguments(name: str, args: list[str]) -> Arguments:
+    """Read `args` of the read-only program `name` (which must be in PROGRAMS)."""
+    program = PROGRAMS[name]
+    result = Arguments(hidden_ok=program.hidden_skipped)
+    operands: list[str] = []
+    recursive = program.reads_folders
+    pattern_given = False
+    index = 0
+    while index < len(args):
+        word = args[index]
+        index += 1
+        if word == "--":
+            operands += args[index:]
+            break
+        if not word.startswith("-") or word == "-" or _number(word):
+            operands.append(word)
+            continue
+        options = _split_options(word, program)
+        for option, value in options:
+            if _matches(option, program.refused):
+                result.question = (program.refusal, option)
+                return result
+            if option in ("-.", "--hidden", "-u", "--unrestricted", "--no-ignore-dot"):
+                result.hidden_ok = False
+            known = _matches(option, program.values)
+            if known is not None and value is None and index < len(args):
+                value = args[index]
+                index += 1
+            if _matches(option, program.recursive) or _recurse_value(option, value):
+                recursive = True
+            if known in ("-e", "--regexp", "-f", "--file", "--expression"):
+                pattern_given = True
+                script = known in ("-e", "--expression") and value is not None
+                if name == "sed" and script and not print_only(value or ""):
+                    result.question = ("permissions.reason.option_not_read_only", "sed")
+                    return result
+            if value is not None and (known is None or known not in program.not_paths):
+                result.paths.append(value)
+        result.paths += _glued_suffixes(word)
+    return _operands(name, program, operands, recursive, pattern_given, result)
+
+
+def _number(word: str) -> bool:
+    return word[1:].isdigit()  # `head -5`, `tail -20`
+
+
+def _recurse_value(option: str, value: str | None) -> bool:
+    return option in ("-d", "--directories") and value == "recurse"
+
+
+def _split_options(word: str, program: Program) -> list[tuple[str, str | None]]:
+    """`--name=value` → [(--name, value)]; `-abc5` → [(-a, None), (-b, None), (-c, "5")] when
+    `-c` takes a value."""
+    if word.startswith("--"):
+        option, eq, value = word.partition("=")
+        return [(option, value if eq else None)]
+    found: list[tuple[str, str | None]] = []
+    for position, letter in enumerate(word[1:], start=1):
+        option = "-" + letter
+        if option in program.values:
+            rest = word[position + 1 :]
+            found.append((option, rest or None))
+            return found
+        found.append((option, None))
+    return found
+
+
+def _glued_suffixes(word: str) -> list[str]:
+    """Every tail of a short-option cluster, so a value glued to any letter is checked."""
+    if word.startswith("--"):
+        return []
+    return [word[i:] for i in range(2, len(word))]
+
+
+def _operands(
+    name: str,
+    program: Program,
+    operands: list[str],
+    recursive: bool,
+    pattern_given: bool,
+    result: Arguments,
+) -> Arguments:
+    if program.operands == "none":
+        return result
+    if program.operands == "pattern_then_paths" and not pattern_given and operands:
+        operands = operands[1:]
+    if program.operands == "script_then_paths" and not pattern_given:
+        if not operands or not print_only(operands[0]):
+            result.question = ("permissions.reason.option_not_read_only", name)
+            return result
+        operands = operands[1:]
+    if program.max_operands is not None and len(operands) > program.max_operands:
+        result.question = ("permissions.reason.option_not_read_only", name)
+        return result
+    if recursive and not operands:
+        operands = [program.default_operand or "."]
+    result.paths += operands
+    if recursive:
+        result.folders += operands
+    return result
+
+
+FIND_REFUSED: Final = _set("-exec -execdir -ok -okdir -delete -fprint -fprint0 -fprintf -fls")
+FIND_PATH_VALUES: Final = _set("-newer -anewer -cnewer -samefile -files0-from")
+
+
+def find_arguments(args: list[str]) -> Arguments:
+    """`find [-H|-L|-P] [START...] [EXPRESSION]`: starts are paths, and the expression may not
+    run, delete or write (`-exec`, `-delete`, `-fprint`); it prints names, never contents."""
+    result = Arguments()
+    index = 0
+    while index < len(args) and args[index] in ("-H", "-L", "-P"):
+        index += 1
+    starts: list[str] = []
+    while index < len(args) and not _find_expression(args[index]):
+        starts.append(args[index])
+        index += 1
+    expression = args[index:]
+    for position, word in enumerate(expression):
+        if word in FIND_REFUSED:
+            result.question = ("permissions.reason.option_not_read_only", word)
+            return result
+        if (word in FIND_PATH_VALUES or word.startswith("-newer")) and position + 1 < len(
+            expression
+        ):
+            result.paths.append(expression[position + 1])
+    result.paths += starts or ["."]
+    return result
+
+
+def _find_expression(word: str) -> bool:
+    return (word.startswith("-") and word != "-") or word in ("(", "!", ",", ")")

@@ -1,0 +1,168 @@
+"""The user's permission rules (Day 14: "KeSi 還沒有規則設定檔" — the promised rule file).
+
+A user-level setting `permissions` with `allow`, `ask` and `deny` lists. A string is a command
+pattern (`*` matches anything: `"python -m pytest*"`, `"npm test"`); `"edit:GLOB"` (or
+Claude Code's `Edit(GLOB)`, and `Bash(PATTERN)` for commands) is a file glob for edits
+(`**` crosses folders; a glob without `/` matches the name at any depth).
+
+How they combine with the seed's order (deny, then ask, then allow):
+- the red line is first and no rule can lift it;
+- a deny rule denies if any command in the text (a wrapper's, a substitution's, a `sh -c`
+  string's) matches it, and beats every allow rule;
+- an ask rule asks even for what the read-only list would let run;
+- an allow rule lets a command run without asking only when every simple command of it is
+  allowed (by a rule or by the read-only list) and the text has nothing the shell would add
+  (substitutions, redirections, globs...): `"npm test"` never allows `npm test > ~/.bashrc`
+  or `npm test && curl x | sh`.
+
+Rules come from the user's own settings or the editor's initialization options, never from a
+folder's settings: a cloned project must not grant itself anything.
+"""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+from typing import Final
+
+from kesi_lsp.catalog import Locale, text
+from kesi_lsp.core.permission_rules import RULE_KINDS, PermissionRules, Rule
+from kesi_lsp.core.permissions.policy import Verdict, classify, shell_features
+from kesi_lsp.core.permissions.shellwords import parse
+
+MAX_NESTING: Final = 3
+_SHELLS: Final = frozenset({"sh", "bash", "zsh", "dash", "ksh"})
+
+
+def judge(
+    command: str,
+    root: Path,
+    home: Path,
+    *,
+    rules: PermissionRules,
+    locale: Locale = "en",
+    secrets_masked: bool = False,
+) -> Verdict:
+    """The classifier's verdict with the user's rules applied (see the module text)."""
+    verdict = classify(command, root, home, locale=locale, secrets_masked=secrets_masked)
+    return apply_rules(
+        verdict, command, root, home, rules=rules, locale=locale, secrets_masked=secrets_masked
+    )
+
+
+def apply_rules(
+    verdict: Verdict,
+    command: str,
+    root: Path,
+    home: Path,
+    *,
+    rules: PermissionRules,
+    locale: Locale = "en",
+    secrets_masked: bool = False,
+) -> Verdict:
+    """The user's rules on top of the classifier's `verdict` for `command`."""
+    if verdict.kind == "deny" or not rules.rules:
+        return verdict
+    segments = _segments(command, 0)
+    for kind in ("deny", "ask"):
+        for rule in rules.of(kind, "command"):
+            if any(rule.matches(s) for s in _suffixes(segments)) or rule.matches(command.strip()):
+                key = (
+                    "permissions.reason.rule_denied"
+                    if kind == "deny"
+                    else "permissions.reason.rule_asks"
+                )
+                return Verdict(kind, text(key, locale, **rule_fields(rule, locale)))
+    if verdict.kind == "allow":
+        return verdict
+    allowed = _allowed_by_rules(command, root, home, rules, locale, secrets_masked)
+    if allowed is not None:
+        reason = text("permissions.reason.rule_allows", locale, **rule_fields(allowed, locale))
+        return Verdict("allow", reason)
+    return verdict
+
+
+def rule_fields(rule: Rule, locale: Locale) -> dict[str, str]:
+    """How a rule is named to the user: its pattern as written and its source, in words."""
+    pattern = f"edit:{rule.pattern}" if rule.target == "edit" else rule.pattern
+    return {"pattern": pattern, "source": text(f"permissions.source.{rule.source}", locale)}
+
+
+def describe_rule(rule: Rule) -> dict[str, str]:
+    """One rule for `kesi.permissions`: kind, target (command or edit), pattern, source."""
+    source = "initializationOptions" if rule.source == "init" else "userSettings"
+    return {"kind": rule.kind, "target": rule.target, "pattern": rule.pattern, "source": source}
+
+
+def rules_line(rules: PermissionRules, locale: Locale) -> str:
+    """The `/permissions` line that lists the rules in force (or "(none)")."""
+    items = [
+        text(
+            "permissions.rule_item",
+            locale,
+            kind=text(f"permissions.kind.{r.kind}", locale),
+            **rule_fields(r, locale),
+        )
+        for r in rules.rules
+    ]
+    joined = text("common.list_sep", locale).join(items) or text("common.none", locale)
+    return text("permissions.rules", locale, items=joined)
+
+
+def _segments(command: str, depth: int) -> list[list[str]]:
+    """Every simple command's words, the ones in `sh -c '...'` / `eval` strings included."""
+    found: list[list[str]] = []
+    for words in parse(command).commands:
+        texts = [w.text for w in words]
+        found.append(texts)
+        if depth < MAX_NESTING and texts and (texts[0] in _SHELLS or texts[0] == "eval"):
+            for inner in texts[1:]:
+                if not inner.startswith("-"):
+                    found += _segments(inner, depth + 1)
+    return found
+
+
+def _suffixes(segments: list[list[str]]) -> list[str]:
+    """Each command from every word on (`timeout 5 git push` holds `git push`)."""
+    return [" ".join(words[i:]) for words in segments for i in range(len(words))]
+
+
+def _allowed_by_rules(
+    command: str,
+    root: Path,
+    home: Path,
+    rules: PermissionRules,
+    locale: Locale,
+    secrets_masked: bool,
+) -> Rule | None:
+    """The allow rule that lets `command` run, if every part of it is allowed."""
+    script = parse(command)
+    if not script.complete or not script.valid or shell_features(script):
+        return None
+    used: Rule | None = None
+    for words in script.commands:
+        segment = " ".join(w.text for w in words)
+        rule = next((r for r in rules.of("allow", "command") if r.matches(segment)), None)
+        if rule is not None:
+            used = used or rule
+            continue
+        alone = classify(
+            shlex.join(w.text for w in words),
+            root,
+            home,
+            locale=locale,
+            secrets_masked=secrets_masked,
+        )
+        if alone.kind != "allow":
+            return None
+    return used
+
+
+def edit_decision(rules: PermissionRules, relative: str) -> Rule | None:
+    """The rule that decides an edit of `relative` (POSIX, inside the workspace): deny first,
+    then ask, then allow; None when no rule speaks."""
+    for kind in RULE_KINDS:
+        for rule in rules.of(kind, "edit"):
+            if rule.matches(relative):
+                return rule
+    return None

@@ -1,0 +1,139 @@
+"""Saying no and stopping, in a real Emacs with kesi.el and the real server.
+
+- A bare RET at a permission prompt denies, whatever order the server lists the actions in;
+  C-g denies too. A denied command never runs, and the model is told.
+- `M-x kesi-cancel` while the model streams stops the run at once; the session goes on.
+- `M-x kesi-cancel` while a review is open closes it as a reject (the review never blocks
+  Emacs: the cancel goes out while the diff waits); nothing changes.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from kesi_lsp.scripted_api import reply, script, stall_after, tool_use
+from tests.emacs.conftest import OpenEmacs
+from tests.emacs.session import (
+    CALC_BUGGY,
+    FAULTY_LINE,
+    disk,
+    failing_project,
+    start_kesi,
+    tool_result_text,
+)
+
+pytestmark = [pytest.mark.editor, pytest.mark.e2e, pytest.mark.slow]
+
+READ = tool_use("read_file", {"file_path": "calc.py"})
+EDIT = tool_use(
+    "edit_file",
+    {"file_path": "calc.py", "old_string": "return a - b", "new_string": "return a + b"},
+)
+REFUSED_COMMAND = "the user refused to run this command"
+
+
+def test_ret_and_c_g_at_a_prompt_deny(open_emacs: OpenEmacs, scripted_api, tmp_path: Path) -> None:
+    project = failing_project(tmp_path / "calc")
+    api = scripted_api(
+        script(
+            reply("I will make a file.", tool_use("run_command", {"command": "touch first"})),
+            reply(
+                "Another one, then.",
+                tool_use("run_command", {"command": "touch second"}),
+                expect={"last_tool_result_contains": REFUSED_COMMAND},
+            ),
+            reply("You said no twice.", expect={"last_tool_result_contains": REFUSED_COMMAND}),
+        )
+    )
+    kesi = start_kesi(open_emacs, project, api.base_url)
+    ed = kesi.ed
+    ed.command("kesi-ask")
+    ed.wait_until(lambda: "Ask KeSi:" in ed.screen_lines()[-1], "the kesi-ask prompt")
+    ed.type("make two files")
+    ed.keys("Enter")
+
+    # The prompt starts empty (eglot would pre-fill the first action) and says what RET does.
+    screen = kesi.wait_prompt("touch first")
+    prompt_line = screen.rstrip("\n").split("\n")[-1]
+    assert prompt_line.endswith("(RET = Deny):"), prompt_line
+    ed.keys("Enter")
+
+    kesi.wait_prompt("touch second")
+    ed.keys("C-g")
+
+    run = kesi.wait_finished()
+    assert run["status"] == "done"
+    assert not (project / "first").exists() and not (project / "second").exists()
+    assert REFUSED_COMMAND in tool_result_text(api.requests[1].body)
+    assert "Do not send the same command again" in tool_result_text(api.requests[1].body)
+    assert "KeSi: denied · [Permission needed] Run command: touch first" in ed.messages()
+    assert "KeSi: denied · [Permission needed] Run command: touch second" in ed.messages()
+    assert sum(line.startswith("  ✗ ") for line in kesi.output()) == 2
+
+
+def test_cancel_while_the_model_streams(
+    open_emacs: OpenEmacs, scripted_api, tmp_path: Path
+) -> None:
+    project = failing_project(tmp_path / "calc")
+    long_text = "Let me think about this carefully, because the assertion says more. " * 3
+    api = scripted_api(
+        script(
+            stall_after(8, long_text, READ, seconds=60),
+            reply("calc.py defines add(), which subtracts.", expect={"stream": True}),
+        )
+    )
+    kesi = start_kesi(open_emacs, project, api.base_url)
+    ed = kesi.ed
+    kesi.goto_line(FAULTY_LINE)
+    ed.command("kesi-fix-this")
+
+    kesi.wait_output("Let me")  # the explanation shows while the model is still talking
+    assert ed.eval('(and (get-buffer-window "*kesi*") t)') is True
+    assert ed.eval("(buffer-name (window-buffer (selected-window)))") == "calc.py", (
+        "*kesi* is shown without taking the focus"
+    )
+    assert "KeSi● " in ed.in_file("calc.py", "(format-mode-line mode-line-format)")
+
+    started = time.monotonic()
+    ed.command("kesi-cancel")
+    run = kesi.wait_finished(timeout=15)
+    elapsed = time.monotonic() - started
+    assert run["status"] == "cancelled"
+    assert elapsed < 5, f"cancel took {elapsed:.1f} s"
+    assert kesi.output()[-1].startswith("── cancelled · "), kesi.output()
+    assert "KeSi● " not in ed.in_file("calc.py", "(format-mode-line mode-line-format)")
+    assert "KeSi: cancelled · $" in ed.messages()
+    assert disk(project, "calc.py") == CALC_BUGGY
+    assert ed.file_lines("calc.py") == CALC_BUGGY.split("\n")
+
+    # The session goes on: the next request is accepted by the strict scripted API.
+    ed.command("kesi-ask")
+    ed.wait_until(lambda: "Ask KeSi:" in ed.screen_lines()[-1], "the kesi-ask prompt")
+    ed.type("what does calc.py do?")
+    ed.keys("Enter")
+    assert kesi.wait_finished(count=2)["status"] == "done"
+    assert "calc.py defines add(), which subtracts." in kesi.output()
+    assert any(line.startswith("── ask · what does calc.py do?") for line in kesi.output())
+
+
+def test_cancel_during_review_closes_it_and_changes_nothing(
+    open_emacs: OpenEmacs, scripted_api, tmp_path: Path
+) -> None:
+    project = failing_project(tmp_path / "calc")
+    api = scripted_api(script(reply("Let me read calc.py.", READ), reply("Changing it.", EDIT)))
+    kesi = start_kesi(open_emacs, project, api.base_url)
+    ed = kesi.ed
+    kesi.goto_line(FAULTY_LINE)
+    ed.command("kesi-fix-this")
+    assert kesi.wait_review()["selected"]
+    ed.command("kesi-cancel")  # typed in the review buffer: Emacs is not blocked by it
+    assert kesi.wait_finished(timeout=15)["status"] == "cancelled"
+    ed.wait_until(lambda: ed.eval("(kesi-test-review)") is None, "the review to close")
+    assert ed.eval("(buffer-name (window-buffer (selected-window)))") == "calc.py"
+    assert disk(project, "calc.py") == CALC_BUGGY
+    assert ed.file_lines("calc.py") == CALC_BUGGY.split("\n")
+    assert ed.in_file("calc.py", "(buffer-modified-p)") is None
+    assert len(api.requests) == 2
