@@ -88,7 +88,7 @@ async def test_the_same_run_hears_it_before_its_next_request(make_agent: MakeAge
         script(
             reply("Reading.", tool_use("read_file", {"file_path": "calc.py"})),
             reply("Fixing.", edit("return a - b", "return a + b")),
-            reply("Testing.", tool_use("run_command", {"command": "true"})),
+            reply("Testing.", tool_use("run_command", {"command": "touch ran.txt"})),
             reply(
                 "The user took it back; I stop here.",
                 expect={"last_user_text_contains": "Undone by the user: calc.py line 2"},
