@@ -276,6 +276,7 @@ class KesiClient(LanguageClient):
         features[types.WORKSPACE_APPLY_EDIT] = self._on_apply_edit
         features["kesi/reviewEdit"] = self._on_review_edit
         features["kesi/saveDocuments"] = self._on_save_documents
+        features[types.WORKSPACE_CODE_LENS_REFRESH] = self._on_code_lens_refresh
         if self.preset.prompts:
             features[types.WINDOW_SHOW_MESSAGE_REQUEST] = self._on_prompt
         for method, handler in features.items():
@@ -463,6 +464,13 @@ class KesiClient(LanguageClient):
             decision = await decision
         return {"decision": decision}
 
+    def _on_code_lens_refresh(self, params: Any) -> None:
+        workspace = self.caps.workspace
+        lens = workspace.code_lens if workspace else None
+        if not (lens and lens.refresh_support):
+            self.violations.append("workspace/codeLens/refresh sent to a client without it")
+        self.timeline.append((types.WORKSPACE_CODE_LENS_REFRESH, params))
+
     def _on_save_documents(self, params: dict[str, Any]) -> dict[str, Any]:
         if not self._kesi_flag("saveDocuments"):
             self.violations.append("kesi/saveDocuments sent to a client that did not announce it")
@@ -513,6 +521,11 @@ class KesiClient(LanguageClient):
                 and types.ResourceOperationKind.Create not in resource_ops
             ):
                 self.violations.append("CreateFile sent to a client without create support")
+            if (
+                isinstance(change, types.DeleteFile)
+                and types.ResourceOperationKind.Delete not in resource_ops
+            ):
+                self.violations.append("DeleteFile sent to a client without delete support")
             if isinstance(change, types.TextDocumentEdit):
                 annotated = any(isinstance(e, types.AnnotatedTextEdit) for e in change.edits)
                 if annotated and caps.change_annotation_support is None:
@@ -534,6 +547,8 @@ class KesiClient(LanguageClient):
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_bytes(b"")
                 self._buffer_for(change.uri)
+            elif isinstance(change, types.DeleteFile):
+                self._delete(change)
             elif isinstance(change, types.TextDocumentEdit):
                 uri, version = change.text_document.uri, change.text_document.version
                 buffer = self._buffer_for(uri)
@@ -550,6 +565,18 @@ class KesiClient(LanguageClient):
                     )
                 self._change(buffer, change.edits, dirty=True, label=label)
         return types.ApplyWorkspaceEditResult(applied=True)
+
+    def _delete(self, change: types.DeleteFile) -> None:
+        """Delete the file and close its buffer (VS Code closes the editor of a deleted file)."""
+        path = Path(to_fs_path(change.uri))
+        buffer = self.buffers.pop(change.uri, None)
+        if buffer is not None:
+            self.text_document_did_close(
+                types.DidCloseTextDocumentParams(
+                    text_document=types.TextDocumentIdentifier(uri=change.uri)
+                )
+            )
+        path.unlink(missing_ok=True)
 
     def _buffer_for(self, uri: str) -> Buffer:
         """The open buffer for `uri`; an edit to a file not open opens it (VS Code, Neovim)."""

@@ -80,6 +80,8 @@ class FileChanges:
         return changed
 
     def _check(self, hunk: Hunk, lines: Sequence[str], say: Callable[[Transition], None]) -> bool:
+        if hunk.touched and hunk.state in ("pending", "undone"):
+            _find(hunk, lines)
         here = tuple(lines[hunk.start : hunk.start + len(hunk.written)])
         if hunk.open and _gained_break(hunk, here):
             _take_break(hunk, here[-1])
@@ -100,6 +102,18 @@ class FileChanges:
                 return True
         hunk.touched = False
         return False
+
+
+def _find(hunk: Hunk, lines: Sequence[str]) -> None:
+    """A change reached the hunk's edges, so its range was widened to cover the change: if the
+    agent's lines are still there, whole, inside that range, the hunk is exactly them again."""
+    size = len(hunk.written)
+    if not size:
+        return
+    for at in range(hunk.start, max(hunk.start, hunk.end - size) + 1):
+        if tuple(lines[at : at + size]) == hunk.written:
+            hunk.start, hunk.span = at, size
+            return
 
 
 def _gained_break(hunk: Hunk, here: Lines) -> bool:
