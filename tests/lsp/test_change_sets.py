@@ -9,13 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from kesi_lsp.scripted_api import reply, script
+from kesi_lsp.scripted_api import reply, script, tool_use
 from tests.lsp.change_sets import (
     ACCEPT,
     CALC,
     FIXED,
     actions,
     api_env,
+    edit,
     kesi_diagnostics,
     lenses,
     run_command,
@@ -105,9 +106,6 @@ async def test_undo_run_takes_back_two_edits_and_a_new_file_but_not_the_users_ty
     calc, util, new = root / "calc.py", root / "util.py", root / "helpers.py"
     calc.write_text(CALC)
     util.write_text("def twice(x):\n    return x + x\n")
-    from kesi_lsp.scripted_api import tool_use
-    from tests.lsp.change_sets import edit
-
     api = scripted_api(
         script(
             reply("Fixing add.", edit("calc.py", "return a - b", "return a + b")),
