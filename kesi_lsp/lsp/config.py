@@ -64,6 +64,7 @@ RULES: Final = (
     Rule("contextTrimming", "context_trimming", lambda v: isinstance(v, bool), "lsp.expect.bool"),
     Rule("contextBudget", "context_budget", _is_int(1000, 2_000_000), "lsp.expect.budget"),
     Rule("locale", "locale", is_locale, "lsp.expect.locale"),
+    Rule("changeSets", "change_sets", lambda v: isinstance(v, bool), "lsp.expect.bool"),
     Rule("apiKey", "api_key", _is_text, "lsp.expect.api_key"),
     Rule("baseUrl", "base_url", _is_url, "lsp.expect.base_url"),
 )

@@ -135,3 +135,39 @@ async def test_undo_run_takes_back_two_edits_and_a_new_file_but_not_the_users_ty
             "util.py": ["undone"],
             "helpers.py": ["undone"],
         }
+
+
+@pytest.mark.parametrize("preset", ["vscode", "neovim", "emacs"])
+async def test_day9_the_users_title_stays_and_the_count_is_replaced(
+    preset: str, tmp_path: Path, scripted_api: StartServer
+) -> None:
+    """The seed's own example (Day 9): the model read `title = "Hello"` / `count = 1`; the user
+    changes the title in the editor; the model's `count = 1` -> `count = 2` lands on the text as
+    it is now, and `title = "Hi"` stays."""
+    root = tmp_path / "project"
+    root.mkdir()
+    app = root / "app.py"
+    app.write_text('title = "Hello"\ncount = 1\n')
+    api = scripted_api(
+        script(
+            reply("Reading.", tool_use("read_file", {"file_path": "app.py"})),
+            reply("Checking.", tool_use("run_command", {"command": "touch checked.txt"})),
+            reply("Now the count.", edit("app.py", "count = 1", "count = 2")),
+            reply(
+                "Done.",
+                expect={"last_tool_result_contains": "Replaced (starting at line 2)."},
+            ),
+        )
+    )
+    async with kesi_client(preset, [root], env=api_env(api), init_options=ACCEPT) as client:
+        client.open(app)
+
+        def type_then_deny(params: object) -> str:
+            client.type_text(app, '"Hello"', '"Hi"')  # while KeSi waits for an answer
+            return "Deny"
+
+        client.answer_prompt = type_then_deny
+        done = await client.run("kesi.ask", {"prompt": "set count to 2"})
+        assert done["status"] == "done"
+        assert client.buffer(app).text == 'title = "Hi"\ncount = 2\n'
+        await until(lambda: app.read_text() == 'title = "Hi"\ncount = 2\n')
