@@ -41,6 +41,15 @@ def two_hunks(path: str = "calc.py") -> list[Any]:
     ]
 
 
+def disk(path: Path) -> str | None:
+    """What the disk holds at `path` now (None: no file)."""
+    return path.read_text() if path.exists() else None
+
+
+def rename(path: Path, to: Path) -> None:
+    path.rename(to)
+
+
 async def until(check: Callable[[], bool], seconds: float = 10.0) -> None:
     """Wait for what the server sends to make `check` true (it publishes asynchronously)."""
     deadline = time.monotonic() + seconds

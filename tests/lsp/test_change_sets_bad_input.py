@@ -18,8 +18,10 @@ from tests.lsp.change_sets import (
     CALC,
     FIXED,
     api_env,
+    disk,
     edit,
     kesi_diagnostics,
+    rename,
     states,
     two_hunks,
     until,
@@ -69,7 +71,7 @@ async def test_a_hunk_the_user_typed_in_is_named_and_left_alone(
         assert [s["reason"] for s in result["skipped"]] == ["modified"]
         expected = mine.replace("sub(a, b):\n    return a - b", "sub(a, b):\n    return a + b")
         await until(lambda: client.buffer(calc).text == expected)
-        await until(lambda: calc.read_text() == expected)
+        await until(lambda: disk(calc) == expected)
         if preset == "helix":  # no KeSi client: the answer is shown as a message
             assert result["message"] in client.shown(types.MessageType.Info)
         listing = await client.command("kesi.changes", {})
@@ -87,7 +89,7 @@ async def test_undo_of_a_file_the_user_deleted(calc: Path, scripted_api: StartSe
             )
         )
         c.buffers.pop(c.uri(calc))
-        calc.rename(calc.with_name("renamed.py"))
+        rename(calc, calc.with_name("renamed.py"))
         result = await c.command("kesi.undoRun", {})
         assert result["message"].splitlines() == [
             "calc.py line 2: the file is not there any more (deleted or renamed), so KeSi cannot "
@@ -95,7 +97,7 @@ async def test_undo_of_a_file_the_user_deleted(calc: Path, scripted_api: StartSe
             "calc.py line 6: the file is not there any more (deleted or renamed), so KeSi cannot "
             "undo its change.",
         ]
-        assert not calc.exists() and calc.with_name("renamed.py").read_text() == FIXED
+        assert disk(calc) is None and disk(calc.with_name("renamed.py")) == FIXED
 
 
 async def test_undo_run_while_a_run_is_going_is_refused(
@@ -108,8 +110,10 @@ async def test_undo_run_while_a_run_is_going_is_refused(
         started = await c.command("kesi.ask", {"prompt": "and now?"})
         await asyncio.to_thread(api.wait_stalled, 20)
         message = await refused(c, "kesi.undoRun", {})
-        assert message == "KeSi is still working in this folder. Cancel the run first, then undo it."
-        assert c.buffer(calc).text == calc.read_text() == FIXED
+        assert message == (
+            "KeSi is still working in this folder. Cancel the run first, then undo it."
+        )
+        assert c.buffer(calc).text == disk(calc) == FIXED
         await c.command("kesi.cancel", {"runId": started["runId"]})
         await c.wait_finished(started["runId"])
         result = await c.command("kesi.undoRun", {})
@@ -131,7 +135,7 @@ async def test_unknown_ids_and_nothing_to_do(calc: Path, scripted_api: StartServ
         assert (await refused(c, "kesi.keep", {"hunkId": "7.77"})).startswith(
             "KeSi has no change 7.77 in this folder"
         )
-        assert c.buffer(calc).text == calc.read_text() == FIXED
+        assert c.buffer(calc).text == disk(calc) == FIXED
         assert len(kesi_diagnostics(c, calc)) == 2 or await _two(c, calc)
 
 
@@ -163,7 +167,7 @@ async def test_a_second_window_acting_twice_changes_nothing_more(
         assert keep_undone["message"] == (
             "calc.py line 2: already undone, so there is nothing to keep."
         )
-        assert len(c.applied) == applied and c.buffer(calc).text == text == calc.read_text()
+        assert len(c.applied) == applied and c.buffer(calc).text == text == disk(calc)
 
 
 async def test_a_change_set_dropped_for_the_memory_limit_says_so(
