@@ -46,6 +46,13 @@ _NOTE: Final[dict[str, tuple[str, str]]] = {
         "Undone by the user: {path}, the file you deleted, was restored.",
         "使用者復原了：你刪掉的檔案 {path} 已經還原。",
     ),
+    "changes.partial": (
+        "The user accepted only part of your change to {path} and rejected the rest; what "
+        "they kept is saved. From your version to the file as it is now:\n{diff}\nRead it "
+        "again before any further change.",
+        "使用者只接受了你對 {path} 的一部分修改，其餘的拒絕了；保留的部分已經存檔。"
+        "從你的版本到檔案現在的內容：\n{diff}\n再改之前請先重新讀取檔案。",
+    ),
     "changes.note.cut": ("    … {count} more lines", "    …還有 {count} 行"),
     "changes.note.more": ("- … and {count} more", "- …還有 {count} 項"),
 }
@@ -149,6 +156,10 @@ _EDITOR: Final[dict[str, tuple[str, str]]] = {
     "changes.diagnostic": (
         "KeSi's change, not reviewed yet ({removed} → {added} lines): keep it or undo it.",
         "KeSi 的修改，還沒檢查（{removed} 行 → {added} 行）：保留或復原。",
+    ),
+    "changes.review.hunk": (
+        "{label} — change {index} of {count} (line {line})",
+        "{label}——第 {index} 處修改，共 {count} 處（第 {line} 行）",
     ),
     "changes.undo_label": ("KeSi: undo {what}", "KeSi：復原 {what}"),
     "changes.undo.changed": (

@@ -46,8 +46,10 @@ _converter = get_converter()
 StaleEdits = Literal["reject", "skip", "error"]
 EditModel = Literal["spec", "neovim"]
 PromptAnswer = Callable[[types.ShowMessageRequestParams], Awaitable[str | None] | str | None]
-ReviewAnswer = Callable[[dict[str, Any]], Awaitable[str] | str]
-PreviewAnswer = Callable[[types.WorkspaceEdit], Awaitable[bool] | bool]
+ReviewAnswer = Callable[[dict[str, Any]], Awaitable[Any] | Any]  # a decision, or the whole answer
+PreviewAnswer = Callable[
+    [types.WorkspaceEdit], Awaitable[bool | set[str]] | bool | set[str]
+]  # True: apply all; a set: only the changes with these annotation ids (ticked in the preview)
 
 ALLOW_ONCE = "Allow once"
 ALLOW_SESSION = "Allow for this session"
@@ -462,6 +464,8 @@ class KesiClient(LanguageClient):
         decision = self.answer_review(params)
         if asyncio.iscoroutine(decision):
             decision = await decision
+        if isinstance(decision, dict):  # a per-hunk answer: {"decision", "after"}
+            return decision
         return {"decision": decision}
 
     def _on_code_lens_refresh(self, params: Any) -> None:
@@ -503,6 +507,8 @@ class KesiClient(LanguageClient):
                 accepted = await accepted
             if not accepted:
                 return types.ApplyWorkspaceEditResult(applied=False)
+            if isinstance(accepted, set):  # the user ticked only these annotated changes
+                edit = _ticked(edit, accepted)
         return self._apply(edit, params.label or "")
 
     def _needs_preview(self, edit: types.WorkspaceEdit) -> bool:
@@ -583,6 +589,19 @@ class KesiClient(LanguageClient):
         if uri not in self.buffers:
             self.open(Path(to_fs_path(uri)))
         return self.buffers[uri]
+
+
+def _ticked(edit: types.WorkspaceEdit, ticked: set[str]) -> types.WorkspaceEdit:
+    """`edit` with only the annotated changes whose ids are in `ticked` (VS Code's preview)."""
+    kept: list[Any] = []
+    for change in edit.document_changes or []:
+        if isinstance(change, types.TextDocumentEdit):
+            edits = [e for e in change.edits if getattr(e, "annotation_id", None) in ticked]
+            if edits:
+                kept.append(attrs.evolve(change, edits=edits))
+        elif getattr(change, "annotation_id", None) in ticked:
+            kept.append(change)
+    return attrs.evolve(edit, document_changes=kept)
 
 
 # -- starting a server -----------------------------------------------------------------------

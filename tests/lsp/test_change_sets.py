@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from lsprotocol import types
 
 from kesi_lsp.scripted_api import reply, script, tool_use
 from tests.lsp.change_sets import (
@@ -171,3 +172,83 @@ async def test_day9_the_users_title_stays_and_the_count_is_replaced(
         assert done["status"] == "done"
         assert client.buffer(app).text == 'title = "Hi"\ncount = 2\n'
         await until(lambda: app.read_text() == 'title = "Hi"\ncount = 2\n')
+
+
+async def test_ticking_one_of_two_hunks_in_the_preview_lands_only_that_one(
+    tmp_path: Path, scripted_api: StartServer
+) -> None:
+    """VS Code's Refactor Preview (approvals "ask"): each hunk is its own annotated change; the
+    user ticks the second only. That hunk lands and is kept; the model is told exactly what
+    landed; the other one never touched the file."""
+    root = tmp_path / "project"
+    root.mkdir()
+    calc = root / "calc.py"
+    calc.write_text(CALC)
+    api = scripted_api(
+        script(
+            reply("Reading.", tool_use("read_file", {"file_path": "calc.py"})),
+            reply("Both.", tool_use("write_file", {"file_path": "calc.py", "content": FIXED})),
+            reply(
+                "Only sub then.",
+                expect={
+                    "last_tool_result_contains": "The user applied only part of your change to "
+                    "calc.py"
+                },
+            ),
+        )
+    )
+    async with kesi_client("vscode", [root], env=api_env(api)) as client:
+        client.open(calc)
+        seen: list[dict[str, str]] = []
+
+        def tick_the_second(edit: types.WorkspaceEdit) -> set[str]:
+            notes = edit.change_annotations or {}
+            seen.append({key: note.label for key, note in notes.items()})
+            return {"kesi.review.2"}
+
+        client.answer_preview = tick_the_second
+        done = await client.run("kesi.ask", {"prompt": "fix both"})
+        assert done["status"] == "done"
+        assert seen == [
+            {
+                "kesi.review.1": "KeSi: write_file calc.py — change 1 of 2 (line 2)",
+                "kesi.review.2": "KeSi: write_file calc.py — change 2 of 2 (line 6)",
+            }
+        ]
+        only_sub = CALC.replace("sub(a, b):\n    return a + b", "sub(a, b):\n    return a - b")
+        assert client.buffer(calc).text == only_sub
+        await until(lambda: calc.read_text() == only_sub)
+        listing = await client.command("kesi.changes", {})
+        assert states(listing) == {"calc.py": ["kept"]}
+        assert kesi_diagnostics(client, calc) == []  # kept: nothing pending to mark
+
+
+async def test_a_per_hunk_review_lands_the_hunks_the_user_accepted(
+    tmp_path: Path, scripted_api: StartServer
+) -> None:
+    """Our clients' review (Neovim's review tab) answers with the text the user accepted when
+    they rejected some hunks: that text lands, is kept, and the model is told exactly that."""
+    root = tmp_path / "project"
+    root.mkdir()
+    calc = root / "calc.py"
+    calc.write_text(CALC)
+    only_add = CALC.replace("return a - b", "return a + b")
+    api = scripted_api(
+        script(
+            reply("Reading.", tool_use("read_file", {"file_path": "calc.py"})),
+            reply("Both.", tool_use("write_file", {"file_path": "calc.py", "content": FIXED})),
+            reply(
+                "Only add then.",
+                expect={"last_tool_result_contains": "The user applied only part of your change"},
+            ),
+        )
+    )
+    async with kesi_client("neovim+kesi", [root], env=api_env(api)) as client:
+        client.open(calc)
+        client.answer_review = lambda params: {"decision": "accept", "after": only_add}
+        done = await client.run("kesi.ask", {"prompt": "fix both"})
+        assert done["status"] == "done"
+        assert client.buffer(calc).text == only_add
+        await until(lambda: calc.read_text() == only_add)
+        listing = await client.command("kesi.changes", {})
+        assert states(listing) == {"calc.py": ["kept"]}

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from kesi_lsp.catalog import Locale, text
-from kesi_lsp.core.changes.hunks import Hunk
+from kesi_lsp.core.changes.hunks import Hunk, lines_of
 from kesi_lsp.core.changes.model import Transition
 
 MAX_DIFF_LINES: Final = 12
@@ -90,3 +90,10 @@ def note_text(transitions: Sequence[Transition], locale: Locale) -> str | None:
         lines.append(entry)
         size += len(entry) + 1
     return "\n".join(lines)
+
+
+def partly_kept(rel: str, proposed: str, kept: str, locale: Locale) -> str:
+    """The model's note when the user accepted only some hunks of its change: what landed,
+    as a diff from its version (it must read the file again before changing it further)."""
+    diff = short_diff(lines_of(proposed), lines_of(kept), locale)
+    return text("changes.partial", locale, path=rel, diff=diff)
