@@ -31,6 +31,16 @@ return {
     ['kesi.fixThis'] = function(command, ctx)
       require('kesi').fix_command(command, ctx)
     end,
+    -- The lenses and code actions over KeSi's changes (design.md §2.9).
+    ['kesi.keep'] = function(command, ctx)
+      require('kesi.changes').run_command(command, ctx)
+    end,
+    ['kesi.undo'] = function(command, ctx)
+      require('kesi.changes').run_command(command, ctx)
+    end,
+    ['kesi.undoRun'] = function(command, ctx)
+      require('kesi.changes').run_command(command, ctx)
+    end,
   },
   on_exit = function(_, _, client_id)
     vim.schedule(function()

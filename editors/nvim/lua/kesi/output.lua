@@ -20,6 +20,7 @@ M.highlights = {
   KeSiDone = 'DiagnosticOk',
   KeSiStopped = 'DiagnosticWarn',
   KeSiFailed = 'DiagnosticError',
+  KeSiPending = 'DiagnosticInfo',
 }
 
 function M.define_highlights()
