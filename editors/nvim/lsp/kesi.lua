@@ -18,7 +18,8 @@ return {
     'Makefile',
   },
   -- KeSi settings (design.md §2.1): model, maxTokens, maxTurns, maxToolFailures,
-  -- commandTimeout, sandbox, approvals, promptCaching, contextTrimming, contextBudget, locale.
+  -- commandTimeout, sandbox, approvals, promptCaching, contextTrimming, contextBudget, locale,
+  -- changeSets.
   -- Unset ones keep the server's defaults.
   init_options = vim.empty_dict(),
   capabilities = {
