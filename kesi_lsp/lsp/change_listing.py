@@ -1,7 +1,8 @@
 """What `kesi.changes` answers (design §2.9): runs, newest first, their files and hunks.
 
-`{runs: [{runId, task, files: [{uri, path, created, deleted, hunks: [{id, range, state, added,
-removed}]}]}]}`, plus the same as lines of text for editors without a KeSi client.
+`{runs: [{runId, task, files: [{uri, path, created, deleted, takenBack, gone, hunks: [{id,
+range, state, added, removed, lines}]}]}]}` (`lines`: how many lines the hunk covers now; 0 is a
+point where lines were removed), plus the same as text for editors without a KeSi client.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ def _file_json(link: EditorLink, file: FileChanges, current: str | None) -> dict
                 "state": hunk.state,
                 "added": hunk.added,
                 "removed": hunk.removed,
+                "lines": hunk.span,
             }
             for hunk in file.hunks
         ],

@@ -13,6 +13,7 @@ import {
   type BaseLanguageClient,
   type ExecuteCommandSignature,
 } from "vscode-languageclient";
+import { asChangeOutcome } from "./core/changes";
 import { askArgs, fixThisArgs, runTitle, type EditorState } from "./core/commandArgs";
 import { formatCost, formatPermissions, t, type Locale } from "./core/messages";
 import {
@@ -141,6 +142,19 @@ function present(
     case "kesi.revoke":
       info([t("revoke.done", locale)]);
       break;
+    case "kesi.keep":
+    case "kesi.undo":
+    case "kesi.undoRun": {
+      const outcome = asChangeOutcome(result);
+      if (outcome) {
+        const worry = outcome.failed.length > 0 || outcome.skipped.length > 0;
+        const show = worry
+          ? vscode.window.showWarningMessage
+          : vscode.window.showInformationMessage;
+        void show(outcome.message.split("\n").join(" · "));
+      }
+      break;
+    }
   }
 }
 
@@ -151,6 +165,7 @@ function errorText(error: unknown): string {
 export function executeCommandMiddleware(
   client: () => BaseLanguageClient | undefined,
   runs: Runs,
+  changesTouched: () => void,
 ): (command: string, args: unknown[], next: ExecuteCommandSignature) => Promise<unknown> {
   return async (command, args, next) => {
     const languageClient = client();
@@ -177,6 +192,9 @@ export function executeCommandMiddleware(
       return undefined;
     }
     present(runs, command, arg, result, locale);
+    if (command === "kesi.keep" || command === "kesi.undo" || command === "kesi.undoRun") {
+      changesTouched();
+    }
     return result;
   };
 }

@@ -19,6 +19,7 @@ import {
   type ServerOptions,
 } from "vscode-languageclient/node";
 import { KesiCapabilities } from "./capabilities";
+import { ChangesView } from "./changesView";
 import { executeCommandMiddleware } from "./commands";
 import { t } from "./core/messages";
 import {
@@ -65,6 +66,8 @@ export class KesiServer implements vscode.Disposable {
   private readonly trace = vscode.window.createOutputChannel("KeSi Server Trace");
   private readonly review = new DiffReview();
   private client: LanguageClient | undefined;
+  /** The **KeSi Changes** view's data: the server's change sets (design.md §2.9). */
+  readonly changes = new ChangesView(() => this.client);
   private placeholders: vscode.Disposable[] = [];
   private stopping = false;
   private whyNotRunning = "";
@@ -141,7 +144,11 @@ export class KesiServer implements vscode.Disposable {
       traceOutputChannel: this.trace,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
       middleware: {
-        executeCommand: executeCommandMiddleware(() => this.client, this.runs),
+        executeCommand: executeCommandMiddleware(
+          () => this.client,
+          this.runs,
+          () => void this.changes.refresh(),
+        ),
         workspace: {
           configuration: async (params, token, next) => {
             const answer = await next(params, token);
@@ -164,10 +171,14 @@ export class KesiServer implements vscode.Disposable {
     }
     client.registerFeature(new NotificationProgress(client));
     client.onNotification(STREAM, (params: unknown) => this.runs.onStream(params));
-    client.onNotification(RUN_FINISHED, (params: unknown) => this.runs.onFinished(params));
+    client.onNotification(RUN_FINISHED, (params: unknown) => {
+      this.runs.onFinished(params);
+      this.changes.refreshSoon();
+    });
     client.onRequest(SAVE_DOCUMENTS, (params: unknown) => handleSaveDocuments(params));
     client.onDidChangeState(({ newState }) => {
       this.status.setServerRunning(newState === State.Running);
+      this.changes.refreshSoon();
       if (newState === State.Stopped) {
         this.runs.serverStopped();
         // A crash restart passes through Stopped; only a client still stopped a moment later
@@ -226,6 +237,7 @@ export class KesiServer implements vscode.Disposable {
     this.clearPlaceholders();
     void this.stop();
     this.review.dispose();
+    this.changes.dispose();
     this.log.dispose();
     this.trace.dispose();
   }

@@ -30,6 +30,10 @@ export const SERVER_COMMANDS = [
   "kesi.cost",
   "kesi.permissions",
   "kesi.revoke",
+  "kesi.changes",
+  "kesi.keep",
+  "kesi.undo",
+  "kesi.undoRun",
 ] as const;
 export type ServerCommand = (typeof SERVER_COMMANDS)[number];
 

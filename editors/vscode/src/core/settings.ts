@@ -19,6 +19,7 @@ export const SERVER_SETTINGS = {
   contextTrimming: true,
   contextBudget: 50_000,
   locale: "en",
+  changeSets: true,
   permissions: {},
 } as const;
 
