@@ -1,17 +1,17 @@
-"""A lean LSP client over stdio that stamps every message the moment it arrives.
+"""The benchmarks' editor: KeSi's scripted editor (kesi_lsp.testing), with stopwatches.
 
-The benchmarks measure the server, so the client does as little as possible: it frames and
-parses JSON-RPC with the standard library, answers the server's requests the way an editor
-that trusts KeSi would (settings: none; progress: yes; permission prompts: "Allow once"), and
-records the arrival time (`time.monotonic()`) of each notification before anything else.
+The benchmarks measure the server, so their editor is the lean, trusting one (`BENCH`:
+settings, progress, streamed words and saves; no review of its own; every permission prompt
+answered "Allow once"). It is the same scripted editor the demo and the tests use, driving a
+real `kesi-lsp` process over stdio; this module adds the stamps: every notification reaches
+its handler with its arrival time (`time.monotonic()`, taken before any other handler runs),
+and `timed_request` times a request from sending to the answer's arrival.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
-import json
 import os
 import signal
 import time
@@ -20,36 +20,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from lsprotocol import types
+from lsprotocol.converters import get_converter
+
+from kesi_lsp.testing import ALLOW_ONCE, BENCH, EditorClient
+
 Handler = Callable[[float, Any], None]
 
-KESI_CAPABILITIES: dict[str, Any] = {
-    "general": {"positionEncodings": ["utf-16"]},
-    "workspace": {
-        "applyEdit": True,
-        "configuration": True,
-        "workspaceFolders": True,
-        "workspaceEdit": {"documentChanges": True},
-        "didChangeConfiguration": {"dynamicRegistration": False},
-        "executeCommand": {"dynamicRegistration": False},
-    },
-    "textDocument": {
-        "synchronization": {"didSave": True},
-        "codeAction": {
-            "codeActionLiteralSupport": {
-                "codeActionKind": {"valueSet": ["", "quickfix", "refactor", "refactor.rewrite"]}
-            }
-        },
-    },
-    "window": {
-        "workDoneProgress": True,
-        "showMessage": {"messageActionItem": {"additionalPropertiesSupport": False}},
-    },
-    "experimental": {"kesi": {"stream": True, "saveDocuments": True}},
-}
-
-
-class ServerError(Exception):
-    """The server answered a request with a JSON-RPC error."""
+_LSP = get_converter()
 
 
 @dataclass
@@ -59,83 +37,83 @@ class LspClient:
     argv: list[str]
     env: Mapping[str, str] | None = None
     cwd: Path | None = None
-    proc: asyncio.subprocess.Process | None = None
     handlers: dict[str, Handler] = field(default_factory=dict)
     prompts: int = 0
     settings: dict[str, Any] = field(default_factory=dict)  # the `kesi` section it answers
-    stderr: int | None = asyncio.subprocess.DEVNULL  # or a file descriptor for the server log
     started_at: float = 0.0
-    _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
-    _pending: dict[int, asyncio.Future[tuple[float, Any]]] = field(default_factory=dict)
-    _reader: asyncio.Task[None] | None = None
+    client: EditorClient = field(default_factory=lambda: EditorClient(BENCH))
     _profiler: asyncio.subprocess.Process | None = None
+
+    def __post_init__(self) -> None:
+        editor = self.client.editor
+        editor.answer_prompt = self._allow_once
+        editor.timeline.listeners.append(self._stamped)
+
+    def _allow_once(self, params: types.ShowMessageRequestParams) -> str:
+        self.prompts += 1
+        return ALLOW_ONCE
+
+    def _stamped(self, method: str, params: Any, stamp: float) -> None:
+        handler = self.handlers.get(method)
+        if handler is not None:
+            handler(stamp, params)
 
     # --- process ---
 
     async def start(self) -> None:
         self.started_at = time.monotonic()
-        self.proc = await asyncio.create_subprocess_exec(
-            *self.argv,
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=self.stderr,
-            env=dict(self.env) if self.env is not None else None,
-            cwd=self.cwd,
-            limit=2**24,
-        )
-        self._reader = asyncio.create_task(self._read_loop())
+        self.client.settings = {"kesi": self.settings}
+        cwd = {"cwd": str(self.cwd)} if self.cwd is not None else {}
+        env = dict(self.env) if self.env is not None else None
+        await self.client.start_io(*self.argv, env=env, limit=2**24, **cwd)
         target = os.environ.get("KESI_BENCH_PROFILE")
         if target:  # attach py-spy to the server (speedscope output), for finding slow spots
             self._profiler = await asyncio.create_subprocess_exec(
                 "py-spy",
                 "record",
                 "--pid",
-                str(self.proc.pid),
+                str(self.pid),
                 "--rate",
                 "500",
                 "--format",
                 "speedscope",
                 "--output",
-                f"{target}.{self.proc.pid}.json",
+                f"{target}.{self.pid}.json",
                 stdout=asyncio.subprocess.DEVNULL,
                 stderr=asyncio.subprocess.DEVNULL,
             )
 
     @property
+    def process(self) -> asyncio.subprocess.Process:
+        assert self.client._server is not None
+        return self.client._server
+
+    @property
     def pid(self) -> int:
-        assert self.proc is not None
-        return self.proc.pid
+        return self.process.pid
 
     async def stop(self) -> None:
         """shutdown + exit, then make sure the process is gone."""
-        if self.proc is None:
+        if self.client._server is None:
             return
         with contextlib.suppress(Exception):
-            await self.request("shutdown", None, seconds=15)
-            self.notify("exit", None)
+            await asyncio.wait_for(self.client.shutdown_async(None), 15)
+            self.client.exit(None)
         try:
-            await asyncio.wait_for(self.proc.wait(), 15)
+            await asyncio.wait_for(self.process.wait(), 15)
         except TimeoutError:
-            self.proc.kill()
-            await self.proc.wait()
+            self.process.kill()
+            await self.process.wait()
         if self._profiler is not None:
             with contextlib.suppress(ProcessLookupError):
                 self._profiler.send_signal(signal.SIGINT)
             await self._profiler.wait()
-        if self._reader is not None:
-            self._reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._reader
+        await asyncio.wait_for(self.client.stop(), 15)
 
-    # --- sending ---
-
-    def _send(self, message: Mapping[str, Any]) -> None:
-        assert self.proc is not None and self.proc.stdin is not None
-        body = json.dumps(message, separators=(",", ":")).encode("utf-8")
-        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    # --- requests ---
 
     def notify(self, method: str, params: Any) -> None:
-        self._send({"jsonrpc": "2.0", "method": method, "params": params})
+        self.client.protocol.notify(method, params)
 
     async def request(self, method: str, params: Any, *, seconds: float = 30) -> Any:
         result, _ = await self.timed_request(method, params, seconds=seconds)
@@ -144,74 +122,17 @@ class LspClient:
     async def timed_request(
         self, method: str, params: Any, *, seconds: float = 30
     ) -> tuple[Any, float]:
-        """Send a request; return its result and the round trip in seconds."""
-        msg_id = next(self._ids)
-        future: asyncio.Future[tuple[float, Any]] = asyncio.get_running_loop().create_future()
-        self._pending[msg_id] = future
+        """Send a request (JSON params); return its result and the round trip in seconds,
+        up to the moment the answer arrived."""
+        typed = types.METHOD_TO_TYPES.get(method)
+        if typed is not None and typed[2] is not None and isinstance(params, Mapping):
+            params = _LSP.structure(params, typed[2])
+        arrived: list[float] = []
         sent = time.monotonic()
-        self._send({"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params})
-        arrived, result = await asyncio.wait_for(future, seconds)
-        return result, arrived - sent
-
-    # --- receiving ---
-
-    async def _read_loop(self) -> None:
-        assert self.proc is not None and self.proc.stdout is not None
-        stdout = self.proc.stdout
-        while True:
-            try:
-                header = await stdout.readuntil(b"\r\n\r\n")
-            except (asyncio.IncompleteReadError, ConnectionError):
-                break
-            length = 0
-            for line in header.split(b"\r\n"):
-                if line.lower().startswith(b"content-length:"):
-                    length = int(line.split(b":", 1)[1])
-            body = await stdout.readexactly(length)
-            stamp = time.monotonic()
-            self._dispatch(stamp, json.loads(body))
-        for future in self._pending.values():
-            if not future.done():
-                future.set_exception(ConnectionError("the server closed its output"))
-
-    def _dispatch(self, stamp: float, message: dict[str, Any]) -> None:
-        if "method" not in message:
-            future = self._pending.pop(message.get("id"), None)  # type: ignore[arg-type]
-            if future is None or future.done():
-                return
-            if "error" in message:
-                future.set_exception(ServerError(json.dumps(message["error"])))
-            else:
-                future.set_result((stamp, message.get("result")))
-            return
-        method, params = message["method"], message.get("params")
-        if "id" in message:
-            self._answer(message["id"], method, params)
-            return
-        handler = self.handlers.get(method)
-        if handler is not None:
-            handler(stamp, params)
-
-    def _answer(self, msg_id: Any, method: str, params: Any) -> None:
-        result: Any = None
-        if method == "workspace/configuration":
-            result = [self.settings for _ in (params or {}).get("items", [])]
-        elif method == "window/showMessageRequest":
-            self.prompts += 1
-            result = {"title": "Allow once"}
-        elif method == "workspace/applyEdit":
-            result = {"applied": False}
-        elif method == "kesi/reviewEdit":
-            result = {"decision": "reject"}
-        elif method not in (
-            "window/workDoneProgress/create",
-            "client/registerCapability",
-            "kesi/saveDocuments",
-        ):
-            error = {"code": -32601, "message": f"method not found: {method}"}
-            self._send({"jsonrpc": "2.0", "id": msg_id, "error": error})
-            return
-        self._send({"jsonrpc": "2.0", "id": msg_id, "result": result})
+        future = self.client.protocol.send_request(method, params)
+        future.add_done_callback(lambda _: arrived.append(time.monotonic()))
+        result = await asyncio.wait_for(asyncio.wrap_future(future), seconds)
+        return result, arrived[0] - sent
 
     # --- LSP conveniences ---
 
@@ -219,27 +140,15 @@ class LspClient:
         self, root: Path | None, *, options: Mapping[str, Any] | None = None
     ) -> tuple[Any, float]:
         """`initialize` (timed) then `initialized`."""
-        folders = [{"uri": root.as_uri(), "name": root.name}] if root is not None else None
-        params = {
-            "processId": None,
-            "rootUri": root.as_uri() if root is not None else None,
-            "workspaceFolders": folders,
-            "capabilities": KESI_CAPABILITIES,
-            "initializationOptions": dict(options or {}),
-            "clientInfo": {"name": "kesi-bench"},
-        }
-        result, seconds = await self.timed_request("initialize", params)
-        self.notify("initialized", {})
-        return result, seconds
+        sent = time.monotonic()
+        editor = self.client.editor
+        result = await editor.initialize(
+            [root] if root is not None else [], options=dict(options or {}), name="kesi-bench"
+        )
+        return result, time.monotonic() - sent
 
     def open(self, path: Path, language: str = "python") -> str:
-        uri = path.as_uri()
-        text = path.read_text(encoding="utf-8")
-        item = {"uri": uri, "languageId": language, "version": 1, "text": text}
-        self.notify("textDocument/didOpen", {"textDocument": item})
-        return uri
+        return self.client.editor.open(path, language).uri
 
     async def command(self, name: str, argument: Mapping[str, Any]) -> Any:
-        return await self.request(
-            "workspace/executeCommand", {"command": name, "arguments": [dict(argument)]}
-        )
+        return await self.client.editor.command(name, argument, seconds=30)

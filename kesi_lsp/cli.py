@@ -1,4 +1,4 @@
-"""The `kesi-lsp` command: serve LSP (default), or run `demo` / `doctor`.
+"""The `kesi-lsp` command: serve LSP (default), serve ACP (`acp`), or run `demo` / `doctor`.
 
 stdout belongs to JSON-RPC when serving, so nothing here prints unless a subcommand that owns
 the terminal (demo, doctor, --version) is running. The server logs to stderr (and
@@ -31,6 +31,15 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="subcommand")
     add_demo_arguments(sub.add_parser("demo", help="watch KeSi fix a bug in a sample project"))
     add_doctor_arguments(sub.add_parser("doctor", help="check what works on this machine"))
+    acp = sub.add_parser(
+        "acp",
+        help="speak the Agent Client Protocol on stdio (Zed, JetBrains, CodeCompanion, ...)",
+        description="Serve one Agent Client Protocol client on stdin/stdout (ACP v1).",
+    )
+    # Also after the subcommand (an agent's "args": ["acp", "-v"]); SUPPRESS keeps the values
+    # given before it.
+    acp.add_argument("--log-file", default=argparse.SUPPRESS, help="also write the log here")
+    acp.add_argument("-v", "--verbose", action="store_true", default=argparse.SUPPRESS)
     return parser
 
 
@@ -44,11 +53,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         from kesi_lsp.doctor import main as doctor
 
         return doctor(args)
+    if args.subcommand == "acp":
+        from kesi_lsp.acp.app import serve as serve_acp
+        from kesi_lsp.logs import configure_logging
+
+        configure_logging(args.verbose, args.log_file)
+        return serve_acp(args)
     if args.tcp and args.stdio:
         build_parser().error("choose one of --stdio and --tcp")
     # Imported late: --version and the subcommands must not load pygls.
+    from kesi_lsp.logs import configure_logging
     from kesi_lsp.lsp.app import serve
-    from kesi_lsp.lsp.log import configure_logging
 
     configure_logging(args.verbose, args.log_file)
     return serve(args)

@@ -2,9 +2,10 @@
 
 Checked: the Python, the API key (present or not; its value is never printed), whether the
 model answers a tiny request (skipped with `--offline`), ripgrep, the command sandbox KeSi
-would use and a live probe that it really blocks the network, and git. A ✘ is something KeSi
-needs and does not have (exit status 1); a `!` is a limitation KeSi works with and says so
-(no sandbox on this system, no git). Every ✘ and `!` says what to do.
+would use and a live probe that it really blocks the network, git, and whether ACP mode is
+ready (`kesi-lsp acp` answers an `initialize` the way an ACP client starts it). A ✘ is
+something KeSi needs and does not have (exit status 1); a `!` is a limitation KeSi works with
+and says so (no sandbox on this system, no git). Every ✘ and `!` says what to do.
 
 The network probe needs no internet: the doctor listens on a port of this machine's loopback
 and connects to it from a plain shell (which must work, or the probe proves nothing) and then
@@ -78,6 +79,7 @@ def main(args: argparse.Namespace) -> int:
         lambda: [check_rg(locale)],
         lambda: check_sandbox(environ, locale),
         lambda: [check_git(locale)],
+        lambda: [check_acp_mode(environ, locale)],
     ]
     failures = 0
     for run in checks:
@@ -191,6 +193,19 @@ def check_git(locale: Locale) -> Check:
         )
     version = _first_line([git, "--version"])
     return Check("ok", text("demo.doctor.git_ok", locale, version=version or "git", path=git))
+
+
+def check_acp_mode(environ: Mapping[str, str], locale: Locale) -> Check:
+    """`kesi-lsp acp` answers an ACP client's `initialize`."""
+    from kesi_lsp.acp.readiness import check_acp
+
+    found = check_acp(dict(environ))
+    if found.ready:
+        return Check(
+            "ok", text("demo.doctor.acp_ok", locale, version=found.version, protocol=found.protocol)
+        )
+    line = text("demo.doctor.acp_failed", locale, problem=found.problem)
+    return Check("fail", line, text("demo.doctor.acp_hint", locale))
 
 
 # -- the sandbox and its network probe -----------------------------------------------------------

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
+import time
 from pathlib import Path
 
 
@@ -24,3 +26,26 @@ def processes_with(marker: str, *, zombies: bool = False) -> list[int]:
         if marker in cmdline and (zombies or state not in ("Z", "X")):
             found.append(int(entry.name))
     return found
+
+
+async def running(marker: str, seconds: float = 20) -> list[int]:
+    """Wait until a process whose command line holds `marker` runs; its PIDs (empty if none
+    started within `seconds`). Polled every 10 ms."""
+    deadline = time.monotonic() + seconds
+    while True:
+        found = processes_with(marker)
+        if found or time.monotonic() > deadline:
+            return found
+        await asyncio.sleep(0.01)
+
+
+async def gone(marker: str, seconds: float = 10) -> list[int]:
+    """Wait until no process holds `marker` (a killed process takes a moment to exit); the
+    PIDs still there after `seconds` (empty once all are gone). A survivor of a test's kill
+    sleeps far longer than `seconds`, so it is still found."""
+    deadline = time.monotonic() + seconds
+    while True:
+        found = processes_with(marker)
+        if not found or time.monotonic() > deadline:
+            return found
+        await asyncio.sleep(0.01)

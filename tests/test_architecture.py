@@ -300,3 +300,19 @@ def test_adapters_write_files_only_through_the_core() -> None:
                 if name in own_ways or (name == "replace" and "os" in ast.unparse(called)):
                     offenders.append(f"{source.relative_to(PACKAGE.parent)}:{node.lineno}")
     assert not offenders
+
+
+def test_the_two_adapters_never_import_each_other() -> None:
+    """The LSP and ACP adapters share only what is below both (the core, the catalog, stdio
+    and logging): neither imports the other, at the top, in a function or for type checking."""
+    graph = import_graph(MODULES)
+    crossing = [
+        f"{name} -> {target}"
+        for name, targets in graph.items()
+        for target in targets
+        for mine, theirs in (("kesi_lsp.acp", "kesi_lsp.lsp"), ("kesi_lsp.lsp", "kesi_lsp.acp"))
+        if (name == mine or name.startswith(mine + "."))
+        and (target == theirs or target.startswith(theirs + "."))
+    ]
+    assert not crossing, "\n".join(crossing)
+    assert any(name.startswith("kesi_lsp.acp.") for name in graph)  # the check has a subject

@@ -14,6 +14,7 @@ from types import MappingProxyType
 from typing import Final, Literal, TypeGuard
 
 from kesi_lsp.catalog import (
+    acp,
     changes,
     common,
     demo,
@@ -23,6 +24,7 @@ from kesi_lsp.catalog import (
     permissions,
     runs,
     sandbox,
+    settings,
     tool_descriptions,
     tools,
 )
@@ -40,7 +42,9 @@ _DOMAINS = (
     sandbox,
     runs,
     changes,
+    settings,
     lsp,
+    acp,
     demo,
     doctor,
 )

@@ -100,6 +100,22 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "Install git from your package manager.",
         "用套件管理員安裝 git。",
     ),
+    "demo.doctor.acp_ok": (
+        "ACP mode: ready (agent-client-protocol {version}, protocol v{protocol}); an ACP client "
+        "starts it as: kesi-lsp acp",
+        "ACP 模式：可以用（agent-client-protocol {version}，協定 v{protocol}）；ACP 用戶端用 "
+        "kesi-lsp acp 啟動它",
+    ),
+    "demo.doctor.acp_failed": (
+        "ACP mode: not ready ({problem})",
+        "ACP 模式：還不能用（{problem}）",
+    ),
+    "demo.doctor.acp_hint": (
+        "Reinstall KeSi with its dependencies (pip install kesi-lsp, which brings "
+        "agent-client-protocol 0.12), then run kesi-lsp doctor again.",
+        "重新安裝 KeSi 和它的相依套件（pip install kesi-lsp，會一起裝好 "
+        "agent-client-protocol 0.12），再執行一次 kesi-lsp doctor。",
+    ),
     "demo.doctor.passed": (
         "Everything KeSi needs is here (exit status 0).",
         "KeSi 需要的東西都在（結束碼 0）。",

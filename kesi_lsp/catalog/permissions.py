@@ -145,4 +145,9 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "(all grants for this session have been revoked)",
         "（這個 session 的授權已全部收回）",
     ),
+    # Day 14's three answers (放行嗎？[y=這次 / a=這個 session 都好 / N=不要]), as a front end's
+    # buttons or options: the ACP adapter's permission options, the safe one first.
+    "permissions.answer.deny": ("Deny", "不要"),
+    "permissions.answer.once": ("Allow once", "這次"),
+    "permissions.answer.session": ("Allow for this session", "這個 session 都好"),
 }

@@ -54,6 +54,32 @@ _TASKS: Final[dict[str, tuple[str, str]]] = {
         "選取的範圍（第 {lines} 行）太大，沒有附上：光是第一行就超過 {max_kb} KB。"
         "請用 read_file 讀 {path}（或用 grep 搜尋）來看內容。",
     ),
+    "runs.task.attached": ("Attached by the user:", "使用者附上的內容："),
+    "runs.task.attached_text": (
+        "{path}, lines {lines}, as the user's editor has it:",
+        "{path} 第 {lines} 行，使用者編輯器裡的內容：",
+    ),
+    "runs.task.attached_text_outside": (
+        "{path}, lines {lines} (outside the workspace: your tools cannot open or change it):",
+        "{path} 第 {lines} 行（在工作目錄外面：你的工具不能打開或修改它）：",
+    ),
+    "runs.task.attached_link": (
+        "{path} (read it with read_file when you need it)",
+        "{path}（需要時用 read_file 讀取）",
+    ),
+    "runs.task.attached_link_outside": (
+        "{path} (outside the workspace or hidden by the ignore list: your tools cannot open "
+        "it; ask the user to paste what matters)",
+        "{path}（在工作目錄外面或在忽略清單裡：你的工具打不開它；需要的話請使用者貼上內容）",
+    ),
+    "runs.task.attached_binary": (
+        "{name} (binary content, not shown)",
+        "{name}（二進位內容，沒有附上）",
+    ),
+    "runs.task.attached_clipped": (
+        "(lines {rest} are not included: the attachment is longer than an excerpt may be)",
+        "（第 {rest} 行沒有附上：附件比摘錄的上限還長）",
+    ),
 }
 
 MESSAGES: Final[dict[str, tuple[str, str]]] = {**_RUNS, **_TASKS}

@@ -65,6 +65,8 @@ _EXPORTS: Final[dict[str, str]] = {
     "TurnStarted": "events",
     "UsageReported": "events",
     "Usage": "meter",
+    "bill_line": "meter:describe",
+    "context_window": "model.window",
     # sessions, settings and what a session may do
     "Session": "session",
     "APPROVAL_MODES": "settings",
@@ -73,6 +75,13 @@ _EXPORTS: Final[dict[str, str]] = {
     "AgentSettings": "settings",
     "ApprovalMode": "settings",
     "SandboxMode": "settings",
+    "EnvironmentSettings": "config",
+    "ParsedSettings": "config",
+    "SETTINGS_SECTION": "config:SECTION",
+    "SETTING_RULES": "config:RULES",
+    "environment_settings": "config",
+    "parse_settings": "config",
+    "settings_section": "config:kesi_section",
     "GrantsView": "permissions.grants",
     "describe_grants": "permissions.grants",
     "grants_lines": "permissions.grants",
@@ -90,6 +99,8 @@ _EXPORTS: Final[dict[str, str]] = {
     "drive": "runs.drive",
     "AgentRunner": "runs.agent",
     "run_core_agent": "runs.agent",
+    "NextStep": "runs.next_step",
+    "next_step": "runs.next_step",
     "ToolContext": "tools.context",
     # change sets: every run's changes reviewable and revertible (design §2.9)
     "ChangeRefusal": "changes.actions:Refusal",
@@ -114,10 +125,12 @@ _EXPORTS: Final[dict[str, str]] = {
     # the task text
     "MAX_EXCERPT_BYTES": "tasks",
     "MAX_EXCERPT_LINES": "tasks",
+    "Attachment": "tasks",
     "Excerpt": "tasks",
     "Problem": "tasks",
     "Severity": "tasks",
     "ask_task": "tasks",
+    "attached_task": "tasks",
     "clip_note": "tasks",
     "clipped_last": "tasks",
     "fix_task": "tasks",
@@ -142,12 +155,15 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "MAX_EXCERPT_BYTES",
     "MAX_EXCERPT_LINES",
     "SANDBOX_MODES",
+    "SETTINGS_SECTION",
+    "SETTING_RULES",
     "AgentRunner",
     "AgentSettings",
     "Allowed",
     "Answer",
     "ApprovalMode",
     "Approver",
+    "Attachment",
     "ChangeOutcome",
     "ChangeRefusal",
     "ChangeSet",
@@ -160,6 +176,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "DiskWorkspace",
     "EditApplied",
     "EditRequest",
+    "EnvironmentSettings",
     "Event",
     "EventSink",
     "Excerpt",
@@ -172,9 +189,11 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "HunkState",
     "LimitKind",
     "ModelClient",
+    "NextStep",
     "NoSandbox",
     "Notice",
     "NoticeKind",
+    "ParsedSettings",
     "Problem",
     "PromptInterrupted",
     "Refused",
@@ -199,14 +218,18 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "UsageReported",
     "WorkspaceView",
     "ask_task",
+    "attached_task",
+    "bill_line",
     "clip_note",
     "clipped_last",
     "consult",
+    "context_window",
     "describe_api_error",
     "describe_grants",
     "describe_rule",
     "describe_sandbox",
     "drive",
+    "environment_settings",
     "find_rg",
     "fix_task",
     "grants_lines",
@@ -215,9 +238,11 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "keep_changes",
     "line_span",
     "lines_of",
+    "next_step",
     "numbered",
     "outcome_lines",
     "parse_rules",
+    "parse_settings",
     "plan_undo",
     "refusal",
     "revoke",
@@ -228,6 +253,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "select_changes",
     "select_excerpt",
     "select_sandbox",
+    "settings_section",
     "settle_all",
     "split_lines",
     "undone",
@@ -277,6 +303,15 @@ if TYPE_CHECKING:
     from kesi_lsp.core.changes.store import ChangeSet, ChangeSets
     from kesi_lsp.core.changes.tracking import TextChange
     from kesi_lsp.core.changes.undo import FileUndo, UndoPlan, plan_undo, undone
+    from kesi_lsp.core.config import RULES as SETTING_RULES
+    from kesi_lsp.core.config import SECTION as SETTINGS_SECTION
+    from kesi_lsp.core.config import (
+        EnvironmentSettings,
+        ParsedSettings,
+        environment_settings,
+        parse_settings,
+    )
+    from kesi_lsp.core.config import kesi_section as settings_section
     from kesi_lsp.core.diff import split_lines, unified_diff
     from kesi_lsp.core.disk import DiskWorkspace, write_change
     from kesi_lsp.core.events import (
@@ -295,8 +330,10 @@ if TYPE_CHECKING:
         UsageReported,
     )
     from kesi_lsp.core.meter import Usage
+    from kesi_lsp.core.meter import describe as bill_line
     from kesi_lsp.core.model.anthropic import ModelClient
     from kesi_lsp.core.model.describe import describe_api_error
+    from kesi_lsp.core.model.window import context_window
     from kesi_lsp.core.paths import is_ignored
     from kesi_lsp.core.permission_rules import parse_rules
     from kesi_lsp.core.permissions.grants import (
@@ -309,6 +346,7 @@ if TYPE_CHECKING:
     from kesi_lsp.core.permissions.rules import describe_rule, rules_line
     from kesi_lsp.core.runs.agent import AgentRunner, run_core_agent
     from kesi_lsp.core.runs.drive import RunFrontend, Runtime, drive
+    from kesi_lsp.core.runs.next_step import NextStep, next_step
     from kesi_lsp.core.runs.registry import Run, Runs, SessionBusyError
     from kesi_lsp.core.sandbox import NoSandbox
     from kesi_lsp.core.sandbox.selection import describe as describe_sandbox
@@ -326,10 +364,12 @@ if TYPE_CHECKING:
     from kesi_lsp.core.tasks import (
         MAX_EXCERPT_BYTES,
         MAX_EXCERPT_LINES,
+        Attachment,
         Excerpt,
         Problem,
         Severity,
         ask_task,
+        attached_task,
         clip_note,
         clipped_last,
         fix_task,

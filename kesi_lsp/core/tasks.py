@@ -173,3 +173,55 @@ def ask_task(
     elif rel is not None:
         parts += ["", text("runs.task.current_file", locale, path=rel)]
     return "\n".join(parts)
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """A file the user attached to a message (an ACP client's resource or resource link).
+
+    `name` is its POSIX path relative to the folder when it is inside, else its name as the
+    client gave it; `text` the text attached with it (None: a link only); `first_line` the
+    0-based line of the file that text starts at (a selection); `inside` whether KeSi's tools
+    may open it (inside the folder and not on the ignore list); `binary` when it came as bytes.
+    """
+
+    name: str
+    text: str | None = None
+    first_line: int = 0
+    inside: bool = True
+    binary: bool = False
+
+
+def attached_task(prompt: str, attachments: Sequence[Attachment], locale: Locale) -> str:
+    """The prompt of a message with attachments: the user's words, then each attachment (its
+    text numbered from its own first line and clipped to the excerpt's caps, or, for a link,
+    where the model can read it)."""
+    parts = [prompt.strip()] if prompt.strip() else []
+    if attachments:
+        parts += ["", text("runs.task.attached", locale)]
+        for attachment in attachments:
+            parts += ["", _attachment(attachment, locale)]
+    return "\n".join(parts).strip()
+
+
+def _attachment(item: Attachment, locale: Locale) -> str:
+    if item.binary:
+        return text("runs.task.attached_binary", locale, name=item.name)
+    if item.text is None:
+        key = "runs.task.attached_link" if item.inside else "runs.task.attached_link_outside"
+        return text(key, locale, path=item.name)
+    count = max(len(split_lines(item.text)), 1)
+    lines = (item.first_line, item.first_line + count - 1)
+    padded = "\n" * item.first_line + item.text  # so the numbers are the file's own
+    shown = clipped_last(padded, *lines)
+    excerpt = numbered(padded, lines[0], shown) if shown >= lines[0] else ""
+    key = "runs.task.attached_text" if item.inside else "runs.task.attached_text_outside"
+    parts = [text(key, locale, path=item.name, lines=_span(*lines))]
+    parts += [excerpt] if excerpt else []
+    note = clip_note(item.name, lines, shown, locale) if item.inside else None
+    if note is None and shown < lines[1]:
+        note = text(
+            "runs.task.attached_clipped", locale, rest=_span(max(shown + 1, lines[0]), lines[1])
+        )
+    parts += [note] if note else []
+    return "\n".join(parts)

@@ -18,12 +18,13 @@ from lsprotocol import types
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.demo.answers import Answers
-from kesi_lsp.demo.buffers import whole_line
 from kesi_lsp.demo.checks import Failure
-from kesi_lsp.demo.editor import DemoEditor, Round, capabilities
+from kesi_lsp.demo.editor import DemoEditor, Round
 from kesi_lsp.demo.errors import DemoError
 from kesi_lsp.demo.model import Model
 from kesi_lsp.demo.screen import Screen
+from kesi_lsp.testing import Program, connected
+from kesi_lsp.testing.text import whole_line
 
 FIX_THIS = "kesi.fixThis"
 LSP_SECONDS = 30.0
@@ -72,53 +73,40 @@ class FixRun:
     @contextlib.asynccontextmanager
     async def _editor(self, model: Model) -> AsyncIterator[DemoEditor]:
         """Start kesi-lsp over stdio as an editor does; shut it down politely afterwards."""
-        editor = DemoEditor(self.screen, self.answers, self.locale)
-        command = [sys.executable, "-m", "kesi_lsp"]
-        # Its own session, as editors start language servers: Ctrl-C at the terminal reaches
-        # the demo, which cancels the run properly, instead of killing the server mid-edit.
-        await editor.start_io(
-            *command,
+        demo = DemoEditor(self.screen, self.answers, self.locale)
+        server = Program(
+            [sys.executable, "-m", "kesi_lsp"],
             env=model.environment(os.environ, self.bin_dir),
-            cwd=str(self.workdir),
-            start_new_session=True,
+            cwd=self.workdir,
+            # Its own session, as editors start language servers: Ctrl-C at the terminal
+            # reaches the demo, which cancels the run properly, instead of killing the server
+            # mid-edit.
+            new_session=True,
+            stderr_to=self.server_log,
         )
-        drain = asyncio.ensure_future(_drain(editor, self.server_log))
-        self.screen.note(self.t("demo.editor.server", log=self.server_log))
-        polite = False
         try:
-            await self._initialize(editor)
-            yield editor
-            await asyncio.wait_for(editor.shutdown_async(None), LSP_SECONDS)
-            editor.exit(None)
-            polite = True
+            async with connected(demo.client, server, grace=EXIT_SECONDS):
+                self.screen.note(self.t("demo.editor.server", log=self.server_log))
+                await self._initialize(demo)
+                yield demo
+                await asyncio.wait_for(demo.client.shutdown_async(None), LSP_SECONDS)
+                demo.client.exit(None)
         except (RuntimeError, TimeoutError, ConnectionError) as exc:
             raise DemoError(self.t("demo.error.server", error=exc, log=self.server_log)) from exc
-        finally:
-            await _stop_server(editor, EXIT_SECONDS if polite else 0.0)
-            await drain
 
-    async def _initialize(self, editor: DemoEditor) -> None:
+    async def _initialize(self, demo: DemoEditor) -> None:
         options: dict[str, Any] = {"locale": self.locale}
         if self.model_option:
             options["model"] = self.model_option
-        params = types.InitializeParams(
-            capabilities=capabilities(),
-            process_id=os.getpid(),
-            client_info=types.ClientInfo(name="kesi-lsp demo"),
-            root_uri=self.project.as_uri(),
-            workspace_folders=[
-                types.WorkspaceFolder(uri=self.project.as_uri(), name=self.project.name)
-            ],
-            initialization_options={"kesi": options},
+        await demo.editor.initialize(
+            [self.project], options={"kesi": options}, name="kesi-lsp demo", seconds=LSP_SECONDS
         )
-        await asyncio.wait_for(editor.initialize_async(params), LSP_SECONDS)
-        editor.initialized(types.InitializedParams())
 
     async def _ask_for_fix(self, editor: DemoEditor, failure: Failure) -> str:
         """Open the failing test, show pytest's failure as a diagnostic, pick "fix this"."""
         title, command = await self._fix_command(editor, failure)
         started = await asyncio.wait_for(
-            editor.workspace_execute_command_async(
+            editor.client.workspace_execute_command_async(
                 types.ExecuteCommandParams(command=command.command, arguments=command.arguments)
             ),
             LSP_SECONDS,
@@ -131,7 +119,7 @@ class FixRun:
 
     async def _fix_command(self, editor: DemoEditor, failure: Failure) -> tuple[str, types.Command]:
         """The title and command of the "fix this" code action on the failing test's line."""
-        buffer = editor.open(self.project / failure.file)
+        buffer = editor.editor.open(self.project / failure.file)
         diagnostic = types.Diagnostic(
             range=whole_line(buffer.text, failure.line - 1),
             message=f"{failure.test}: {failure.message}",
@@ -144,7 +132,7 @@ class FixRun:
             )
         )
         actions = await asyncio.wait_for(
-            editor.text_document_code_action_async(
+            editor.client.text_document_code_action_async(
                 types.CodeActionParams(
                     text_document=types.TextDocumentIdentifier(uri=buffer.uri),
                     range=diagnostic.range,
@@ -166,7 +154,7 @@ class FixRun:
         editor's Cancel button does (`kesi.cancel`) and wait for KeSi to wind down; a second
         Ctrl-C stops the demo at once."""
         try:
-            return await editor.wait_finished(self.timeout)
+            return await editor.editor.wait_finished(run_id, self.timeout)
         except TimeoutError:
             self.screen.bad(self.t("demo.run.timeout", seconds=f"{self.timeout:g}"))
         except asyncio.CancelledError:
@@ -174,33 +162,5 @@ class FixRun:
             if task is None or task.uncancel() != 0:
                 raise
             self.screen.bad(self.t("demo.run.interrupted"))
-        await asyncio.wait_for(
-            editor.workspace_execute_command_async(
-                types.ExecuteCommandParams(command="kesi.cancel", arguments=[{"runId": run_id}])
-            ),
-            LSP_SECONDS,
-        )
-        return await editor.wait_finished(CANCEL_SECONDS)
-
-
-async def _stop_server(editor: DemoEditor, grace: float) -> None:
-    """Let the server exit by itself within `grace` seconds, else kill it; close the client."""
-    server = editor._server
-    if server is not None and server.returncode is None:
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(server.wait(), grace)
-        if server.returncode is None:
-            server.kill()
-            await server.wait()
-    await editor.stop()  # type: ignore[no-untyped-call]
-
-
-async def _drain(editor: DemoEditor, log: Path) -> None:
-    """Copy the server's stderr (its log) to a file, so the pipe never fills up."""
-    server = editor._server
-    if server is None or server.stderr is None:
-        return
-    with log.open("wb") as sink:
-        while chunk := await server.stderr.read(65536):
-            sink.write(chunk)
-            sink.flush()
+        await editor.editor.command("kesi.cancel", {"runId": run_id}, seconds=LSP_SECONDS)
+        return await editor.editor.wait_finished(run_id, CANCEL_SECONDS)

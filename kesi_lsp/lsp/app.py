@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 from collections.abc import Mapping
 
 from kesi_lsp.core import AgentRunner, Runtime, run_core_agent
@@ -22,6 +21,7 @@ from kesi_lsp.lsp import (
     lifecycle,
 )
 from kesi_lsp.lsp.server import KesiServer
+from kesi_lsp.stdio import claim_stdio
 
 FEATURES = (lifecycle, documents_sync, commands, change_commands, code_actions, change_lenses)
 
@@ -47,20 +47,7 @@ def serve(args: argparse.Namespace) -> int:
 
 
 def serve_stdio(server: KesiServer) -> int:
-    """Serve one client on stdin/stdout, keeping stdout for JSON-RPC alone.
-
-    File descriptor 1 is the JSON-RPC channel and nothing else may reach it: the channel gets
-    a private duplicate, and fd 1 (and Python's sys.stdout) are pointed at stderr, so a stray
-    print or a child process inheriting stdout cannot corrupt the stream. Likewise fd 0 is
-    replaced by /dev/null, so no child process can eat the client's messages.
-    """
-    rpc_in = os.fdopen(os.dup(0), "rb")
-    rpc_out = os.fdopen(os.dup(1), "wb")
-    devnull = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(devnull, 0)
-    os.close(devnull)
-    sys.stdout.flush()
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
+    """Serve one client on stdin/stdout, keeping stdout for JSON-RPC alone (`claim_stdio`)."""
+    rpc_in, rpc_out = claim_stdio()
     server.start_io(rpc_in, rpc_out)
     return 0

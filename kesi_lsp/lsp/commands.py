@@ -202,7 +202,8 @@ def _say(ls: KesiServer, lines: list[str]) -> None:
 def permissions(ls: KesiServer, *args: Any) -> dict[str, object]:
     """The session's grants (seed `/permissions`); `lines` is the seed's two-line listing,
     plus one when `kesi.approvals` lets every edit through (no grant is needed then), and the
-    permission rules in force with where each came from (`rules`, and a last line)."""
+    permission rules in force with where each came from (`rules`, and a last line when there
+    are any: without rules the listing stays the seed's own)."""
     folder, _ = target(ls, opt_str(PERMISSIONS, one_object(PERMISSIONS, args), "uri"))
     session = ls.sessions.peek(folder)
     view = describe_grants(session) if session is not None else GrantsView([], [])
@@ -210,7 +211,8 @@ def permissions(ls: KesiServer, *args: Any) -> dict[str, object]:
     lines = grants_lines(view, settings.locale)
     if settings.approvals == "acceptEdits":
         lines.append(text("lsp.permissions.edits_accepted", settings.locale))
-    lines.append(rules_line(settings.permissions, settings.locale))
+    if settings.permissions.rules:
+        lines.append(rules_line(settings.permissions, settings.locale))
     _say(ls, lines)
     return {
         "commands": view.commands,

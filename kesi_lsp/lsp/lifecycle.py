@@ -15,8 +15,9 @@ from typing import Final
 
 from lsprotocol import types
 
+from kesi_lsp.core import SETTINGS_SECTION as SECTION
+from kesi_lsp.core import settings_section as kesi_section
 from kesi_lsp.lsp.capabilities import client_features
-from kesi_lsp.lsp.config import SECTION, kesi_section
 from kesi_lsp.lsp.driver import run_for_token
 from kesi_lsp.lsp.folders import Folder, uri_to_path
 from kesi_lsp.lsp.log import attach_client_log

@@ -11,7 +11,7 @@ from typing import Final
 from lsprotocol import types
 
 from kesi_lsp.catalog import Locale, text
-from kesi_lsp.core import Event, LimitKind, Run, RunFinished, Usage
+from kesi_lsp.core import Event, NextStep, Run, RunFinished, Usage, next_step
 from kesi_lsp.lsp.capabilities import ClientFeatures
 from kesi_lsp.lsp.progress import ProgressState, RunProgress, end_message
 from kesi_lsp.lsp.stream import LogStory, stream_payload, usage_json, usage_line
@@ -21,8 +21,8 @@ STREAM: Final = "kesi/stream"
 RUN_FINISHED: Final = "kesi/runFinished"
 
 
-_UNREACHABLE = ("loop.api.connection", "loop.api.connection_lost", "loop.api.timeout")
-_LIMIT_HINTS: Final[dict[LimitKind, str]] = {
+_HINTS: Final[dict[NextStep, str]] = {
+    "unreachable": "lsp.hint.unreachable",
     "max_turns": "lsp.hint.limit",
     "max_tokens": "lsp.hint.max_tokens",
     "context_window": "lsp.hint.context_window",
@@ -31,21 +31,12 @@ _LIMIT_HINTS: Final[dict[LimitKind, str]] = {
 
 
 def what_to_do(finished: RunFinished, locale: Locale) -> str | None:
-    """The next step for the user when the run's own message does not say one.
-
-    The loop's words for "cannot reach the API" describe the failure but not the way out, and
-    a limit says where it stopped but not how to go on; the other failures (no API key, rate
-    limits, a too-long conversation) already end with what to do. Each limit has its own way
-    on: raising kesi.maxTurns does nothing for a reply cut off at max_tokens, and nothing but a
-    fresh conversation helps once the context window is full.
-    """
-    if finished.status == "limit":
-        return text(_LIMIT_HINTS[finished.limit or "max_turns"], locale)
-    for key in _UNREACHABLE:
-        prefix = text(key, locale).split("{", 1)[0]
-        if finished.text.startswith(prefix):
-            return text("lsp.hint.unreachable", locale)
-    return None
+    """The next step for the user when the run's own message does not say one, in the words
+    of an editor (the core decides which step: `next_step`); a missing API key's message
+    already says how to set one."""
+    step = next_step(finished, locale)
+    key = _HINTS.get(step) if step is not None else None
+    return text(key, locale) if key is not None else None
 
 
 class RunOutput:

@@ -20,11 +20,11 @@ from pygls.lsp.server import LanguageServer
 
 from kesi_lsp import __version__
 from kesi_lsp.catalog import Locale, text
-from kesi_lsp.core import Runs, Runtime
+from kesi_lsp.core import ParsedSettings, Runs, Runtime
 from kesi_lsp.lsp.approver import PromptSupport
 from kesi_lsp.lsp.capabilities import ClientFeatures
 from kesi_lsp.lsp.change_feed import ChangeFeed
-from kesi_lsp.lsp.config import ConfigStore, Parsed
+from kesi_lsp.lsp.config import ConfigStore
 from kesi_lsp.lsp.documents import Documents
 from kesi_lsp.lsp.driver import Host
 from kesi_lsp.lsp.folders import Folder, Sessions, workspace_folders
@@ -75,7 +75,7 @@ class KesiServer(LanguageServer):
     def folders(self) -> list[Folder]:
         return workspace_folders(self.workspace)
 
-    def settings_for(self, folder: Folder | None) -> Parsed:
+    def settings_for(self, folder: Folder | None) -> ParsedSettings:
         """Settings of `folder`; bad values are reported to the user once and defaulted."""
         parsed = self.config.settings_for(folder.uri if folder else None)
         for problem in self.config.new_problems(parsed):

@@ -6,6 +6,8 @@ import math
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from bench import day18, longsession, repo
 from bench.report import Figure, Report
 from bench.stats import percentile
@@ -33,6 +35,7 @@ def test_a_target_is_an_upper_bound_with_an_optional_noise_margin() -> None:
     assert "<= 1.00x" in report.table() and "NO" in report.table()
 
 
+@pytest.mark.slow  # writes a large tree
 def test_the_generated_repository_is_plain_text_of_the_promised_shape(tmp_path: Path) -> None:
     shape = replace(repo.SMOKE, files=600, pkgs=2, mods=3, wide=50, logs=2, log_bytes=200_000)
     written = repo.generate(tmp_path / "r", shape)

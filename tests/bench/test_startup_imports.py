@@ -10,6 +10,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 PROBE = """
 import sys
 from kesi_lsp.lsp.app import create_server
@@ -19,6 +21,7 @@ print(len(loaded), loaded[:5])
 """
 
 
+@pytest.mark.subprocess
 def test_building_the_server_does_not_import_the_sdk() -> None:
     done = subprocess.run(
         [sys.executable, "-c", PROBE], capture_output=True, text=True, check=True, timeout=120

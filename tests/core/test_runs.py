@@ -1,4 +1,4 @@
-"""A run's life below every front end: one per folder, one end whatever happens, notices once.
+"""A run's life below every front end: one per session, one end whatever happens, notices once.
 
 The front end here is a recording stand-in for the LSP or ACP adapter: the lifecycle must give
 every one of them the same story, so it is checked once, in the core, without a wire.
@@ -129,7 +129,7 @@ async def test_cancel_before_the_agent_starts_still_ends_the_run(tmp_path: Path)
     assert runs.live() == [] and not run.cancel()
 
 
-async def test_cancel_is_the_agents_ctrl_c_and_one_run_per_folder(tmp_path: Path) -> None:
+async def test_cancel_is_the_agents_ctrl_c_and_one_run_per_session(tmp_path: Path) -> None:
     started = asyncio.Event()
 
     async def waiting(ctx: ToolContext, prompt: str) -> RunFinished:
@@ -142,11 +142,13 @@ async def test_cancel_is_the_agents_ctrl_c_and_one_run_per_folder(tmp_path: Path
 
     runs, runtime = Runs(), Runtime({}, waiting)
     frontend = Frontend(tmp_path)
-    run = runs.start(Run(session(tmp_path), "x"), lambda r: drive(r, runtime, frontend))
+    first = session(tmp_path)
+    run = runs.start(Run(first, "x"), lambda r: drive(r, runtime, frontend))
     await started.wait()
     assert runs.active_in(run.root) is run and runs.get(run.id) is run
+    assert runs.active_for(first) is run
     with pytest.raises(SessionBusyError) as busy:
-        runs.start(Run(session(tmp_path), "y"), lambda r: drive(r, runtime, Frontend(tmp_path)))
+        runs.start(Run(first, "y"), lambda r: drive(r, runtime, Frontend(tmp_path)))
     assert busy.value.active is run
     assert run.cancel()
     assert run.task is not None
@@ -156,7 +158,13 @@ async def test_cancel_is_the_agents_ctrl_c_and_one_run_per_folder(tmp_path: Path
 
 
 async def test_stopping_every_run_ends_each_once(tmp_path: Path) -> None:
+    inside: list[ToolContext] = []
+    both_inside = asyncio.Event()
+
     async def stubborn(ctx: ToolContext, prompt: str) -> RunFinished:
+        inside.append(ctx)
+        if len(inside) == 2:
+            both_inside.set()
         await asyncio.Event().wait()
         raise AssertionError("unreachable")
 
@@ -166,9 +174,29 @@ async def test_stopping_every_run_ends_each_once(tmp_path: Path) -> None:
     for folder, frontend in zip(folders, frontends, strict=True):
         folder.mkdir()
         runs.start(Run(session(folder), "x"), lambda r, f=frontend: drive(r, runtime, f))
-    await asyncio.sleep(0.05)
+    await asyncio.wait_for(both_inside.wait(), 10)  # both runs are inside their agent
     await runs.stop_all(grace=5)
     assert [[f.status for f in frontend.finished] for frontend in frontends] == [
         ["cancelled"],
         ["cancelled"],
     ]
+
+
+async def test_two_sessions_of_one_folder_may_run_side_by_side(tmp_path: Path) -> None:
+    """An ACP client's two threads in one folder are two conversations: neither waits for the
+    other (their read records keep one from writing over what the other changed)."""
+    release = asyncio.Event()
+
+    async def waiting(ctx: ToolContext, prompt: str) -> RunFinished:
+        await release.wait()
+        return RunFinished("done", prompt, Usage())
+
+    runs, runtime = Runs(), Runtime({}, waiting)
+    one, two = session(tmp_path), session(tmp_path)
+    a = runs.start(Run(one, "a"), lambda r: drive(r, runtime, Frontend(tmp_path)))
+    b = runs.start(Run(two, "b"), lambda r: drive(r, runtime, Frontend(tmp_path)))
+    assert runs.active_for(one) is a and runs.active_for(two) is b
+    release.set()
+    assert a.task is not None and b.task is not None
+    assert [(await a.task).text, (await b.task).text] == ["a", "b"]
+    assert runs.live() == []

@@ -1,16 +1,16 @@
-"""The demo's own checks: pytest's verdict read right, the diff judged, buffers edited right."""
+"""The demo's own checks: pytest's verdict read right, and the diff judged."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from lsprotocol import types
+import pytest
 
-from kesi_lsp.demo.buffers import apply_text_edits, offset_at, whole_line
 from kesi_lsp.demo.checks import Failure, changed_lines, diff_against, run_tests
 from kesi_lsp.demo.project import BUGGY_LINE, FAILING_TEST, FILES, FIXED_LINE, build
 
 
+@pytest.mark.subprocess
 def test_the_starting_failure_becomes_a_diagnostic_location(tmp_path: Path) -> None:
     state = run_tests(build(tmp_path / "p"))
     assert not state.green and state.exit_code == 1
@@ -20,6 +20,7 @@ def test_the_starting_failure_becomes_a_diagnostic_location(tmp_path: Path) -> N
     )
 
 
+@pytest.mark.subprocess
 def test_after_the_fix_the_tests_are_green_and_the_diff_is_one_line(tmp_path: Path) -> None:
     project = build(tmp_path / "p")
     rules = project / "rules.py"
@@ -33,6 +34,7 @@ def test_after_the_fix_the_tests_are_green_and_the_diff_is_one_line(tmp_path: Pa
     assert changed_lines(diff.text()) == ([BUGGY_LINE.rstrip()], [FIXED_LINE.rstrip()])
 
 
+@pytest.mark.subprocess
 def test_a_green_run_by_deleting_the_test_still_shows_in_the_diff(tmp_path: Path) -> None:
     """Green is not enough (seed Day 13): the diff shows the test was removed."""
     project = build(tmp_path / "p")
@@ -56,19 +58,3 @@ def test_a_deleted_original_file_is_a_change(tmp_path: Path) -> None:
     (project / "utils.py").unlink()
     diff = diff_against(project, FILES)
     assert list(diff.diffs) == ["utils.py"] and not diff.unchanged
-
-
-def test_buffers_use_utf16_positions_like_lsp() -> None:
-    text = "a = '滿千折百'\nb = '🙂x'\n"
-    # '🙂' is two UTF-16 code units: character 6 on line 1 is right after it.
-    assert offset_at(text, types.Position(line=1, character=7)) == text.index("x")
-    edit = types.TextEdit(
-        range=types.Range(
-            start=types.Position(line=1, character=7), end=types.Position(line=1, character=8)
-        ),
-        new_text="y",
-    )
-    assert apply_text_edits(text, [edit]) == "a = '滿千折百'\nb = '🙂y'\n"
-    assert whole_line(text, 0) == types.Range(
-        start=types.Position(line=0, character=0), end=types.Position(line=0, character=10)
-    )

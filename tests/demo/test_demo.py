@@ -19,7 +19,7 @@ import pytest
 from kesi_lsp.demo.checks import diff_against, run_tests
 from kesi_lsp.demo.project import BUGGY_LINE, FILES, FIXED_LINE
 
-pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.subprocess]
 
 BILL = re.compile(
     r"^\d+ requests · input [\d,]+ tokens \(plus cache read [\d,]+, cache write [\d,]+\) · "

@@ -15,6 +15,8 @@ from kesi_lsp.doctor import network_probe
 from kesi_lsp.scripted_api import http_error, reply, script
 from tests.plugins.scripted_api import StartServer
 
+pytestmark = pytest.mark.subprocess
+
 FAKE_KEY = "sk-ant-doctor-test-0123456789-abcdefghij"
 
 
@@ -104,3 +106,22 @@ def test_the_network_probe_is_not_fooled(tmp_path: Path) -> None:
         tmp_path,
     )
     assert probe.blocked is True, probe.detail
+
+
+def test_the_doctor_says_acp_mode_is_ready() -> None:
+    done = doctor("--offline")
+    assert "✔ ACP mode: ready (agent-client-protocol 0.12." in done.stdout
+    assert "protocol v1); an ACP client starts it as: kesi-lsp acp" in done.stdout
+
+
+def test_acp_mode_that_cannot_answer_is_a_failure_with_the_reason(tmp_path: Path) -> None:
+    """A broken `acp` package in the way: `kesi-lsp acp` cannot answer initialize."""
+    from kesi_lsp.acp.readiness import check_acp
+
+    broken = tmp_path / "acp"
+    broken.mkdir()
+    (broken / "__init__.py").write_text("raise ImportError('this acp is broken')\n")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    found = check_acp(env)
+    assert not found.ready and found.version is not None
+    assert "this acp is broken" in found.problem

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from kesi_lsp.demo.project import BUGGY_LINE, FAILING_TEST, FILES, FIXED_LINE, build
 
 
@@ -19,6 +21,7 @@ def run_pytest(project: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.subprocess
 def test_sample_starts_red_with_the_seed_failure(tmp_path: Path) -> None:
     project = build(tmp_path / "demo")
     result = run_pytest(project)
@@ -30,6 +33,7 @@ def test_sample_starts_red_with_the_seed_failure(tmp_path: Path) -> None:
     assert "1 failed, 6 passed" in result.stdout
 
 
+@pytest.mark.subprocess
 def test_the_one_line_fix_turns_it_green(tmp_path: Path) -> None:
     project = build(tmp_path / "demo")
     rules = project / "rules.py"

@@ -6,10 +6,10 @@ import re
 import subprocess
 from pathlib import Path
 
+from kesi_lsp.core.config import DEFAULTS, RULES
 from kesi_lsp.core.paths import IGNORED_NAMES, IGNORED_PREFIX
 from kesi_lsp.core.permissions.policy import SAFE_COMMANDS
 from kesi_lsp.lsp import commands
-from kesi_lsp.lsp.config import DEFAULTS, RULES
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -84,3 +84,16 @@ def test_every_command_and_list_the_readme_names_is_the_codes() -> None:
         head, _, subs = word.partition(" ")
         shown |= {f"{head} {sub}" for sub in subs.split("/")} if subs else {word}
     assert shown == safe
+
+
+def test_every_setting_an_acp_client_can_set_is_named_with_its_variable() -> None:
+    rows = {
+        m.group(1): line
+        for line in README.splitlines()
+        if (m := re.match(r"^\| `(\w+)` \| ", line))
+    }
+    for rule in RULES:
+        if rule.from_env:
+            assert f"`{rule.env}`" in rows[rule.key], rule.key
+    for client in ("agent_servers", "acp.json", "codecompanion", "agent-shell"):
+        assert client in README, client

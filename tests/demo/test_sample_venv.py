@@ -22,6 +22,7 @@ def test_the_closure_is_pytest_and_what_it_needs() -> None:
     assert "kesi-lsp" not in names and "anthropic" not in names
 
 
+@pytest.mark.subprocess
 def test_the_sample_venv_runs_pytest_and_nothing_of_kesi(tmp_path: Path) -> None:
     project = build(tmp_path / "p")
     python = python_in(make_sample_venv(project))
@@ -38,6 +39,7 @@ def test_the_sample_venv_runs_pytest_and_nothing_of_kesi(tmp_path: Path) -> None
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="bubblewrap is Linux's")
+@pytest.mark.subprocess
 def test_inside_the_sandbox_python_means_the_samples_venv(tmp_path: Path) -> None:
     """What KeSi's run_command does with the demo's PATH: the sample's tests run sandboxed."""
     project = build(tmp_path / "p")

@@ -11,18 +11,14 @@ from typing import Any
 from lsprotocol import types
 
 from kesi_lsp.scripted_api import reply, tool_use
-from tests.lsp.clients import KesiClient
+from kesi_lsp.testing import Editor
+from tests.lsp.helpers import api_env
+
+__all__ = ["api_env"]
 
 ACCEPT = {"approvals": "acceptEdits"}
 CALC = "def add(a, b):\n    return a - b\n\n\ndef sub(a, b):\n    return a + b\n"
 FIXED = "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n"
-
-
-def api_env(server: Any) -> dict[str, str]:
-    return {
-        "ANTHROPIC_API_KEY": "sk-ant-test-not-a-real-key",
-        "ANTHROPIC_BASE_URL": server.base_url,
-    }
 
 
 def edit(path: str, old: str, new: str) -> dict[str, Any]:
@@ -59,18 +55,18 @@ async def until(check: Callable[[], bool], seconds: float = 10.0) -> None:
         await asyncio.sleep(0.01)
 
 
-def kesi_diagnostics(client: KesiClient, path: Path) -> list[types.Diagnostic]:
-    return [d for d in client.diagnostics.get(client.uri(path), []) if d.source == "KeSi"]
+def kesi_diagnostics(client: Editor, path: Path) -> list[types.Diagnostic]:
+    return [d for d in client.lsp.diagnostics.get(client.uri(path), []) if d.source == "KeSi"]
 
 
-async def lenses(client: KesiClient, path: Path) -> list[types.CodeLens]:
+async def lenses(client: Editor, path: Path) -> list[types.CodeLens]:
     params = types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=client.uri(path)))
-    found = await client.text_document_code_lens_async(params)
+    found = await client.lsp.text_document_code_lens_async(params)
     return list(found or [])
 
 
 async def actions(
-    client: KesiClient, path: Path, line: int, diagnostics: list[types.Diagnostic] | None = None
+    client: Editor, path: Path, line: int, diagnostics: list[types.Diagnostic] | None = None
 ) -> list[types.CodeAction]:
     at = types.Position(line=line, character=2)
     params = types.CodeActionParams(
@@ -78,11 +74,11 @@ async def actions(
         range=types.Range(start=at, end=at),
         context=types.CodeActionContext(diagnostics=diagnostics or []),
     )
-    found = await client.text_document_code_action_async(params)
+    found = await client.lsp.text_document_code_action_async(params)
     return [a for a in found or [] if isinstance(a, types.CodeAction)]
 
 
-async def run_command(client: KesiClient, command: types.Command | None) -> Any:
+async def run_command(client: Editor, command: types.Command | None) -> Any:
     assert command is not None
     return await client.command(command.command, (command.arguments or [{}])[0])
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.lsp.servers import ScriptedAgent
 
 BUGGY = "def add(a, b):\n    return a - b\n"
 FIXED = "def add(a, b):\n    return a + b\n"
@@ -23,17 +24,18 @@ def project(tmp_path: Path) -> Path:
     return root
 
 
-AgentCommand = Callable[[list[dict[str, Any]]], list[str]]
+AgentCommand = Callable[[list[dict[str, Any]]], ScriptedAgent]
 
 
 @pytest.fixture
 def scripted_agent(tmp_path: Path) -> AgentCommand:
-    """`scripted_agent(steps)` -> the command that starts kesi-lsp with that scripted agent."""
+    """`scripted_agent(steps)` -> the server choice that runs kesi-lsp with that scripted
+    agent (in this process; `Subprocess(scripted_agent(steps))` or `.argv` for a process)."""
     counter = iter(range(1000))
 
-    def command(steps: list[dict[str, Any]]) -> list[str]:
+    def agent(steps: list[dict[str, Any]]) -> ScriptedAgent:
         path = tmp_path / f"steps-{next(counter)}.json"
         path.write_text(json.dumps(steps), encoding="utf-8")
-        return [sys.executable, "-m", "tests.lsp.scripted_agent", str(path)]
+        return ScriptedAgent(steps, path)
 
-    return command
+    return agent

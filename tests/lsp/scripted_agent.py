@@ -137,8 +137,8 @@ class ScriptedRunner:
 
 def main() -> int:
     steps = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
+    from kesi_lsp.logs import configure_logging
     from kesi_lsp.lsp.app import create_server, serve_stdio
-    from kesi_lsp.lsp.log import configure_logging
 
     configure_logging(verbose=False, log_file=None)
     return serve_stdio(create_server(runner=ScriptedRunner(steps)))

@@ -15,10 +15,10 @@ import pytest
 from lsprotocol import types
 
 from kesi_lsp.scripted_api import reply, script, tool_use
-from tests.lsp.clients import KesiClient, kesi_client
+from tests.lsp.clients import Editor, kesi_client
 from tests.lsp.conftest import BUGGY, FIXED, AgentCommand
-from tests.lsp.test_delivery import EDIT, LABEL, outcomes, type_while_held
-from tests.lsp.test_e2e import PYTEST, TEST_CALC, api_env, fix_this_args
+from tests.lsp.helpers import PYTEST, TEST_CALC, api_env, fix_this_args
+from tests.lsp.reviews import EDIT, LABEL, outcomes, type_while_held
 from tests.plugins.scripted_api import StartServer
 
 pytestmark = pytest.mark.e2e
@@ -46,7 +46,7 @@ def failing_project(project: Path) -> Path:
     return project
 
 
-def applied_versions(client: KesiClient) -> list[int | None]:
+def applied_versions(client: Editor) -> list[int | None]:
     """The document version each applied edit was pinned to (None: not a versioned edit)."""
     return [
         change.text_document.version
@@ -141,7 +141,7 @@ async def test_helix_accept_edits_never_overwrites_what_the_user_typed(
     steps = [EDIT[0], {"do": "wait_file", "path": ".go"}, EDIT[1]]
     init = {**ACCEPT, "locale": "zh-TW"}
     async with kesi_client(
-        "helix", [project], command=scripted_agent(steps), init_options=init
+        "helix", [project], server=scripted_agent(steps), init_options=init
     ) as client:
         client.open(calc)
         started = await client.command("kesi.ask", {"prompt": "fix add"})
@@ -159,7 +159,7 @@ async def test_helix_accept_edits_catches_a_keystroke_racing_the_apply(
 ) -> None:
     calc = project / "calc.py"
     async with kesi_client(
-        "helix", [project], command=scripted_agent(EDIT), init_options=ACCEPT
+        "helix", [project], server=scripted_agent(EDIT), init_options=ACCEPT
     ) as client:
         client.open(calc)
         client.before_apply = lambda params: client.type_text(calc, "def add", "def plus")
@@ -178,7 +178,7 @@ async def test_no_review_is_shown_in_editors_that_could_ask(
     """No preview, prompt or review request: the edit lands, and the run says so."""
     calc = project / "calc.py"
     async with kesi_client(
-        preset, [project], command=scripted_agent(EDIT), init_options=ACCEPT
+        preset, [project], server=scripted_agent(EDIT), init_options=ACCEPT
     ) as client:
         done = await client.run("kesi.ask", {"prompt": "fix add"})
         assert outcomes(client, done["runId"])[-1] == "applied once"

@@ -17,9 +17,10 @@ import pytest
 from lsprotocol import types
 
 from kesi_lsp.scripted_api import reply, script, stall_after, tool_use
-from tests.lsp.clients import ALLOW_ONCE, KesiClient, kesi_client
+from tests.lsp.clients import ALLOW_ONCE, Editor, kesi_client
 from tests.lsp.conftest import BUGGY
-from tests.lsp.test_e2e import api_env, wait_for
+from tests.lsp.helpers import api_env, result_text, tool_results, wait_for
+from tests.lsp.servers import Subprocess
 from tests.plugins.scripted_api import StartServer
 from tests.processes import processes_with
 
@@ -37,17 +38,17 @@ async def never_answer(params: Any) -> str:
     raise AssertionError("unreachable")
 
 
-def by_command(client: KesiClient, run_id: str) -> Callable[[], Any]:
+def by_command(client: Editor, run_id: str) -> Callable[[], Any]:
     async def cancel() -> None:
         assert await client.command("kesi.cancel", {"runId": run_id}) == {"cancelled": True}
 
     return cancel
 
 
-def by_progress(client: KesiClient, run_id: str) -> Callable[[], Any]:
+def by_progress(client: Editor, run_id: str) -> Callable[[], Any]:
     async def cancel() -> None:
-        (token,) = client.progress_reports
-        client.window_work_done_progress_cancel(types.WorkDoneProgressCancelParams(token=token))
+        (token,) = client.lsp.progress_reports
+        client.lsp.window_work_done_progress_cancel(types.WorkDoneProgressCancelParams(token=token))
 
     return cancel
 
@@ -55,7 +56,7 @@ def by_progress(client: KesiClient, run_id: str) -> Callable[[], Any]:
 ROUTES = {"kesi.cancel": by_command, "progress": by_progress}
 
 
-async def finish_then_next(client: KesiClient, run_id: str) -> dict[str, Any]:
+async def finish_then_next(client: Editor, run_id: str) -> dict[str, Any]:
     done = await client.wait_finished(run_id, 30)
     assert done["status"] == "cancelled", done
     following = await client.run("kesi.ask", {"prompt": "next task"})
@@ -91,22 +92,6 @@ SKIPPED = {
     "en": "Error: this round was interrupted; the tool was not run.",
     "zh-TW": "錯誤：這一輪已中斷，工具沒有執行。",
 }
-
-
-def tool_results(request: Any) -> list[dict[str, Any]]:
-    """The tool_result blocks a request carried, in order."""
-    return [
-        block
-        for message in request.body["messages"]
-        if isinstance(message["content"], list)
-        for block in message["content"]
-        if block.get("type") == "tool_result"
-    ]
-
-
-def result_text(block: dict[str, Any]) -> str:
-    content = block["content"]
-    return content if isinstance(content, str) else "".join(c["text"] for c in content)
 
 
 @pytest.mark.parametrize("locale", ["en", "zh-TW"])
@@ -187,21 +172,25 @@ async def test_cancel_without_a_run_says_so(project: Path, scripted_api: StartSe
 
 
 @pytest.mark.parametrize("how", ["shutdown", "eof"])
+@pytest.mark.subprocess
 async def test_client_going_away_stops_the_run_and_its_command(
     how: str, project: Path, scripted_api: StartServer
 ) -> None:
     marker = f"sleep {381 + len(how)}"
     api = scripted_api(script(reply(tool_use("run_command", {"command": marker}))))
     api.allow_problems()  # the run never gets to send its next request
-    async with kesi_client("neovim", [project], env=api_env(api), check=False) as client:
+    real = Subprocess()  # the process's exit is what this is about
+    async with kesi_client(
+        "neovim", [project], env=api_env(api), server=real, check=False
+    ) as client:
         client.answer_prompt = lambda params: ALLOW_ONCE
         await client.command("kesi.ask", {"prompt": "wait"})
         await wait_for(lambda: processes_with(marker, zombies=True))
-        server = client._server
+        server = client.lsp._server
         assert server is not None
         started = time.monotonic()
         if how == "shutdown":
-            await asyncio.wait_for(client.shutdown_session(), 20)
+            await asyncio.wait_for(client.lsp.shutdown_session(), 20)
         else:
             assert server.stdin is not None
             server.stdin.close()

@@ -83,12 +83,7 @@ async def test_undo_of_a_file_the_user_deleted(calc: Path, scripted_api: StartSe
     async with kesi_client("vscode", [calc.parent], env=api_env(api), init_options=ACCEPT) as c:
         c.open(calc)
         await c.run("kesi.ask", {"prompt": "fix"})
-        c.text_document_did_close(
-            types.DidCloseTextDocumentParams(
-                text_document=types.TextDocumentIdentifier(uri=c.uri(calc))
-            )
-        )
-        c.buffers.pop(c.uri(calc))
+        c.buffers.close(calc)
         rename(calc, calc.with_name("renamed.py"))
         result = await c.command("kesi.undoRun", {})
         assert result["message"].splitlines() == [

@@ -7,116 +7,27 @@ exactly where the test wants it. The end-to-end tests with the model loop are in
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
 import pytest
 from lsprotocol import types
 
-from tests.lsp.clients import (
-    ALLOW_ONCE,
-    ALLOW_SESSION,
-    DENY,
-    EditorRefusalError,
-    KesiClient,
-    kesi_client,
-)
+from tests.lsp.clients import ALLOW_ONCE, EditorRefusalError, kesi_client
 from tests.lsp.conftest import BUGGY, FIXED, AgentCommand
+from tests.lsp.reviews import (
+    EDIT,
+    LABEL,
+    REVIEW_PATHS,
+    answer,
+    assert_review_path,
+    outcomes,
+    run_accepting,
+    tick_first_hunk,
+    type_while_held,
+)
 
 pytestmark = pytest.mark.e2e
-
-EDIT = [
-    {"do": "read", "path": "calc.py"},
-    {"do": "edit", "path": "calc.py", "old": "a - b", "new": "a + b"},
-]
-LABEL = "KeSi: edit_file calc.py"
-
-# preset -> the review path it must get
-REVIEW_PATHS = {
-    "vscode": "annotation",
-    "vscode+kesi": "annotation",
-    "neovim": "prompt",
-    "emacs": "prompt",
-    "neovim+kesi": "kesi",
-    "helix": "none",
-}
-
-
-def outcomes(client: KesiClient, run_id: str) -> list[str]:
-    """The tool results the agent saw, from kesi/stream or from the log lines."""
-    ends = client.stream(run_id, "toolEnd")
-    if ends or client.preset.name.endswith("+kesi"):
-        return [end["summary"] for end in ends]
-    return [line.strip()[2:] for line in client.log_lines() if line.strip().startswith(("→", "✗"))]
-
-
-def tick_first_hunk(edit: types.WorkspaceEdit) -> bool:
-    """The user of VS Code's Refactor Preview ticks the first of two changes and applies."""
-    change = (edit.document_changes or [])[0]
-    assert isinstance(change, types.TextDocumentEdit) and len(change.edits) == 2
-    change.edits = change.edits[:1]  # the preview applies only what is ticked
-    return True
-
-
-async def type_while_held(client: KesiClient, calc: Path, run_id: str, project: Path) -> str:
-    """Between the scripted agent's read and its edit (held by a `wait_file` of `.go`), the
-    user types into calc.py; returns the edit's outcome."""
-    await _wait_for(lambda: len(outcomes(client, run_id)) == 1)
-    client.type_text(calc, "return a - b", "return a - b  # mine")
-    await client.sync()
-    (project / ".go").touch()
-    await client.wait_finished(run_id)
-    return outcomes(client, run_id)[-1]
-
-
-def answer(client: KesiClient, accept: bool, *, session: bool = False) -> None:
-    """Script the user: accept or reject whatever review this client shows."""
-    client.answer_preview = lambda edit: accept
-    client.answer_prompt = lambda params: (
-        (ALLOW_SESSION if session else ALLOW_ONCE) if accept else DENY
-    )
-    client.answer_review = lambda params: (
-        ("acceptSession" if session else "accept") if accept else "reject"
-    )
-
-
-async def run_accepting(client: KesiClient, opened: Path | None, prompt: str) -> dict[str, Any]:
-    """Accept every review, open `opened` first (if given), run `kesi.ask` to its end."""
-    answer(client, accept=True)
-    if opened is not None:
-        client.open(opened)
-    finished: dict[str, Any] = await client.run("kesi.ask", {"prompt": prompt})
-    return finished
-
-
-def assert_review_path(client: KesiClient, path: str) -> None:
-    annotated = [
-        e
-        for params in client.applied
-        for change in params.edit.document_changes or []
-        if isinstance(change, types.TextDocumentEdit)
-        for e in change.edits
-        if isinstance(e, types.AnnotatedTextEdit)
-    ]
-    if path == "annotation":
-        assert annotated and not client.prompts and not client.reviews
-        notes = client.applied[0].edit.change_annotations or {}
-        assert all(note.needs_confirmation for note in notes.values())
-    elif path == "prompt":
-        assert len(client.prompts) == 1 and not client.reviews and not annotated
-        prompt = client.prompts[0]
-        assert prompt.type == types.MessageType.Warning
-        assert [a.title for a in prompt.actions or []] == [ALLOW_ONCE, ALLOW_SESSION, DENY]
-        assert "calc.py" in prompt.message and "+    return a + b" in prompt.message
-    elif path == "kesi":
-        assert len(client.reviews) == 1 and not client.prompts and not annotated
-        review = client.reviews[0]
-        assert review["path"] == "calc.py" and review["uri"].endswith("/calc.py")
-        assert review["before"] == BUGGY and review["after"] == FIXED
-        assert "-    return a - b" in review["diff"] and "+    return a + b" in review["diff"]
-    else:  # helix: nobody can be asked
-        assert not client.reviews and not client.applied
 
 
 @pytest.mark.parametrize("preset", list(REVIEW_PATHS))
@@ -125,7 +36,7 @@ async def test_accepted_edit_lands_everywhere(
     preset: str, opened: bool, project: Path, scripted_agent: AgentCommand
 ) -> None:
     calc = project / "calc.py"
-    async with kesi_client(preset, [project], command=scripted_agent(EDIT)) as client:
+    async with kesi_client(preset, [project], server=scripted_agent(EDIT)) as client:
         done = await run_accepting(client, calc if opened else None, "fix add")
         assert_review_path(client, REVIEW_PATHS[preset])
         if REVIEW_PATHS[preset] == "none":  # Helix: no prompts, so every edit is denied
@@ -152,7 +63,7 @@ async def test_rejected_edit_changes_nothing(
     preset: str, project: Path, scripted_agent: AgentCommand
 ) -> None:
     calc = project / "calc.py"
-    async with kesi_client(preset, [project], command=scripted_agent(EDIT)) as client:
+    async with kesi_client(preset, [project], server=scripted_agent(EDIT)) as client:
         answer(client, accept=False)
         client.open(calc)
         client.type_text(calc, "def add", "def add")  # an open buffer, version 2
@@ -169,7 +80,7 @@ async def test_unsaved_buffer_is_what_the_agent_reads_and_edits(
     project: Path, scripted_agent: AgentCommand
 ) -> None:
     calc = project / "calc.py"
-    async with kesi_client("neovim+kesi", [project], command=scripted_agent(EDIT)) as client:
+    async with kesi_client("neovim+kesi", [project], server=scripted_agent(EDIT)) as client:
         answer(client, accept=True)
         client.open(calc)
         client.type_text(calc, "def add(a, b):", "def add(a, b):  # unsaved note")
@@ -196,7 +107,7 @@ async def test_user_typing_between_read_and_write_is_never_overwritten(
     """I4: the user types after the agent read the file; the edit is refused as stale."""
     calc = project / "calc.py"
     steps = [EDIT[0], {"do": "wait_file", "path": ".go"}, EDIT[1]]
-    async with kesi_client(preset, [project], command=scripted_agent(steps)) as client:
+    async with kesi_client(preset, [project], server=scripted_agent(steps)) as client:
         answer(client, accept=True)
         client.open(calc)
         started = await client.command("kesi.ask", {"prompt": "fix add"})
@@ -219,7 +130,7 @@ async def test_user_typing_during_review_is_never_overwritten(
         client.type_text(calc, "def add", "def plus")
         return ALLOW_ONCE if isinstance(params, types.ShowMessageRequestParams) else "accept"
 
-    async with kesi_client(preset, [project], command=scripted_agent(EDIT)) as client:
+    async with kesi_client(preset, [project], server=scripted_agent(EDIT)) as client:
         client.answer_prompt = type_then_accept
         client.answer_review = type_then_accept
         client.open(calc)
@@ -244,7 +155,7 @@ async def test_keystroke_racing_the_apply_is_caught(
     """The user types just as the versioned edit arrives: each editor refuses differently,
     and KeSi notices every time (Neovim even answers `applied: true`)."""
     calc = project / "calc.py"
-    async with kesi_client(preset, [project], command=scripted_agent(EDIT)) as client:
+    async with kesi_client(preset, [project], server=scripted_agent(EDIT)) as client:
         answer(client, accept=True)
         client.open(calc)
         client.before_apply = lambda params: client.type_text(calc, "def add", "def plus")
@@ -266,7 +177,7 @@ async def test_partial_acceptance_in_the_preview_is_reported(
         {"do": "write", "path": "calc.py", "content": "ONE\ntwo\nTHREE\n"},
     ]
 
-    async with kesi_client("vscode", [project], command=scripted_agent(steps)) as client:
+    async with kesi_client("vscode", [project], server=scripted_agent(steps)) as client:
         client.answer_preview = tick_first_hunk
         done = await client.run("kesi.ask", {"prompt": "shout"})
         assert outcomes(client, done["runId"])[-1] == "applied once"
@@ -278,7 +189,7 @@ async def test_partial_acceptance_in_the_preview_is_reported(
 async def test_new_file(preset: str, project: Path, scripted_agent: AgentCommand) -> None:
     """A new file holds exactly what was written (Neovim opens it as one empty line)."""
     steps = [{"do": "write", "path": "pkg/new.py", "content": "X = 1\n\nY = 2\n"}]
-    async with kesi_client(preset, [project], command=scripted_agent(steps)) as client:
+    async with kesi_client(preset, [project], server=scripted_agent(steps)) as client:
         answer(client, accept=True)
         done = await client.run("kesi.ask", {"prompt": "create"})
         assert outcomes(client, done["runId"])[-1] == "applied once"
@@ -315,9 +226,9 @@ async def test_appending_to_the_end_of_a_file(
     preset: str, opened: bool, project: Path, scripted_agent: AgentCommand
 ) -> None:
     """Lines added after the last line land once, without a stray empty line (I1), in every
-    editor's way of applying edits (Neovim's included: see neovim_model.py)."""
+    editor's way of applying edits (Neovim's included: see kesi_lsp/testing/vim.py)."""
     calc = project / "calc.py"
-    async with kesi_client(preset, [project], command=scripted_agent(APPEND)) as client:
+    async with kesi_client(preset, [project], server=scripted_agent(APPEND)) as client:
         done = await run_accepting(client, calc if opened else None, "add sub")
         assert outcomes(client, done["runId"])[1:] == ["applied once", "applied once"]
         assert calc.read_text() == APPENDED == client.buffer(calc).text
@@ -328,12 +239,14 @@ GRANTED = {
     "commands": [],
     "files": ["calc.py"],
     "approvals": "ask",
+    "rules": [],
     "lines": ["Allowed commands: (none)", "Allowed files: calc.py"],
 }
 NO_GRANTS = {
     "commands": [],
     "files": [],
     "approvals": "ask",
+    "rules": [],
     "lines": ["Allowed commands: (none)", "Allowed files: (none)"],
 }
 REVOKED = "(all grants for this session have been revoked)"
@@ -346,7 +259,7 @@ async def test_session_grant_skips_the_next_review(
     """A session grant is seen and revoked with the seed's `/permissions` and `/revoke`; an
     editor without a KeSi client is shown their words, ours renders the result itself."""
     steps = [*EDIT, {"do": "edit", "path": "calc.py", "old": "add", "new": "plus"}]
-    async with kesi_client(preset, [project], command=scripted_agent(steps)) as client:
+    async with kesi_client(preset, [project], server=scripted_agent(steps)) as client:
         answer(client, accept=True, session=True)
         done = await client.run("kesi.ask", {"prompt": "fix add"})
         assert outcomes(client, done["runId"])[1:] == ["applied session", "applied once"]
@@ -367,7 +280,7 @@ async def test_permissions_speak_the_seed_in_traditional_chinese(
 ) -> None:
     init = {"locale": "zh-TW"}
     async with kesi_client(
-        "helix", [project], command=scripted_agent([]), init_options=init
+        "helix", [project], server=scripted_agent([]), init_options=init
     ) as client:
         listed = await client.command("kesi.permissions", {})
         assert listed["lines"] == ["已放行的指令：（無）", "已放行的檔案：（無）"]
@@ -383,7 +296,7 @@ async def test_permissions_say_when_every_edit_is_allowed(
     that edits still ask."""
     init = {"approvals": "acceptEdits"}
     async with kesi_client(
-        "helix", [project], command=scripted_agent([]), init_options=init
+        "helix", [project], server=scripted_agent([]), init_options=init
     ) as client:
         listed = await client.command("kesi.permissions", {})
     assert listed["approvals"] == "acceptEdits"
@@ -392,14 +305,6 @@ async def test_permissions_say_when_every_edit_is_allowed(
         "Allowed files: (none)",
         "Every file edit is allowed without asking (kesi.approvals is acceptEdits).",
     ]
-
-
-async def _wait_for(condition: Any, seconds: float = 20) -> None:
-    for _ in range(int(seconds / 0.02)):
-        if condition():
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError("condition not reached")
 
 
 @pytest.mark.parametrize("reply_kind", ["dismissed", "error"])
@@ -414,7 +319,7 @@ async def test_a_prompt_without_a_yes_is_a_no(
         return None
 
     steps = [{"do": "command", "command": "touch x"}, *EDIT]
-    async with kesi_client("emacs", [project], command=scripted_agent(steps)) as client:
+    async with kesi_client("emacs", [project], server=scripted_agent(steps)) as client:
         client.answer_prompt = dismiss_or_fail
         done = await client.run("kesi.ask", {"prompt": "go"})
         command, _, edit = outcomes(client, done["runId"])

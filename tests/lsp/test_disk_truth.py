@@ -23,11 +23,10 @@ import pytest
 
 from kesi_lsp.lsp.documents import BufferState, DiskTexts
 from kesi_lsp.scripted_api import Step, reply, script, tool_use
-from tests.lsp.clients import ALLOW_ONCE, DENY, KesiClient, kesi_client
+from tests.lsp.clients import ALLOW_ONCE, DENY, Editor, kesi_client
 from tests.lsp.conftest import BUGGY, FIXED, AgentCommand
-from tests.lsp.test_cancel import result_text, tool_results
-from tests.lsp.test_delivery import EDIT, answer, outcomes, tick_first_hunk
-from tests.lsp.test_e2e import api_env
+from tests.lsp.helpers import api_env, result_text, tool_results
+from tests.lsp.reviews import EDIT, answer, outcomes, tick_first_hunk
 from tests.plugins.scripted_api import StartServer
 
 pytestmark = pytest.mark.e2e
@@ -264,7 +263,7 @@ async def test_part_of_a_change_kept_in_the_preview_is_saved_and_told_to_the_mod
 
 
 async def edit_with_save_hook(
-    client: KesiClient, calc: Path, before_save: Callable[[Path], bool]
+    client: Editor, calc: Path, before_save: Callable[[Path], bool]
 ) -> dict[str, Any]:
     """The user accepts the scripted agent's edit of calc.py; `before_save` runs when the
     editor is asked to save it. Returns the run's end, after checking the edit failed."""
@@ -290,7 +289,7 @@ async def test_an_edit_the_editor_could_not_save_is_never_saved_over_a_newer_dis
         path.write_text(theirs)
         return False
 
-    async with kesi_client("vscode+kesi", [project], command=scripted_agent(EDIT)) as client:
+    async with kesi_client("vscode+kesi", [project], server=scripted_agent(EDIT)) as client:
         done = await edit_with_save_hook(client, calc, newer_on_disk)
         assert calc.read_text() == theirs
         assert client.buffer(calc).text == FIXED and client.buffer(calc).dirty
@@ -309,7 +308,7 @@ async def test_a_disk_change_during_the_review_is_caught_before_the_edit_lands(
         calc.write_text(RENAMED)
         return "accept"
 
-    async with kesi_client("neovim+kesi", [project], command=scripted_agent(EDIT)) as client:
+    async with kesi_client("neovim+kesi", [project], server=scripted_agent(EDIT)) as client:
         client.open(calc)
         client.answer_review = change_disk_then_accept
         done = await client.run("kesi.ask", {"prompt": "fix add"})
@@ -377,7 +376,7 @@ async def test_an_undo_before_the_save_is_not_taken_for_a_reformat(
         client.reload(path)  # back to what the disk holds: the text before the edit
         return True
 
-    async with kesi_client("vscode+kesi", [project], command=scripted_agent(EDIT)) as client:
+    async with kesi_client("vscode+kesi", [project], server=scripted_agent(EDIT)) as client:
         done = await edit_with_save_hook(client, calc, revert_then_save)
         assert done["edits"] == []
         assert calc.read_text() == BUGGY == client.buffer(calc).text

@@ -1,5 +1,7 @@
-"""KeSi end to end: `kesi-lsp` as a subprocess, the real `anthropic` SDK over real HTTP to the
-scripted Messages API, and a client that behaves like VS Code, Neovim, Emacs or Helix.
+"""KeSi end to end: the real server and agent loop, the real `anthropic` SDK over real HTTP to
+the scripted Messages API, and a client that behaves like VS Code, Neovim, Emacs or Helix.
+The headline scenario runs `kesi-lsp` as a subprocess over stdio; the other cases run the same
+server in this process over pipes (tests/lsp/servers.py).
 
 The headline scenario is the user's: a test fails, "KeSi: fix this" on the broken line, the
 agent reads the file, proposes an edit the user reviews and accepts, asks to run pytest, the
@@ -8,24 +10,21 @@ user allows it, the test passes, and the run ends with its bill.
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
-from typing import Any
 
 import pytest
 from lsprotocol import types
 
 from kesi_lsp.scripted_api import reply, script, tool_use
-from tests.lsp.clients import ALLOW_ONCE, DENY, KesiClient, kesi_client
+from tests.lsp.clients import ALLOW_ONCE, DENY, Editor, kesi_client
 from tests.lsp.conftest import BUGGY, FIXED
-from tests.lsp.test_delivery import REVIEW_PATHS, answer, assert_review_path
+from tests.lsp.helpers import FAILURE, PYTEST, TEST_CALC, api_env, fix_this_args, wait_for
+from tests.lsp.reviews import REVIEW_PATHS, answer, assert_review_path
+from tests.lsp.servers import Subprocess
 from tests.plugins.scripted_api import StartServer
 
 pytestmark = pytest.mark.e2e
 
-TEST_CALC = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"
-PYTEST = "python3 -m pytest -q"
-FAILURE = "assert -1 == 5"
 DONE_TEXT = "Fixed: add now adds, and the test passes."
 ACCEPTING = ["vscode", "vscode+kesi", "neovim", "neovim+kesi", "emacs"]
 
@@ -34,35 +33,6 @@ ACCEPTING = ["vscode", "vscode+kesi", "neovim", "neovim+kesi", "emacs"]
 def failing_project(project: Path) -> Path:
     (project / "test_calc.py").write_text(TEST_CALC, encoding="utf-8")
     return project
-
-
-def api_env(server: Any) -> dict[str, str]:
-    return {
-        "ANTHROPIC_API_KEY": "sk-ant-test-not-a-real-key",
-        "ANTHROPIC_BASE_URL": server.base_url,
-    }
-
-
-def fix_this_args(project: Path) -> dict[str, Any]:
-    diagnostic = types.Diagnostic(
-        range=types.Range(
-            start=types.Position(line=1, character=4), end=types.Position(line=1, character=16)
-        ),
-        message=f"test_add fails: {FAILURE}",
-        severity=types.DiagnosticSeverity.Error,
-        source="pytest",
-    )
-    return {
-        "uri": (project / "calc.py").resolve().as_uri(),
-        "range": {"start": {"line": 0, "character": 0}, "end": {"line": 2, "character": 0}},
-        "diagnostics": [_json(diagnostic)],
-    }
-
-
-def _json(value: Any) -> Any:
-    from lsprotocol.converters import get_converter
-
-    return get_converter().unstructure(value)
 
 
 FIX_SCRIPT = script(
@@ -95,7 +65,7 @@ FIX_SCRIPT = script(
 )
 
 
-def check_stream_order(client: KesiClient, run_id: str) -> None:
+def check_stream_order(client: Editor, run_id: str) -> None:
     """Text deltas in order and before runFinished; progress begin/report/end well-formed."""
     finished_at = next(
         i
@@ -127,7 +97,7 @@ def check_stream_order(client: KesiClient, run_id: str) -> None:
         assert story.index("[tool] edit_file") < story.index("[tool] run_command")
         assert f"KeSi > {DONE_TEXT}" in story
         assert "(this turn: 4 requests" in lines[-1]
-    reports = list(client.progress_reports.values())
+    reports = list(client.lsp.progress_reports.values())
     assert len(reports) == 1
     values = reports[0]
     assert isinstance(values[0], types.WorkDoneProgressBegin) and values[0].cancellable
@@ -145,12 +115,14 @@ def check_stream_order(client: KesiClient, run_id: str) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("preset", ACCEPTING)
+@pytest.mark.subprocess
 async def test_fix_this_end_to_end(
     preset: str, failing_project: Path, scripted_api: StartServer
 ) -> None:
     api = scripted_api(FIX_SCRIPT)
     calc = failing_project / "calc.py"
-    async with kesi_client(preset, [failing_project], env=api_env(api)) as client:
+    server = Subprocess()  # the headline story through the real `python -m kesi_lsp`
+    async with kesi_client(preset, [failing_project], env=api_env(api), server=server) as client:
         answer(client, accept=True)
         client.open(calc)
         done = await client.run("kesi.fixThis", fix_this_args(failing_project))
@@ -242,6 +214,7 @@ async def test_rejected_edit_reaches_the_model(
         assert client.buffer(calc).undo == []
 
 
+@pytest.mark.slow  # the model thinks for 2 s
 async def test_user_edit_between_read_and_write_is_refused_as_stale(
     failing_project: Path, scripted_api: StartServer
 ) -> None:
@@ -311,14 +284,6 @@ async def test_denied_command_does_not_run(project: Path, scripted_api: StartSer
         assert done["status"] == "done"
         assert len(client.prompts) == 1 and "touch made-by-kesi" in client.prompts[0].message
         assert not (project / "made-by-kesi").exists()
-
-
-async def wait_for(condition: Any, seconds: float = 30) -> None:
-    for _ in range(int(seconds / 0.02)):
-        if condition():
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError("condition not reached in time")
 
 
 async def test_the_model_is_told_which_files_are_unsaved(

@@ -15,7 +15,7 @@ from lsprotocol import types
 from kesi_lsp.scripted_api import reply, script, tool_use
 from tests.lsp.clients import DENY, kesi_client
 from tests.lsp.conftest import BUGGY
-from tests.lsp.test_e2e import api_env
+from tests.lsp.helpers import api_env
 from tests.plugins.scripted_api import StartServer
 
 

@@ -16,7 +16,7 @@ from lsprotocol import types
 from kesi_lsp.scripted_api import reply, script, tool_use
 from tests.lsp.clients import kesi_client
 from tests.lsp.conftest import BUGGY
-from tests.lsp.test_e2e import api_env
+from tests.lsp.helpers import api_env
 from tests.plugins.scripted_api import StartServer
 
 HALF_WRITTEN = tool_use("write_file", {"file_path": "calc.py", "content": "def add(a, b):\n"})

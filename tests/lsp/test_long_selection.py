@@ -14,7 +14,7 @@ from kesi_lsp.core import MAX_EXCERPT_BYTES, clip_note, clipped_last
 from kesi_lsp.lsp.tasks import fix_task
 from kesi_lsp.scripted_api import reply, script
 from tests.lsp.clients import kesi_client
-from tests.lsp.test_e2e import api_env
+from tests.lsp.helpers import api_env
 from tests.plugins.scripted_api import StartServer
 
 

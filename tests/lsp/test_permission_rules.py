@@ -14,7 +14,7 @@ from lsprotocol import types
 
 from kesi_lsp.scripted_api import reply, script, tool_use
 from tests.lsp.clients import kesi_client
-from tests.lsp.test_e2e import api_env, wait_for
+from tests.lsp.helpers import api_env, wait_for
 from tests.plugins.scripted_api import StartServer
 
 RULES = {

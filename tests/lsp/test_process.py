@@ -18,16 +18,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from lsprotocol import types
 
 from kesi_lsp import __version__
 from kesi_lsp.scripted_api import reply, script, tool_use
-from tests.lsp.clients import PRESETS, REPO, KesiClient, server_env
+from tests.lsp.clients import new_editor
 from tests.lsp.conftest import AgentCommand
-from tests.lsp.test_e2e import api_env
+from tests.lsp.helpers import api_env
+from tests.lsp.servers import REPO, server_env
 from tests.plugins.scripted_api import StartServer
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.subprocess]
 
 KESI_LSP = shutil.which("kesi-lsp", path=str(Path(sys.executable).parent)) or "kesi-lsp"
 
@@ -200,7 +200,7 @@ async def test_a_child_inheriting_stdout_cannot_corrupt_it(
     project: Path, scripted_agent: AgentCommand
 ) -> None:
     steps = [{"do": "system", "command": "echo leaked-to-fd-1; echo leaked-to-python >&1"}]
-    stdout, stderr = await talk(scripted_agent(steps), project, {}, "leak")
+    stdout, stderr = await talk(scripted_agent(steps).argv, project, {}, "leak")
     parse_frames(stdout)
     assert b"leaked" not in stdout and b"leaked-to-fd-1" in stderr
 
@@ -221,7 +221,8 @@ async def test_tcp(project: Path, scripted_api: StartServer) -> None:
     )  # fmt: skip
     try:
         # The server serves one client and stops when it leaves: no probing connection.
-        client = KesiClient(PRESETS["vscode+kesi"])
+        editor = new_editor("vscode+kesi")
+        client = editor.lsp
         for _ in range(600):
             try:
                 await client.start_tcp("127.0.0.1", port)
@@ -229,19 +230,14 @@ async def test_tcp(project: Path, scripted_api: StartServer) -> None:
             except ConnectionRefusedError:
                 await asyncio.sleep(0.1)
 
-        await client.initialize_session(
-            types.InitializeParams(
-                capabilities=client.preset.capabilities(),
-                workspace_folders=[types.WorkspaceFolder(uri=project.as_uri(), name="p")],
-            )
-        )
-        done = await client.run("kesi.ask", {"prompt": "hi"})
+        await editor.initialize([project])
+        done = await editor.run("kesi.ask", {"prompt": "hi"})
         assert done["status"] == "done" and done["text"] == "Hello over TCP."
         await client.shutdown_async(None)
         client.exit(None)
         assert await asyncio.wait_for(process.wait(), 30) == 0
         await asyncio.wait_for(client.stop(), 10)
-        assert not client.problems
+        assert not editor.problems
         assert process.stdout is not None
         assert await process.stdout.read() == b""  # TCP mode: stdout stays empty
     finally:

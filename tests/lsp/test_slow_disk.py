@@ -24,7 +24,7 @@ from kesi_lsp.core.session import Session
 from kesi_lsp.lsp.documents import DiskTexts
 from tests.lsp.clients import kesi_client
 from tests.lsp.conftest import BUGGY, FIXED, AgentCommand
-from tests.lsp.test_delivery import answer, outcomes
+from tests.lsp.reviews import answer, outcomes
 
 pytestmark = pytest.mark.e2e
 
@@ -33,26 +33,34 @@ DELAY = 1.0  # how long each read of the slow file waits
 
 class SlowDisk:
     """Feed `content` to every reader of the FIFO at `path`, each after DELAY seconds, until
-    the FIFO is gone (replaced by a regular file) or `stop()` is called."""
+    the FIFO is gone (replaced by a regular file) or `stop()` is called. `reading` is set
+    once a reader waits on it."""
 
     def __init__(self, path: Path, content: str) -> None:
         os.mkfifo(path)
         self.path, self.content, self.fed = path, content.encode(), 0
+        self.reading = threading.Event()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._feed, daemon=True)
         self._thread.start()
 
-    def _feed(self) -> None:
+    def _open_for_a_reader(self) -> int | None:
+        """A write end once a reader has the FIFO open (None: stopped). Opening without
+        blocking fails until then, so this polls every 10 ms."""
         while not self._stop.is_set():
-            try:  # non-blocking: fails until a reader has the pipe open
-                fd = os.open(self.path, os.O_WRONLY | os.O_NONBLOCK)
+            try:
+                return os.open(self.path, os.O_WRONLY | os.O_NONBLOCK)
             except OSError:
                 time.sleep(0.01)
-                continue
+        return None
+
+    def _feed(self) -> None:
+        while (fd := self._open_for_a_reader()) is not None:
             try:
                 if not stat.S_ISFIFO(os.fstat(fd).st_mode):
                     return  # the server replaced it with the saved file
-                time.sleep(DELAY)
+                self.reading.set()
+                time.sleep(DELAY)  # the slow disk itself
                 os.set_blocking(fd, True)
                 os.write(fd, self.content)
                 self.fed += 1
@@ -60,7 +68,11 @@ class SlowDisk:
                 pass
             finally:
                 os.close(fd)
-            time.sleep(0.05)  # let the reader see the end of the file and close
+            # The reader gets the end of the file now; a writer opening before it closes
+            # would feed it twice. A FIFO's writer cannot see a reader close (opening to
+            # probe would itself end a new reader's file), so the device pauses, as the
+            # real slow disk it imitates would between two accesses.
+            time.sleep(0.05)
 
     def stop(self) -> None:
         self._stop.set()
@@ -78,6 +90,7 @@ async def slowest_answer(client: object, done: asyncio.Event) -> float:
     return slowest
 
 
+@pytest.mark.slow  # each disk access takes DELAY
 async def test_reads_saves_and_checks_wait_off_the_event_loop(
     project: Path, scripted_agent: AgentCommand
 ) -> None:
@@ -88,7 +101,7 @@ async def test_reads_saves_and_checks_wait_off_the_event_loop(
         {"do": "read", "path": "calc.py"},
         {"do": "edit", "path": "calc.py", "old": "a - b", "new": "a + b"},
     ]
-    async with kesi_client("vscode", [project], command=scripted_agent(steps)) as client:
+    async with kesi_client("vscode", [project], server=scripted_agent(steps)) as client:
         answer(client, accept=True)
         client.open(calc)  # the buffer holds BUGGY; from now on the disk is slow
         calc.unlink()
@@ -117,7 +130,7 @@ async def test_a_note_made_during_a_refresh_wins(tmp_path: Path) -> None:
     texts = DiskTexts()
     try:
         refresh = asyncio.create_task(texts.refresh([slow]))
-        await asyncio.sleep(0.1)  # the worker thread is now waiting on the disk
+        assert await asyncio.to_thread(disk.reading.wait, 10)  # the refresh waits on the disk
         texts.note(slow, "new\n")
         await refresh
     finally:

@@ -13,7 +13,7 @@ from pygls.exceptions import JsonRpcException
 from kesi_lsp.scripted_api import reply, script, tool_use
 from tests.lsp.clients import kesi_client
 from tests.lsp.conftest import BUGGY, AgentCommand
-from tests.lsp.test_e2e import api_env, wait_for
+from tests.lsp.helpers import api_env, wait_for
 from tests.plugins.scripted_api import StartServer
 
 pytestmark = pytest.mark.e2e
@@ -75,7 +75,7 @@ async def test_runs_in_two_folders_at_once_but_one_per_folder(
 ) -> None:
     alpha, beta = two_folders
     steps = [{"do": "wait_file", "path": ".go", "seconds": 30}]
-    async with kesi_client("vscode", [alpha, beta], command=scripted_agent(steps)) as client:
+    async with kesi_client("vscode", [alpha, beta], server=scripted_agent(steps)) as client:
         first = await client.command("kesi.ask", {"prompt": "a", "uri": alpha.as_uri()})
         other = await client.command("kesi.ask", {"prompt": "b", "uri": beta.as_uri()})
         error = await command_error(client, "kesi.ask", {"prompt": "again", "uri": alpha.as_uri()})
@@ -96,7 +96,7 @@ async def test_files_outside_every_folder_are_refused(
     outside.write_text("x = 1\n")
     (project / ".env").write_text("SECRET=1\n")
     whole = {"start": {"line": 0, "character": 0}, "end": {"line": 1, "character": 0}}
-    async with kesi_client("neovim", [project], command=scripted_agent([])) as client:
+    async with kesi_client("neovim", [project], server=scripted_agent([])) as client:
         error = await command_error(
             client, "kesi.fixThis", {"uri": outside.as_uri(), "range": whole}
         )
@@ -118,7 +118,7 @@ async def test_files_outside_every_folder_are_refused(
 
 
 async def test_no_workspace_folder(scripted_agent: AgentCommand) -> None:
-    async with kesi_client("helix", [], command=scripted_agent([])) as client:
+    async with kesi_client("helix", [], server=scripted_agent([])) as client:
         error = await command_error(client, "kesi.ask", {"prompt": "hello"})
         assert "none is open" in error.message and error.data["reason"] == "noWorkspaceFolder"
 
@@ -168,7 +168,7 @@ async def test_malformed_settings_are_reported_and_defaulted(
         assert len(warnings) == 3
         done = await client.run("kesi.ask", {"prompt": "hi"})
         assert done["status"] == "done"
-        (progress,) = client.progress_reports.values()
+        (progress,) = client.lsp.progress_reports.values()
         assert progress[1].message == "turn 1/20"
         assert len(client.shown(types.MessageType.Warning)) == 3  # said once, not per run
 
@@ -193,8 +193,10 @@ async def test_settings_from_configuration_and_their_changes(
         errors = client.shown(types.MessageType.Error)
         assert len(errors) == 1 and errors[0].startswith("KeSi stopped at a limit:")
         assert errors[0].endswith("or raise the kesi.maxTurns setting.")
-        client.set_configuration({"kesi": {"maxTurns": 0, "locale": "zh-TW"}})
-        client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+        client.lsp.set_configuration({"kesi": {"maxTurns": 0, "locale": "zh-TW"}})
+        client.lsp.workspace_did_change_configuration(
+            types.DidChangeConfigurationParams(settings=None)
+        )
         await wait_for(lambda: len(client.shown(types.MessageType.Warning)) == 1)
         (warning,) = client.shown(types.MessageType.Warning)
         assert "kesi.maxTurns" in warning and "1 到 1000 之間的整數" in warning
@@ -209,7 +211,7 @@ async def test_code_action_offers_fix_this(project: Path, scripted_agent: AgentC
         message="wrong operator",
         severity=types.DiagnosticSeverity.Error,
     )
-    async with kesi_client("neovim", [project], command=scripted_agent([])) as client:
+    async with kesi_client("neovim", [project], server=scripted_agent([])) as client:
         client.open(calc)
 
         async def actions(
@@ -220,7 +222,7 @@ async def test_code_action_offers_fix_this(project: Path, scripted_agent: AgentC
                 range=diagnostic.range,
                 context=types.CodeActionContext(diagnostics=diagnostics, only=only),
             )
-            return list(await client.text_document_code_action_async(params) or [])
+            return list(await client.lsp.text_document_code_action_async(params) or [])
 
         (fix,) = await actions([diagnostic])
         assert fix.title == "KeSi: fix this" and fix.kind == types.CodeActionKind.QuickFix
@@ -245,10 +247,10 @@ async def test_removing_a_folder_stops_its_run_and_fences_it_off(
 ) -> None:
     alpha, beta = two_folders
     steps = [{"do": "wait", "seconds": 60}]
-    async with kesi_client("vscode", [alpha, beta], command=scripted_agent(steps)) as client:
+    async with kesi_client("vscode", [alpha, beta], server=scripted_agent(steps)) as client:
         run = await client.command("kesi.ask", {"prompt": "wait", "uri": beta.as_uri()})
         removed = types.WorkspaceFolder(uri=beta.as_uri(), name="beta")
-        client.workspace_did_change_workspace_folders(
+        client.lsp.workspace_did_change_workspace_folders(
             types.DidChangeWorkspaceFoldersParams(
                 event=types.WorkspaceFoldersChangeEvent(added=[], removed=[removed])
             )

@@ -18,6 +18,8 @@ import pytest
 from tests.nvim.conftest import require_nvim
 from tests.nvim.harness import PLUGIN
 
+pytestmark = pytest.mark.editor
+
 DEBIAN_NVIM = Path("/usr/bin/nvim")
 SENTENCE = re.compile(r"KeSi needs Neovim 0\.11 or newer; this is Neovim 0\.(\d+)\.\d+\.")
 

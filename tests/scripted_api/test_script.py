@@ -74,6 +74,7 @@ def test_script_mistakes_are_named(data: object, message: str) -> None:
         parse_script(data)
 
 
+@pytest.mark.subprocess
 def test_cli_prints_its_url_and_serves_the_script(tmp_path: Path) -> None:
     path = tmp_path / "script.json"
     path.write_text(script(reply("from a file")).dumps(), encoding="utf-8")
@@ -98,6 +99,7 @@ def test_cli_prints_its_url_and_serves_the_script(tmp_path: Path) -> None:
     assert proc.returncode == 0, err
 
 
+@pytest.mark.subprocess
 def test_cli_refuses_a_broken_script(tmp_path: Path) -> None:
     path = tmp_path / "bad.json"
     path.write_text('{"steps": [{}]}', encoding="utf-8")

@@ -59,8 +59,11 @@ def kesi_extensions(vscode_rig: Rig, tmp_path_factory: pytest.TempPathFactory) -
     return extensions
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium(vscode_rig: Rig) -> Iterator[Any]:
+    """One Chromium per test module. Not per session: Playwright's sync API keeps an event
+    loop running in this thread while it is open, and under xdist the worker that ran the
+    VS Code tests goes on to run asyncio tests, which cannot start beside a running loop."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

@@ -4,6 +4,12 @@ A front end answers the request that starts a run at once (Helix gives an LSP re
 ACP prompt waits for the end) and the run goes on as an asyncio task. Runs are kept here, by
 id, and stopped with `Task.cancel()`, which the core turns into the seed's Ctrl-C (stream
 closed, process group killed, history sealed).
+
+"One at a time" is per `Session`: one conversation cannot take two turns at once. The LSP
+server keeps one session per workspace folder, so there it is one run per folder; an ACP client
+may open several sessions (threads) in one folder, and each has its own conversation, read
+records and grants, so they may work side by side: an edit one computed on text another
+changed since is refused as stale by the read records, never written over.
 """
 
 from __future__ import annotations
@@ -26,7 +32,7 @@ class SessionBusyError(Exception):
     """A run was started in a session that already has one (`active` is that run)."""
 
     def __init__(self, active: Run) -> None:
-        super().__init__(f"run {active.id} is still going in {active.root}")
+        super().__init__(f"run {active.id} is still going in this session ({active.root})")
         self.active = active
 
 
@@ -70,14 +76,18 @@ RunBody = Callable[[Run], Coroutine[Any, Any, RunFinished]]
 
 
 class Runs:
-    """The live runs of one front end, by id and by session folder."""
+    """The live runs of one front end, by id, by session and by folder."""
 
     def __init__(self) -> None:
         self._runs: dict[str, Run] = {}
 
     def active_in(self, root: Path) -> Run | None:
-        """The live run in the session of folder `root` (resolved), if any."""
+        """A live run in folder `root` (resolved), if any (the LSP server's one session there)."""
         return next((r for r in self._runs.values() if r.live and r.root == root), None)
+
+    def active_for(self, session: Session) -> Run | None:
+        """The live run of `session`, if any."""
+        return next((r for r in self._runs.values() if r.live and r.session is session), None)
 
     def get(self, run_id: str) -> Run | None:
         return self._runs.get(run_id)
@@ -89,7 +99,7 @@ class Runs:
         """Start `body(run)` as a task; the run forgets itself when the task ends.
 
         Raises SessionBusyError when the session already has a live run: one at a time."""
-        busy = self.active_in(run.root)
+        busy = self.active_for(run.session)
         if busy is not None:
             raise SessionBusyError(busy)
         self._runs[run.id] = run

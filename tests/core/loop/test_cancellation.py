@@ -18,6 +18,7 @@ from kesi_lsp.core.events import RunFinished, ToolStarted, UsageReported
 from kesi_lsp.core.history import check_history
 from kesi_lsp.scripted_api import Step, event_names, reply, script, stall_after, tool_use
 from tests.core.loop.conftest import Agent, MakeAgent
+from tests.processes import running
 
 TEXT = "我來讀一下設定檔，看看裡面寫了什麼。"
 READ = tool_use("read_file", {"file_path": "config.py"})
@@ -127,14 +128,10 @@ async def test_after_the_whole_message_before_any_tool(make_agent: MakeAgent) ->
 
 
 async def test_while_a_tool_runs(make_agent: MakeAgent) -> None:
-    slow = reply(TEXT, tool_use("run_command", {"command": "sleep 10"}), READ)
+    slow = reply(TEXT, tool_use("run_command", {"command": "sleep 10.5121"}), READ)
     agent = make_agent(script(slow, NEXT))
     task = asyncio.create_task(agent.ask("跑一下"))
-    for _ in range(500):
-        if agent.of(ToolStarted):
-            break
-        await asyncio.sleep(0.01)
-    await asyncio.sleep(0.5)  # past the gate and the process start: the command is running
+    assert await running("sleep 10.5121")  # past the gate and the process start
     task.cancel()
     finished = await task
     assert finished.status == "cancelled" and finished.text == TOOLS_STOPPED

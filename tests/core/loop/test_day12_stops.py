@@ -14,7 +14,8 @@ import pytest
 from kesi_lsp.core.events import ToolStarted
 from kesi_lsp.core.history import seal_dangling_tool_use
 from kesi_lsp.scripted_api import http_error, reply, script, tool_use
-from tests.core.loop.conftest import Agent, MakeAgent
+from tests.core.loop.conftest import MakeAgent
+from tests.processes import running
 
 LOOP = reply("我再看一次目錄。", tool_use("list_files", {}), forever=True)
 FAIL = reply(
@@ -22,6 +23,7 @@ FAIL = reply(
 )
 
 
+@pytest.mark.slow
 async def test_endless_tool_calls_are_stopped_by_max_turns(make_agent: MakeAgent) -> None:
     """PASS 無限開單會被 MAX_TURNS 攔住 / PASS 用滿上限後日記結尾是 assistant"""
     agent = make_agent(script(LOOP), max_retries=0)
@@ -63,6 +65,7 @@ async def test_one_success_resets_the_failure_count(make_agent: MakeAgent) -> No
     assert len(agent.server.requests) == 6
 
 
+@pytest.mark.slow
 async def test_429_is_retried_by_the_sdk_and_each_retry_is_visible(make_agent: MakeAgent) -> None:
     """PASS 429 會被 SDK 自動重試 / 重試用盡回錯誤訊息而不是 traceback / API 失敗不會在日記
     留下半截訊息"""
@@ -76,6 +79,7 @@ async def test_429_is_retried_by_the_sdk_and_each_retry_is_visible(make_agent: M
     assert len(retries) == 2 and all("429" in r for r in retries)
 
 
+@pytest.mark.slow
 async def test_retry_after_is_honoured(make_agent: MakeAgent) -> None:
     """PASS retry-after 指定的秒數會被照做"""
     agent = make_agent(script(http_error(429, retry_after=2, forever=True)), max_retries=1)
@@ -113,6 +117,7 @@ async def test_400_with_x_should_retry_is_retried(make_agent: MakeAgent) -> None
     assert "請求被拒絕（400）" in finished.text
 
 
+@pytest.mark.slow
 async def test_500_twice_then_ok_is_invisible_to_the_answer(make_agent: MakeAgent) -> None:
     """PASS 500 重試兩次後成功，使用者無感"""
     agent = make_agent(script(http_error(500, times=2), reply("（mock）好了。")))
@@ -148,32 +153,20 @@ async def test_context_window_reports_the_context_limit(make_agent: MakeAgent) -
     assert agent.of(ToolStarted) == []
 
 
-async def cancel_when(
-    agent: Agent, task: asyncio.Task[Any], kind: type[Any], delay: float = 0.0
-) -> None:
-    """Cancel `task` `delay` seconds after an event of `kind` has been emitted."""
-    for _ in range(500):
-        if agent.of(kind):
-            await asyncio.sleep(delay)
-            task.cancel()
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"no {kind.__name__} event")
-
-
 async def test_every_tool_call_gets_a_result_after_a_tool_is_interrupted(
     make_agent: MakeAgent,
 ) -> None:
     """PASS 工具被中斷後每張許願單都有結果"""
     two_tools = reply(
         "先跑個指令再列目錄。",
-        tool_use("run_command", {"command": "sleep 10"}),
+        tool_use("run_command", {"command": "sleep 10.7121"}),
         tool_use("list_files", {}),
     )
     after = reply("好，接著問。", expect={"last_user_text_contains": "下一題"})
     agent = make_agent(script(two_tools, after))
     task = asyncio.create_task(agent.ask("跑一下"))
-    await cancel_when(agent, task, ToolStarted, delay=0.5)  # the command is running by then
+    assert await running("sleep 10.7121")  # the command is running: cancel it there
+    task.cancel()
     finished = await task
     assert finished.status == "cancelled" and "中斷" in finished.text
     results = agent.history[2]["content"]

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from kesi_lsp.core.permissions import classify
 from kesi_lsp.core.permissions.policy import SAFE_COMMANDS
+from tests.budget import examples
 
 ROOT = Path("/nonexistent-kesi/home/alice/proj")
 HOME = Path("/nonexistent-kesi/home/alice")
@@ -51,7 +52,7 @@ def wrapped(draw: st.DrawFn) -> str:
     return f"{lead}{command}{tail}"
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(wrapped())
 def test_red_lines_stay_denied_behind_any_wrapping(command: str) -> None:
     assert classify(command, ROOT, HOME).kind == "deny", command
@@ -79,7 +80,7 @@ def shlex_segments(command: str) -> list[list[str]]:
     return [s for s in segments if s]
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=examples(1500), deadline=None)
 @given(st.lists(st.sampled_from(FRAGMENTS), max_size=12).map("".join))
 def test_an_allowed_command_only_runs_read_only_commands(command: str) -> None:
     verdict = classify(command, ROOT, HOME)
@@ -93,7 +94,7 @@ def test_an_allowed_command_only_runs_read_only_commands(command: str) -> None:
             assert ("git", segment[1]) in SAFE_COMMANDS
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(st.text(max_size=80))
 def test_any_text_gets_a_verdict_without_raising(command: str) -> None:
     verdict = classify(command, ROOT, HOME)

@@ -29,7 +29,7 @@ from tests.core.sandbox.conftest import (
     make_playground,
     unique_seconds,
 )
-from tests.processes import processes_with
+from tests.processes import gone, processes_with, running
 
 pytestmark = pytest.mark.usefixtures("bwrap")
 
@@ -142,8 +142,7 @@ async def test_background_processes_die_with_the_command(playground: Playground)
     ran = await playground.run(box, f"sleep {marker} & echo started", seconds=30)
     assert (ran.code, ran.output) == (0, "started\n")
     assert ran.seconds < 10
-    await asyncio.sleep(0.5)
-    assert processes_with(marker) == []
+    assert await gone(marker) == []
 
 
 async def test_killing_the_tool_kills_the_whole_sandbox(playground: Playground) -> None:
@@ -158,15 +157,10 @@ async def test_killing_the_tool_kills_the_whole_sandbox(playground: Playground) 
         stdout=asyncio.subprocess.DEVNULL,
         start_new_session=True,
     )
-    for _ in range(100):
-        if processes_with(second):
-            break
-        await asyncio.sleep(0.05)
-    assert processes_with(second)
+    assert await running(second, 5)
     kill_group(proc.pid, signal.SIGTERM)
     await asyncio.wait_for(proc.wait(), 10)
-    await asyncio.sleep(0.5)
-    assert processes_with(first) == [] and processes_with(second) == []
+    assert await gone(first) == [] and await gone(second) == []
     assert not (playground.root / "late.txt").exists()
 
 

@@ -94,6 +94,7 @@ async def test_a_git_worktree_works_inside(playground: Playground) -> None:
     assert "return a" not in ran.output  # the main checkout's files stay hidden
 
 
+@pytest.mark.subprocess
 async def test_pytest_runs_with_the_projects_own_venv(playground: Playground) -> None:
     make_venv_project(playground.root)
     box = bubblewrap(playground)

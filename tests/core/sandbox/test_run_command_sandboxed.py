@@ -13,16 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from kesi_lsp.core.approval import Choice
-from kesi_lsp.core.disk import DiskWorkspace
-from kesi_lsp.core.permissions import PermissionGate
 from kesi_lsp.core.sandbox import Sandbox, SandboxKind
 from kesi_lsp.core.sandbox.bubblewrap import Limits
-from kesi_lsp.core.session import Session
-from kesi_lsp.core.settings import AgentSettings
-from kesi_lsp.core.tools import ToolResult, run_tool
-from kesi_lsp.core.tools.context import ToolContext
-from tests.core.approvers import AlwaysAllow
+from tests.core.sandbox.agents import agent
 from tests.core.sandbox.conftest import (
     FAKE_KEY,
     Playground,
@@ -30,32 +23,9 @@ from tests.core.sandbox.conftest import (
     fork_bomb,
     unique_seconds,
 )
-from tests.processes import processes_with
+from tests.processes import gone, processes_with
 
 pytestmark = pytest.mark.usefixtures("bwrap")
-
-
-@dataclass
-class Agent:
-    """The tools as the loop wires them, for the playground's workspace."""
-
-    ctx: ToolContext
-    approver: AlwaysAllow
-
-    async def run(self, command: str) -> ToolResult:
-        return await run_tool("run_command", {"command": command}, self.ctx)
-
-
-def agent(
-    playground: Playground, sandbox: Sandbox, *, locale: str = "en", timeout: float = 120
-) -> Agent:
-    settings = AgentSettings(locale=locale, command_timeout=timeout)  # type: ignore[arg-type]
-    session = Session(playground.root, settings)
-    approver = AlwaysAllow(Choice.ALLOW_ONCE)
-    gate = PermissionGate(session, approver, home=playground.home)
-    view = DiskWorkspace(session.root, approver, locale=settings.locale)
-    ctx = ToolContext(session, view, gate, sandbox=sandbox, environ=playground.environ)
-    return Agent(ctx, approver)
 
 
 async def test_cat_env_is_asked_then_refused_by_the_sandbox(playground: Playground) -> None:
@@ -110,6 +80,7 @@ async def test_yes_into_a_file_comes_back_as_a_clear_result(playground: Playgrou
     assert result.text.endswith("（結束碼 153）")
 
 
+@pytest.mark.slow  # a real 2 s timeout
 async def test_timeout_kills_everything_in_the_sandbox(playground: Playground) -> None:
     me = agent(playground, bubblewrap(playground), timeout=2)
     first, second = unique_seconds(41), unique_seconds(42)
@@ -118,8 +89,7 @@ async def test_timeout_kills_everything_in_the_sandbox(playground: Playground) -
     assert result.text.startswith("thrown\n")
     assert "did not finish within 2 seconds" in result.text
     assert "(killed by signal 15)" in result.text  # as without a sandbox
-    await asyncio.sleep(0.5)
-    assert processes_with(first) == [] and processes_with(second) == []
+    assert await gone(first) == [] and await gone(second) == []
     assert not (playground.root / "orphan.txt").exists()
 
 
@@ -128,8 +98,7 @@ async def test_a_normal_exit_leaves_no_background_process(playground: Playground
     marker = unique_seconds(25)
     result = await me.run(f"sleep {marker} & echo started")
     assert result.text == "started\n(exit code 0)"
-    await asyncio.sleep(0.3)
-    assert processes_with(marker) == []
+    assert await gone(marker) == []
 
 
 @dataclass(frozen=True)

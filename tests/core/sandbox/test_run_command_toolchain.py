@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from kesi_lsp.core.events import Event, Notice
+from tests.core.sandbox.agents import agent
 from tests.core.sandbox.conftest import Playground, bubblewrap
-from tests.core.sandbox.test_run_command_sandboxed import agent
 
 pytestmark = pytest.mark.usefixtures("bwrap")
 

@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 
 from kesi_lsp.core.paths import IGNORED_NAMES, is_ignored, is_ignored_name
 from kesi_lsp.core.tools import ToolResult
+from tests.budget import examples
 from tests.core.workspace import Workspace, make_workspace
 
 CANARIES = ("IGNORED-SECRET", "OUTSIDE-SECRET")
@@ -262,7 +263,7 @@ async def play(ws: Workspace, actions: list[Call]) -> None:
 
 
 @settings(
-    max_examples=150,
+    max_examples=examples(150),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )

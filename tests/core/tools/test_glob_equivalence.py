@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from kesi_lsp.core.tools import ToolResult
 from kesi_lsp.core.tools.search import capped, compile_pattern
+from tests.budget import examples
 from tests.core.tools.glob_reference import glob_lines, list_lines
 from tests.core.workspace import Workspace, make_workspace
 
@@ -91,7 +92,7 @@ def expected_list(ws: Workspace, folder: str) -> ToolResult:
     return ToolResult(capped(lines, "en") if lines else "(nothing to list in this directory)")
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(planted=items, globs=st.lists(patterns, min_size=1, max_size=6))
 def test_glob_and_list_match_the_strict_walk(
     planted: list[tuple[str, str, str]], globs: list[str]

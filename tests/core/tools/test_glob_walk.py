@@ -23,6 +23,7 @@ def plant(ws: Workspace, count: int, per_folder: int = 100) -> list[str]:
     return made
 
 
+@pytest.mark.slow
 async def test_many_matches_are_counted_and_the_first_200_shown_in_order(ws: Workspace) -> None:
     made = plant(ws, BATCH + 600)
     ws.write("d00/zz.py", "")
@@ -88,6 +89,7 @@ def unnest(root: Path, depth: int) -> None:
         folder = folder.parent
 
 
+@pytest.mark.slow
 async def test_a_very_deep_tree_is_walked_to_the_bottom(ws: Workspace) -> None:
     """The walk keeps its own stack, so depth is limited by the file system, not by Python."""
     depth = 1100  # deeper than Python's default recursion limit

@@ -10,6 +10,7 @@ import pytest
 from kesi_lsp.core.tools import READ_ONLY_TOOLS, TOOL_NAMES, ToolResult, run_tool, tool_schemas
 from kesi_lsp.core.tools.context import ToolContext
 from tests.core.workspace import Workspace
+from tests.processes import running
 
 SEED_ZH_DESCRIPTIONS = {
     # Days 06 / 07 / 08 / 09 / 10, verbatim from the seed, whole.
@@ -173,10 +174,10 @@ async def test_a_crashing_tool_becomes_an_error_result(
 
 async def test_cancellation_propagates(ws: Workspace) -> None:
     async def call() -> ToolResult:
-        return await run_tool("run_command", {"command": "sleep 30"}, ws.ctx)
+        return await run_tool("run_command", {"command": "sleep 30.6131"}, ws.ctx)
 
     task = asyncio.create_task(call())
-    await asyncio.sleep(0.3)
+    assert await running("sleep 30.6131")  # the command runs: cancel it there
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task

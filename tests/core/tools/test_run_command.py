@@ -20,7 +20,7 @@ from kesi_lsp.core.sandbox import NoSandbox, SandboxKind
 from kesi_lsp.core.tools import ToolResult, run_tool
 from tests.core.approvers import AlwaysDeny, Scripted
 from tests.core.workspace import Workspace, make_workspace
-from tests.processes import processes_with
+from tests.processes import processes_with, running
 
 FAKE_KEY = "sk-ant-這是假的測試金鑰"
 
@@ -199,8 +199,7 @@ async def test_cancelling_the_task_kills_the_group_and_re_raises(ws: Workspace) 
     task = asyncio.create_task(
         run_tool("run_command", {"command": "sleep 33.4242 & sleep 34.4242"}, ws.ctx)
     )
-    await asyncio.sleep(0.5)
-    assert processes_with("33.4242") and processes_with("34.4242")
+    assert await running("33.4242") and await running("34.4242")
     started = time.monotonic()
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
@@ -286,6 +285,7 @@ async def test_launch_failure_is_an_error_result(zh: Workspace) -> None:
     assert result == ToolResult("錯誤：無法執行指令：No such file or directory", True)
 
 
+@pytest.mark.subprocess
 async def test_red_then_green_with_a_real_test_run(ws: Workspace) -> None:
     ws.write("calc.py", "def add(a, b):\n    return a - b\n")
     ws.write(

@@ -287,10 +287,11 @@ def test_the_session_settings_choose_the_policy(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("caching", [True, False])
 def test_planning_a_long_history_is_fast(caching: bool) -> None:
-    """It runs before every request, in the event loop."""
+    """It runs before every request, in the event loop. Measured in this thread's CPU time:
+    the cost of planning, not how long a busy machine made it wait for a core."""
     conv, _ = _big_session(300, lines=200)
     policy = TrimPolicy(budget_tokens=10**9, target_tokens=1, superseded_now=not caching)
-    started = time.perf_counter()
+    started = time.thread_time()
     for _ in range(5):
         plan(conv.history, policy)
-    assert (time.perf_counter() - started) / 5 < 0.05
+    assert (time.thread_time() - started) / 5 < 0.05

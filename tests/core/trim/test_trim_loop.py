@@ -12,6 +12,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from kesi_lsp.core.trim import PLACEHOLDER_MARK
 from kesi_lsp.scripted_api import reply, script, tool_use
 from tests.core.loop.conftest import Agent, MakeAgent
@@ -39,6 +41,7 @@ def _files(agent: Agent, names: list[str]) -> Path:
     return root
 
 
+@pytest.mark.slow
 async def test_a_budget_trim_keeps_requests_valid_and_write_file_must_read_again(
     make_agent: MakeAgent,
 ) -> None:

@@ -1,4 +1,4 @@
-"""How Neovim 0.11 holds a file and applies `TextEdit`s, for the Neovim-like test clients.
+"""How Neovim 0.11 holds a file and applies `TextEdit`s, for the Neovim-like scripted editors.
 
 Neovim does not keep a document as one string the way the LSP specification describes it: a
 buffer is a list of lines without their endings, plus the `'eol'` flag (the file ended with a
@@ -21,22 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-
-def code_units(text: str, encoding: str) -> int:
-    """The length of `text` in the code units of an LSP position encoding."""
-    if encoding == "utf-8":
-        return len(text.encode("utf-8"))
-    if encoding == "utf-32":
-        return len(text)
-    return len(text.encode("utf-16-le")) // 2
-
-
-def column(line: str, character: int, encoding: str) -> int:
-    """The string index `character` code units into `line`, clamped to its length."""
-    index = 0
-    while index < len(line) and code_units(line[: index + 1], encoding) <= character:
-        index += 1
-    return index
+from kesi_lsp.testing.text import column
 
 
 def _byte_col(line: str, character: int, encoding: str) -> int:
@@ -118,7 +103,7 @@ class VimBuffer:
         end_row = end.line
         end_col = _byte_col(self._line(end.line), end.character, encoding)
         last_len = len(self.lines[min(end_row, count - 1)].encode("utf-8"))
-        past_end = count <= end_row
+        past_end: bool = count <= end_row
         if past_end:
             end_row, end_col = count - 1, last_len
         elif end_col >= last_len and end.character > end_col and new_text.endswith("\n"):

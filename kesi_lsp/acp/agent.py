@@ -1,0 +1,232 @@
+"""KeSi as an ACP agent: the methods a client calls, each turned into the core's terms.
+
+- `initialize`: protocol version 1, text / embedded resources / resource links in prompts (no
+  images, no audio), no `session/load`, no MCP transports, no sign-in methods; the client's
+  `fs` capabilities and the settings (`_meta.kesi` over the `KESI_*` environment) are kept;
+- `session/new`: `cwd` must be an absolute, existing folder, and becomes the fence; MCP servers
+  and extra folders are accepted, reported as not connected (first prompt, `_meta`, the log),
+  never silently dropped; the session's modes are KeSi's two approval modes;
+- `session/prompt`: one run of the core, answered when it ends (`outcome`); a second prompt
+  while the session's run goes on is refused, as the LSP server refuses a second run;
+- `session/cancel`: the seed's Ctrl-C for the session's run (the prompt answers `cancelled`);
+- `session/set_mode`: "ask" or "acceptEdits" for this session.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Final
+
+from acp import PROTOCOL_VERSION
+from acp.schema import (
+    AgentCapabilities,
+    ClientCapabilities,
+    Implementation,
+    InitializeResponse,
+    McpCapabilities,
+    NewSessionResponse,
+    PromptCapabilities,
+    PromptResponse,
+    SessionMode,
+    SessionModeState,
+    SetSessionModeResponse,
+)
+
+from kesi_lsp import __version__
+from kesi_lsp.acp.client import AcpClient, ClientFeatures
+from kesi_lsp.acp.dispatch import request_meta
+from kesi_lsp.acp.errors import bad_params, session_busy, unknown_session
+from kesi_lsp.acp.frontend import AcpRun
+from kesi_lsp.acp.outcome import answer
+from kesi_lsp.acp.prompt_content import Block, prompt_task
+from kesi_lsp.acp.sessions import AcpSession, AcpSessions
+from kesi_lsp.catalog import Locale, text
+from kesi_lsp.core import (
+    APPROVAL_MODES,
+    AgentSettings,
+    EnvironmentSettings,
+    ParsedSettings,
+    Run,
+    Runs,
+    Runtime,
+    drive,
+    parse_settings,
+    settings_section,
+)
+
+log = logging.getLogger(__name__)
+
+STOP_SECONDS: Final = 10.0  # a run gets this long to wind down (SIGTERM → 3 s → SIGKILL fits)
+
+
+def mode_state(settings: AgentSettings) -> SessionModeState:
+    """KeSi's two approval modes, as a client's mode picker shows them."""
+    locale = settings.locale
+    modes = [
+        SessionMode(
+            id="ask",
+            name=text("acp.mode.ask", locale),
+            description=text("acp.mode.ask_about", locale),
+        ),
+        SessionMode(
+            id="acceptEdits",
+            name=text("acp.mode.accept_edits", locale),
+            description=text("acp.mode.accept_edits_about", locale),
+        ),
+    ]
+    return SessionModeState(current_mode_id=settings.approvals, available_modes=modes)
+
+
+def _names(servers: list[Any]) -> list[str]:
+    return [str(getattr(server, "name", None) or getattr(server, "url", "?")) for server in servers]
+
+
+class KesiAgent:
+    """The agent side of one ACP connection: its sessions and their runs."""
+
+    def __init__(self, runtime: Runtime, env_settings: EnvironmentSettings) -> None:
+        self.runtime = runtime
+        self._env_settings = env_settings
+        self.parsed: ParsedSettings = parse_settings(env_settings)
+        self.client: AcpClient | None = None  # set by the connection (app.py)
+        self.sessions = AcpSessions()
+        self.runs = Runs()
+
+    @property
+    def locale(self) -> Locale:
+        return self.parsed.settings.locale
+
+    def _client(self) -> AcpClient:
+        assert self.client is not None, "the connection sets the client before serving"
+        return self.client
+
+    # -- initialize -----------------------------------------------------------------------
+
+    async def initialize(
+        self,
+        protocol_version: int,
+        client_capabilities: ClientCapabilities | None = None,
+        client_info: Implementation | None = None,
+        **_: Any,
+    ) -> InitializeResponse:
+        client = self._client()
+        client.features = ClientFeatures.from_initialize(client_capabilities, client_info)
+        self.parsed = parse_settings(self._env_settings, settings_section(request_meta()))
+        for problem in self.parsed.problems:
+            log.warning("%s", problem)
+        log.info(
+            "client %s (protocol %s): %s", client.features.name, protocol_version, client.features
+        )
+        return InitializeResponse(
+            protocol_version=PROTOCOL_VERSION,
+            agent_capabilities=AgentCapabilities(
+                load_session=False,
+                prompt_capabilities=PromptCapabilities(
+                    image=False, audio=False, embedded_context=True
+                ),
+                mcp_capabilities=McpCapabilities(http=False, sse=False),
+            ),
+            auth_methods=[],
+            agent_info=Implementation(name="kesi", title="KeSi", version=__version__),
+        )
+
+    async def authenticate(self, method_id: str, **_: Any) -> None:
+        raise bad_params(text("acp.error.no_login", self.locale), "noLogin", methodId=method_id)
+
+    # -- sessions -------------------------------------------------------------------------
+
+    async def new_session(
+        self,
+        cwd: str,
+        mcp_servers: list[Any] | None = None,
+        additional_directories: list[str] | None = None,
+        **_: Any,
+    ) -> NewSessionResponse:
+        locale = self.locale
+        folder = Path(cwd)
+        if not folder.is_absolute():
+            raise bad_params(text("acp.error.cwd_relative", locale, cwd=cwd), "cwdNotAbsolute")
+        if not await asyncio.to_thread(folder.is_dir):
+            raise bad_params(text("acp.error.cwd_missing", locale, cwd=cwd), "cwdMissing")
+        session = self.sessions.new(folder, self.parsed.settings)
+        not_connected = _names(mcp_servers or [])
+        left_out = list(additional_directories or [])
+        self._tell_once(session, not_connected, left_out)
+        log.info("session %s in %s", session.id, session.root)
+        meta = {"kesi": {"mcpServers": {"notConnected": not_connected, "reason": "notSupported"}}}
+        if left_out:
+            meta["kesi"]["additionalDirectories"] = {"notAdded": left_out}
+        return NewSessionResponse(
+            session_id=session.id, modes=mode_state(session.core.settings), field_meta=meta
+        )
+
+    def _tell_once(self, session: AcpSession, servers: list[str], dirs: list[str]) -> None:
+        """What the session's first prompt starts with: what was not connected, the settings
+        that could not be used (each also in the log)."""
+        locale = self.locale
+        if servers:
+            said = text("acp.mcp_not_supported", locale, names=", ".join(servers))
+            log.warning("%s", said)
+            session.notices.append(("mcp", said))
+        if dirs:
+            said = text(
+                "acp.dirs_not_supported", locale, cwd=str(session.cwd), dirs=", ".join(dirs)
+            )
+            log.warning("%s", said)
+            session.notices.append(("directories", said))
+        session.notices += [("settings", problem) for problem in self.parsed.problems]
+
+    def _session(self, session_id: str) -> AcpSession:
+        session = self.sessions.get(session_id)
+        if session is None:
+            raise unknown_session(session_id, self.locale)
+        return session
+
+    async def set_session_mode(
+        self, session_id: str, mode_id: str, **_: Any
+    ) -> SetSessionModeResponse:
+        session = self._session(session_id)
+        if mode_id not in APPROVAL_MODES:
+            modes = ", ".join(APPROVAL_MODES)
+            raise bad_params(
+                text("acp.error.no_modes", self.locale, mode=mode_id, modes=modes), "unknownMode"
+            )
+        session.core.settings = replace(session.core.settings, approvals=mode_id)
+        return SetSessionModeResponse()
+
+    # -- prompts --------------------------------------------------------------------------
+
+    async def prompt(self, session_id: str, prompt: list[Block], **_: Any) -> PromptResponse:
+        session = self._session(session_id)
+        locale = session.core.settings.locale
+        if self.runs.active_for(session.core) is not None:
+            raise session_busy(locale)
+        task = prompt_task(session, prompt, locale)
+        run = Run(session.core, task)
+        frontend = AcpRun(self._client(), session, run)
+        self.runs.start(run, lambda r: drive(r, self.runtime, frontend))
+        assert run.task is not None
+        try:
+            finished = await asyncio.shield(run.task)
+        except asyncio.CancelledError:  # the connection is closing: stop the run like Ctrl-C
+            run.cancel()
+            raise
+        await self._client().outbox.flush()
+        log.info("run %s in session %s: %s", run.id, session.id, finished.status)
+        return answer(finished, locale)
+
+    async def cancel(self, session_id: str, **_: Any) -> None:
+        session = self.sessions.get(session_id)
+        if session is None:
+            log.info("session/cancel for unknown session %s", session_id)
+            return
+        run = self.runs.active_for(session.core)
+        if run is not None and run.cancel():
+            log.info("run %s cancelled by the client", run.id)
+
+    async def stop(self) -> None:
+        """The connection ends: every run stops the way Ctrl-C stops it."""
+        await self.runs.stop_all(STOP_SECONDS)

@@ -1,0 +1,63 @@
+"""The composition root of `kesi-lsp acp`: claim stdio, build the agent, serve one client.
+
+The parts meet here: the claimed stdio (`kesi_lsp.stdio`: nothing but JSON-RPC reaches
+stdout), the line transport that answers malformed input, the `acp` package's connection with
+KeSi's dispatcher, the core's runtime (the host environment, the agent loaded lazily) and the
+settings from the environment. When the client goes away (end of input) every run stops the
+way the seed's Ctrl-C stops it before the process ends.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+from collections.abc import Mapping
+from typing import Final
+
+from acp.connection import Connection
+
+from kesi_lsp.acp.agent import KesiAgent
+from kesi_lsp.acp.client import AcpClient
+from kesi_lsp.acp.dispatch import Dispatcher
+from kesi_lsp.acp.transport import LineTransport, open_streams
+from kesi_lsp.core import AgentRunner, Runtime, environment_settings, run_core_agent
+from kesi_lsp.stdio import claim_stdio
+
+log = logging.getLogger(__name__)
+
+SETTLE_SECONDS: Final = 5.0
+
+
+def serve(args: argparse.Namespace) -> int:
+    """Serve one ACP client on stdin/stdout until it closes the connection."""
+    rpc_in, rpc_out = claim_stdio()
+    environ = dict(os.environ)
+
+    async def main() -> None:
+        reader, writer = await open_streams(rpc_in, rpc_out)
+        await serve_connection(reader, writer, environ)
+
+    asyncio.run(main())
+    return 0
+
+
+async def serve_connection(
+    reader: asyncio.StreamReader,
+    writer: asyncio.StreamWriter,
+    environ: Mapping[str, str],
+    runner: AgentRunner | None = None,
+) -> None:
+    """Serve one client over `reader`/`writer`; `runner` defaults to the real agent loop."""
+    agent = KesiAgent(Runtime(environ, runner or run_core_agent), environment_settings(environ))
+    dispatch = Dispatcher(agent, lambda: agent.locale)
+    conn = Connection(dispatch, LineTransport(reader, writer), listening=False)
+    agent.client = AcpClient(conn)
+    try:
+        await conn.main_loop()
+    finally:
+        log.info("the client closed the connection; stopping every run")
+        await agent.stop()
+        await dispatch.settle(SETTLE_SECONDS)  # answers under way still go out
+        await agent.client.close()

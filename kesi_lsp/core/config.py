@@ -1,0 +1,250 @@
+"""Loose settings in, a trusted `AgentSettings` out: the one validation every front end uses.
+
+Settings arrive as JSON (the LSP server's `initializationOptions` and `workspace/configuration`
+section `kesi`, the ACP adapter's `initialize` `_meta.kesi`) or as environment variables
+(`KESI_MAX_TURNS=30` in the command an ACP client starts). Each value is checked here; a bad
+one is reported in a sentence the user can act on and replaced by its default, so a typo never
+crashes a front end and the core never sees a malformed value. Where the layers come from and
+how a problem reaches the user is the front end's business; what is valid is decided once.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Final, Literal
+
+from kesi_lsp.catalog import Locale, is_locale, text
+from kesi_lsp.core.permission_rules import parse_rules
+from kesi_lsp.core.settings import APPROVAL_MODES, SANDBOX_MODES, AgentSettings
+
+log = logging.getLogger(__name__)
+
+SECTION: Final = "kesi"
+DEFAULTS: Final = AgentSettings()
+ENV_PREFIX: Final = "KESI_"
+
+Check = Callable[[object], bool]
+Kind = Literal["text", "int", "number", "bool"]
+
+
+def _is_int(low: int, high: int) -> Check:
+    return lambda v: isinstance(v, int) and not isinstance(v, bool) and low <= v <= high
+
+
+def _is_number(low: float, high: float) -> Check:
+    return lambda v: isinstance(v, int | float) and not isinstance(v, bool) and low < v <= high
+
+
+def _is_text(v: object) -> bool:
+    return isinstance(v, str) and v.strip() != ""
+
+
+def _is_url(v: object) -> bool:
+    return isinstance(v, str) and v.startswith(("http://", "https://"))
+
+
+def _is_bool(v: object) -> bool:
+    return isinstance(v, bool)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One setting: its JSON key, the AgentSettings field, its check, what it expects (a
+    catalog key), what kind of value an environment variable's text is read as, and whether it
+    may come from the environment at all (the API key and address have the SDK's own
+    ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL)."""
+
+    key: str
+    attr: str
+    check: Check
+    expected: str
+    kind: Kind = "text"
+    from_env: bool = True
+
+    @property
+    def env(self) -> str:
+        """The environment variable of this setting: `maxTurns` -> `KESI_MAX_TURNS`."""
+        return ENV_PREFIX + re.sub(r"(?<!^)([A-Z])", r"_\1", self.key).upper()
+
+
+RULES: Final = (
+    Rule("model", "model", _is_text, "settings.expect.model"),
+    Rule("maxTokens", "max_tokens", _is_int(1, 128_000), "settings.expect.max_tokens", "int"),
+    Rule("maxTurns", "max_turns", _is_int(1, 1000), "settings.expect.max_turns", "int"),
+    Rule(
+        "maxToolFailures",
+        "max_tool_failures",
+        _is_int(1, 100),
+        "settings.expect.max_failures",
+        "int",
+    ),
+    Rule(
+        "commandTimeout",
+        "command_timeout",
+        _is_number(0, 3600),
+        "settings.expect.timeout",
+        "number",
+    ),
+    Rule("sandbox", "sandbox", lambda v: v in SANDBOX_MODES, "settings.expect.sandbox"),
+    Rule("approvals", "approvals", lambda v: v in APPROVAL_MODES, "settings.expect.approvals"),
+    Rule("promptCaching", "prompt_caching", _is_bool, "settings.expect.bool", "bool"),
+    Rule("contextTrimming", "context_trimming", _is_bool, "settings.expect.bool", "bool"),
+    Rule(
+        "contextBudget",
+        "context_budget",
+        _is_int(1000, 2_000_000),
+        "settings.expect.budget",
+        "int",
+    ),
+    Rule("locale", "locale", is_locale, "settings.expect.locale"),
+    Rule("changeSets", "change_sets", _is_bool, "settings.expect.bool", "bool"),
+    Rule("apiKey", "api_key", _is_text, "settings.expect.api_key", from_env=False),
+    Rule("baseUrl", "base_url", _is_url, "settings.expect.base_url", from_env=False),
+)
+PERMISSIONS_KEY: Final = "permissions"
+"""The user's permission rules (`core.permission_rules`): a JSON object of lists, so no
+environment variable; its own checks say which entries are ignored."""
+KNOWN_KEYS: Final = frozenset(rule.key for rule in RULES) | {PERMISSIONS_KEY}
+
+
+def kesi_section(raw: object) -> Mapping[str, object]:
+    """Return the `kesi` settings inside `raw`, accepting `{"kesi": {...}}` or a flat object."""
+    if not isinstance(raw, Mapping):
+        return {}
+    inner = raw.get(SECTION)
+    if isinstance(inner, Mapping):
+        return inner
+    if any(key in KNOWN_KEYS for key in raw):
+        return raw
+    return {}
+
+
+@dataclass(frozen=True)
+class ParsedSettings:
+    """Validated settings plus one sentence per rejected value."""
+
+    settings: AgentSettings
+    problems: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class EnvironmentSettings:
+    """The settings an environment sets: `values` by JSON key, and `names`, the variable each
+    came from (a problem names what the user wrote, `KESI_MAX_TURNS`, not `kesi.maxTurns`)."""
+
+    values: Mapping[str, object]
+    names: Mapping[str, str]
+
+
+_TRUE: Final = frozenset({"true", "1", "yes", "on"})
+_FALSE: Final = frozenset({"false", "0", "no", "off"})
+
+
+def _from_text(raw: str, kind: Kind) -> object:
+    """An environment variable's text as the value its setting takes; text that does not read
+    as that kind stays text, so the check rejects it and the user sees what they wrote."""
+    value = raw.strip()
+    if kind == "int" and re.fullmatch(r"[+-]?\d+", value):
+        return int(value)
+    if kind == "number":
+        try:
+            return float(value)
+        except ValueError:
+            return raw
+    if kind == "bool" and value.lower() in _TRUE | _FALSE:
+        return value.lower() in _TRUE
+    return raw
+
+
+def environment_settings(environ: Mapping[str, str]) -> EnvironmentSettings:
+    """The `KESI_*` variables of `environ` as a settings layer (an empty variable is unset)."""
+    values: dict[str, object] = {}
+    names: dict[str, str] = {}
+    for rule in RULES:
+        raw = environ.get(rule.env) if rule.from_env else None
+        if raw is None or raw.strip() == "":
+            continue
+        values[rule.key] = _from_text(raw, rule.kind)
+        names[rule.key] = rule.env
+    return EnvironmentSettings(values, names)
+
+
+def _describe(value: object) -> str:
+    """A setting's value as the user wrote it: JSON, cut short."""
+    try:
+        shown = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        shown = repr(value)
+    return shown if len(shown) <= 60 else shown[:57] + "..."
+
+
+def _problem(rule: Rule, value: object, name: str, locale: Locale) -> str:
+    default = getattr(DEFAULTS, rule.attr)
+    return text(
+        "settings.invalid",
+        locale,
+        key=name,
+        expected=text(rule.expected, locale),
+        value=_describe(value),
+        default=_describe(default) if default is not None else text("common.none", locale),
+    )
+
+
+def parse_settings(
+    *layers: Mapping[str, object] | EnvironmentSettings,
+    sources: Sequence[str] = (),
+    quiet: Collection[str] = (),
+) -> ParsedSettings:
+    """Validate `layers` (later ones win; JSON null means "not set") into AgentSettings.
+
+    A problem names the setting as the user wrote it: `kesi.<key>` for a JSON layer, the
+    variable for an `EnvironmentSettings` layer. `sources` names each layer ("init", "user"):
+    the permission rules say where they came from. Keys in `quiet` are a client's own (VS Code
+    sends `serverPath` with the section) and are not logged as unknown.
+    """
+    merged: dict[str, object] = {}
+    spelled: dict[str, str] = {}
+    source = "user"
+    for position, layer in enumerate(layers):
+        values = layer.values if isinstance(layer, EnvironmentSettings) else layer
+        if values.get(PERMISSIONS_KEY) is not None and position < len(sources):
+            source = sources[position]
+        for key, value in values.items():
+            if value is None:
+                continue
+            merged[key] = value
+            named = layer.names.get(key) if isinstance(layer, EnvironmentSettings) else None
+            spelled[key] = named or f"{SECTION}.{key}"
+    locale: Locale = "en"
+    if is_locale(merged.get("locale")):
+        locale = merged["locale"]  # type: ignore[assignment]
+    values_ok: dict[str, object] = {}
+    problems: list[str] = []
+    for rule in RULES:
+        if rule.key not in merged:
+            continue
+        value = merged[rule.key]
+        if rule.check(value):
+            values_ok[rule.attr] = float(value) if rule.kind == "number" else value  # type: ignore[arg-type]
+            continue
+        problems.append(_problem(rule, value, spelled[rule.key], locale))
+    if PERMISSIONS_KEY in merged:
+        rules, bad = parse_rules(merged[PERMISSIONS_KEY], source)
+        values_ok["permissions"] = rules
+        problems += [
+            text(
+                "settings.permission_rule_invalid",
+                locale,
+                key=spelled[PERMISSIONS_KEY],
+                rule=_describe(rule),
+                why=text(f"settings.rule_problem.{why}", locale),
+            )
+            for rule, why in bad
+        ]
+    for key in sorted(set(merged) - KNOWN_KEYS - set(quiet)):
+        log.info("ignoring unknown setting %s", spelled[key])
+    return ParsedSettings(replace(DEFAULTS, **values_ok), tuple(problems))  # type: ignore[arg-type]

@@ -1,0 +1,49 @@
+"""Logging for both servers: to stderr (and `--log-file`), never stdout, secrets masked.
+
+stdout is the JSON-RPC channel (`kesi_lsp.stdio`). The log goes to stderr, which every client
+keeps (VS Code's output channel, Neovim's LSP log, Zed's ACP logs); `-v` logs whole messages,
+and settings may carry an API key, so keys are masked before any handler writes a record.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import sys
+from pathlib import Path
+
+FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+
+# `-v` logs whole LSP messages (pygls does), and settings may carry an API key.
+_SECRETS = (
+    (re.compile(r"""(["']?apiKey["']?\s*[:=]\s*)(["'])(?:(?!\2).)*\2"""), r"\1\2***\2"),
+    (re.compile(r"sk-ant-[A-Za-z0-9_\-]+"), "sk-ant-***"),
+)
+
+
+class RedactSecrets(logging.Filter):
+    """Replace API keys in log records by `***` before any handler writes them."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        redacted = message
+        for pattern, replacement in _SECRETS:
+            redacted = pattern.sub(replacement, redacted)
+        if redacted != message:
+            record.msg, record.args = redacted, None
+        return True
+
+
+def configure_logging(verbose: bool, log_file: str | None) -> None:
+    """stderr at INFO (DEBUG with -v) for KeSi, WARNING for libraries; plus an optional file."""
+    handlers: list[logging.Handler] = [logging.StreamHandler(sys.stderr)]
+    if log_file:
+        Path(log_file).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        handlers.append(logging.FileHandler(Path(log_file).expanduser(), encoding="utf-8"))
+    root = logging.getLogger()
+    for handler in handlers:
+        handler.setFormatter(logging.Formatter(FORMAT))
+        handler.addFilter(RedactSecrets())
+        root.addHandler(handler)
+    root.setLevel(logging.DEBUG if verbose else logging.WARNING)
+    logging.getLogger("kesi_lsp").setLevel(logging.DEBUG if verbose else logging.INFO)

@@ -1,0 +1,181 @@
+"""`EditorClient`: the scripted editor on pygls' `LanguageClient`, with nothing else needed.
+
+`kesi-lsp demo` and the benchmarks run from a plain install, so this client builds on pygls
+alone (the test suite layers pytest-lsp's checks on the same `Editor`). It answers what every
+editor answers (settings by section, work-done progress, `window/showDocument`), keeps the
+progress reports, and reads the server's JSON the way an editor does (`client_converter`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, BinaryIO, Union
+
+import cattrs
+from lsprotocol import types
+from lsprotocol.converters import get_converter
+from pygls.lsp.client import LanguageClient
+from pygls.protocol import JsonRPCNotification, JsonRPCRequestMessage, JsonRPCResponseMessage
+
+from kesi_lsp import __version__
+from kesi_lsp.testing.editor import Editor, Feature
+from kesi_lsp.testing.presets import Preset
+
+PROGRESS_KINDS: Mapping[str, type[Any]] = {
+    "begin": types.WorkDoneProgressBegin,
+    "report": types.WorkDoneProgressReport,
+    "end": types.WorkDoneProgressEnd,
+}
+
+
+class _AnsweredCancels(logging.Filter):
+    """Drops pygls' warning about a `$/cancelRequest` for a request this client already
+    answered: the server withdraws a request it stopped waiting for (the run ended) while the
+    answer was on its way, which the specification allows and an editor ignores."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("Cancel notification for unknown message id")
+
+
+@functools.cache
+def _quiet_answered_cancels() -> None:
+    logging.getLogger("pygls.protocol.json_rpc").addFilter(_AnsweredCancels())
+
+
+def client_converter() -> cattrs.Converter:
+    """lsprotocol's converter, read the way an editor reads the server's messages.
+
+    Two fixes: the params and results of methods lsprotocol does not know (`kesi/stream`,
+    `kesi/reviewEdit`) stay plain JSON objects (pygls would make namedtuples of them, renaming
+    keys that are not identifiers); and a code action that carries a command is a
+    `CodeAction` (lsprotocol 2025.0.0 reads any result with a `command` field as a `Command`;
+    in a `Command` the field is a string, in a `CodeAction` an object: what editors look at).
+    """
+    converter = get_converter()
+
+    def keep(obj: dict[str, Any], cls: type[Any]) -> Any:
+        return cls(**obj)
+
+    for message in (JsonRPCRequestMessage, JsonRPCResponseMessage, JsonRPCNotification):
+        converter.register_structure_hook(message, keep)
+
+    def code_action_or_command(obj: Any, _: type) -> types.Command | types.CodeAction:
+        if isinstance(obj.get("command"), str):
+            return converter.structure(obj, types.Command)
+        return converter.structure(obj, types.CodeAction)
+
+    # lsprotocol registers its hook for typing.Union, not for the `|` spelling.
+    union = Union[types.Command, types.CodeAction]  # noqa: UP007
+    converter.register_structure_hook(union, code_action_or_command)
+    return converter
+
+
+@functools.cache
+def _lsp_types() -> cattrs.Converter:
+    return get_converter()
+
+
+def _configuration(client: EditorClient, params: types.ConfigurationParams) -> list[Any]:
+    return [client.setting(item.section) for item in params.items]
+
+
+def _progress_created(client: EditorClient, params: types.WorkDoneProgressCreateParams) -> None:
+    client.progress_reports.setdefault(params.token, [])
+
+
+def _progress(client: EditorClient, params: types.ProgressParams) -> None:
+    value = params.value
+    if not isinstance(value, dict) or value.get("kind") not in PROGRESS_KINDS:
+        return
+    typed = _lsp_types().structure(value, PROGRESS_KINDS[value["kind"]])
+    client.progress_reports.setdefault(params.token, []).append(typed)
+
+
+def _show_document(client: EditorClient, params: types.ShowDocumentParams) -> Any:
+    return types.ShowDocumentResult(success=True)
+
+
+def _nothing(client: EditorClient, params: Any) -> None:
+    return None
+
+
+BASE_FEATURES: Mapping[str, Feature] = {
+    types.WORKSPACE_CONFIGURATION: _configuration,
+    types.WINDOW_WORK_DONE_PROGRESS_CREATE: _progress_created,
+    types.PROGRESS: _progress,
+    types.WINDOW_SHOW_DOCUMENT: _show_document,
+    types.WINDOW_LOG_MESSAGE: _nothing,
+    types.WINDOW_SHOW_MESSAGE: _nothing,
+    types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: _nothing,
+    types.CLIENT_REGISTER_CAPABILITY: _nothing,
+}
+
+
+class EditorClient(LanguageClient):
+    """A pygls client carrying an `Editor` (its `editor`) that imitates `preset`.
+
+    `settings` is the editor's configuration by section (`{"kesi": {...}}`), the answer to
+    `workspace/configuration` for every scope.
+    """
+
+    def __init__(self, preset: Preset, settings: Mapping[str, Any] | None = None) -> None:
+        super().__init__("kesi-scripted-editor", __version__, converter_factory=client_converter)
+        self.settings = dict(settings or {})
+        self.progress_reports: dict[types.ProgressToken, list[Any]] = {}
+        self.capabilities: types.ClientCapabilities | None = None
+        self.editor = Editor(preset, self, BASE_FEATURES)
+        _quiet_answered_cancels()
+        self._stderr_sink: asyncio.Task[None] | None = None
+
+    def setting(self, section: str | None) -> Any:
+        """The value of a dotted `section` (`kesi`, `kesi.model`), or the whole settings."""
+        value: Any = self.settings
+        for part in (section or "").split(".") if section else []:
+            value = value.get(part) if isinstance(value, Mapping) else None
+        return value
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        self.editor.server_error(error, source)
+
+    async def start_io(
+        self, cmd: str, *args: str, stderr_to: Path | BinaryIO | None = None, **kwargs: Any
+    ) -> None:
+        """Start the server program over stdio; its stderr (its log) is copied to
+        `stderr_to` (a path or an open binary file) or discarded, so the pipe never fills."""
+        await super().start_io(cmd, *args, **kwargs)
+        self._stderr_sink = asyncio.ensure_future(self._drain(stderr_to))
+
+    async def _drain(self, target: Path | BinaryIO | None) -> None:
+        server = self._server
+        if server is None or server.stderr is None:
+            return
+        with contextlib.ExitStack() as stack:
+            sink = stack.enter_context(target.open("wb")) if isinstance(target, Path) else target
+            while chunk := await server.stderr.read(65536):
+                if sink is not None:
+                    sink.write(chunk)
+                    sink.flush()
+
+    async def initialize_session(self, params: types.InitializeParams) -> types.InitializeResult:
+        """`initialize`, then `initialized` (pytest-lsp's client has the same method)."""
+        self.capabilities = params.capabilities
+        result = await self.initialize_async(params)
+        self.initialized(types.InitializedParams())
+        return result
+
+    async def shutdown_session(self) -> None:
+        """`shutdown`, then `exit`; a server program is then waited for."""
+        await self.shutdown_async(None)
+        self.exit(None)
+        if self._server is not None:
+            await self._server.wait()
+
+    async def stop(self) -> None:
+        await super().stop()  # type: ignore[no-untyped-call]
+        if self._stderr_sink is not None:
+            await self._stderr_sink
