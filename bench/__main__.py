@@ -20,13 +20,14 @@ from bench.report import Report
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "out"
-BENCHES = ("tokens", "startup", "streaming", "responsiveness", "scale")
+BENCHES = ("tokens", "startup", "streaming", "responsiveness", "scale", "changes")
 
 
 async def _run(names: list[str], report: Report, smoke: bool) -> None:
-    from bench import responsiveness, scale, startup, streaming, tokens
+    from bench import changes, responsiveness, scale, startup, streaming, tokens
 
     benches = {
+        "changes": changes.run,
         "streaming": streaming.run,
         "responsiveness": responsiveness.run,
         "startup": startup.run,

@@ -5,7 +5,7 @@ reads a buffer's text when it needs it) and told every text change before pygls 
 (`before_change`, from `protocol.py`): a few comparisons per hunk of that file, nothing more, so
 typing in a big file stays cheap. Whenever hunks change, their files' pending hunks are
 published again as diagnostics and clients that can are asked to refresh their code lenses --
-coalesced, so a burst of keystrokes costs one publication.
+once the typing pauses, so a burst of keystrokes costs one publication (bench/changes.py).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Final
 from lsprotocol import types
 
 from kesi_lsp.catalog import DEFAULT_LOCALE, Locale
-from kesi_lsp.core import ChangeSets, FileChanges, Session, TextChange, lines_of
+from kesi_lsp.core import ChangeSets, FileChanges, Session, TextChange
 from kesi_lsp.lsp.change_marks import diagnostics
 from kesi_lsp.lsp.documents import read_disk_or_none
 from kesi_lsp.lsp.folders import path_to_uri, uri_to_path
@@ -27,7 +27,7 @@ from kesi_lsp.lsp.link import EditorLink
 
 log = logging.getLogger(__name__)
 
-PUBLISH_DELAY: Final = 0.05  # seconds: one publication for a burst of keystrokes
+PUBLISH_QUIET: Final = 0.1  # seconds without a change before the marks are published again
 
 
 class ChangeFeed:
@@ -99,11 +99,14 @@ class ChangeFeed:
     # --- marks ---
 
     def changed(self, paths: frozenset[Path]) -> None:
-        """Hunks of `paths` changed: publish them again soon (once for a burst)."""
+        """Hunks of `paths` changed: publish them again once the typing pauses, so a burst of
+        keystrokes costs one publication and none while the keys still come (editors move
+        the marks they show with the text meanwhile, as they do for every server's)."""
         self._dirty |= paths
-        if self._flushing is None:
-            loop = asyncio.get_running_loop()
-            self._flushing = loop.call_later(PUBLISH_DELAY, self._flush)
+        if self._flushing is not None:
+            self._flushing.cancel()
+        loop = asyncio.get_running_loop()
+        self._flushing = loop.call_later(PUBLISH_QUIET, self._flush)
 
     def _flush(self) -> None:
         self._flushing = None
@@ -133,6 +136,7 @@ class ChangeFeed:
 
     async def _publish_one(self, path: Path) -> None:
         files: list[FileChanges] = []
+        lines: tuple[str, ...] = ()
         text: str | None = None
         locale: Locale = DEFAULT_LOCALE
         for session in self._sessions():
@@ -140,9 +144,9 @@ class ChangeFeed:
                 text = await self.text_now(session.changes, path)
                 files.extend(session.changes.files_at(path))
                 locale = session.settings.locale
+                lines = session.changes.split(text) if text is not None else ()
         if not files and path not in self._published:
             return
-        lines = lines_of(text)
         found = diagnostics(files, lines, self._link.codec, locale) if text is not None else []
         if found:
             self._published.add(path)

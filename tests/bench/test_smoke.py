@@ -20,7 +20,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 MARGIN = 1.5
 ATTEMPTS = 3
-BENCHES = ("tokens", "startup", "streaming", "responsiveness", "scale")
+BENCHES = ("tokens", "startup", "streaming", "responsiveness", "scale", "changes")
 
 
 def _run(name: str, out: Path) -> list[dict[str, Any]]:

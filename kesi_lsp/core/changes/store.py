@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from kesi_lsp.core.changes.hunks import Block, Hunk, HunkState, diff_blocks, lines_of
+from kesi_lsp.core.changes.hunks import Block, Hunk, HunkState, Lines, diff_blocks, lines_of
 from kesi_lsp.core.changes.model import FileChanges, Transition, land, supersede
 from kesi_lsp.core.changes.tracking import TextChange, apply_change, realign
 
@@ -91,6 +91,7 @@ class ChangeSets:
         self._files: dict[Path, list[FileChanges]] = {}
         self._known: dict[Path, str | None] = {}
         self._held: dict[Path, int] = {}
+        self._split: tuple[str, Lines] | None = None  # the last text split, and its lines
         self._seq = 0
         self._hunk_ids = 0
 
@@ -194,17 +195,27 @@ class ChangeSets:
 
     # --- settling against the text ---
 
+    def split(self, text: str) -> Lines:
+        """`lines_of(text)`, remembered for the last text: settling, then listing or marking
+        the same buffer, splits it once."""
+        cached = self._split
+        if cached is not None and cached[0] is text:
+            return cached[1]
+        lines = lines_of(text)
+        self._split = (text, lines)
+        return lines
+
     def current_lines(self, path: Path, disk: str | None) -> tuple[str, ...] | None:
         """The lines of `path` now: the open buffer's, else `disk` (what the caller just read),
         after moving the hunks from the text last seen to it. None: the file is not there."""
         live = self.live_text(path)
         if live is not None:
-            return lines_of(live)
+            return self.split(live)
         known = self._known.get(path, disk)
         if disk is not None and known is not None and known != disk:
             realign(self.hunks_at(path), lines_of(known), lines_of(disk))
         self._known[path] = disk
-        return None if disk is None else lines_of(disk)
+        return None if disk is None else self.split(disk)
 
     def settle(self, path: Path, disk: str | None = None) -> bool:
         """Check the hunks of `path` against its text (see `current_lines`); True when a state
