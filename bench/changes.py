@@ -7,8 +7,8 @@ between the hunks, half of them shifting every hunk below (a new line, then its 
 within a line (a character typed, then deleted).
 
 1. **The bookkeeping itself** (`changes_hook.py`): the server's hook that sees each change
-   before pygls applies it, timed call by call in this process on the server's real parts,
-   with change sets on and (the baseline) off. Target: p99 < 1 ms.
+   before pygls applies it, timed call by call (CPU time) in this process on the server's real
+   parts, with change sets on and (the baseline) off. Target: p99 < 1 ms.
 2. **Over the wire** (`changes_wire.py`): the same typing into two `kesi-lsp` processes, one
    with `changeSets` off, alternating round by round; each keystroke timed from its `didChange`
    to the answer of a request right behind it. Shown: the p99 each server needs and what change

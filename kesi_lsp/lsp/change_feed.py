@@ -136,7 +136,6 @@ class ChangeFeed:
 
     async def _publish_one(self, path: Path) -> None:
         files: list[FileChanges] = []
-        lines: tuple[str, ...] = ()
         text: str | None = None
         locale: Locale = DEFAULT_LOCALE
         for session in self._sessions():
@@ -144,10 +143,9 @@ class ChangeFeed:
                 text = await self.text_now(session.changes, path)
                 files.extend(session.changes.files_at(path))
                 locale = session.settings.locale
-                lines = session.changes.split(text) if text is not None else ()
         if not files and path not in self._published:
             return
-        found = diagnostics(files, lines, self._link.codec, locale) if text is not None else []
+        found = diagnostics(files, self._link.codec, locale) if text is not None else []
         if found:
             self._published.add(path)
         else:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from kesi_lsp.core import FileChanges, lines_of
+from kesi_lsp.core import FileChanges
 from kesi_lsp.lsp.change_marks import lenses
 from kesi_lsp.lsp.server import KesiServer
 
@@ -28,7 +28,7 @@ async def code_lens(ls: KesiServer, params: types.CodeLensParams) -> list[types.
             locale = session.settings.locale
     if not files or current is None:
         return []
-    return lenses(uri, files, lines_of(current), locale)
+    return lenses(uri, files, locale)
 
 
 def register(server: KesiServer) -> None:

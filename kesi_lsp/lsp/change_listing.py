@@ -40,7 +40,7 @@ def _file_json(link: EditorLink, file: FileChanges, current: str | None) -> dict
         "hunks": [
             {
                 "id": hunk.id,
-                "range": unstructure(hunk_range(hunk, lines, link.codec)),
+                "range": unstructure(hunk_range(hunk, link.codec, lines)),
                 "state": hunk.state,
                 "added": hunk.added,
                 "removed": hunk.removed,

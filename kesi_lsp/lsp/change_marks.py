@@ -24,14 +24,20 @@ KEEP: Final = "kesi.keep"
 UNDO: Final = "kesi.undo"
 
 
-def hunk_range(hunk: Hunk, lines: Sequence[str], codec: PositionCodec) -> types.Range:
+def hunk_range(hunk: Hunk, codec: PositionCodec, lines: Sequence[str] | None = None) -> types.Range:
     """The lines a hunk covers, from the start of its first to the end of its last (a point
-    where it removed lines)."""
+    where it removed lines). Without `lines`, the hunk's own lines say where its last one ends
+    (they are the text there, for a settled pending hunk), so no buffer needs splitting."""
     start = types.Position(line=hunk.start, character=0)
-    if hunk.span == 0 or not lines:
+    if hunk.span == 0:
         return types.Range(start=start, end=start)
-    last = min(hunk.end, len(lines)) - 1
-    content = lines[last].rstrip("\r\n") if last >= 0 else ""
+    last = hunk.end - 1
+    if lines is not None:
+        last = min(hunk.end, len(lines)) - 1
+        content = lines[last].rstrip("\r\n") if last >= 0 else ""
+    else:
+        shown = hunk.shown
+        content = shown[-1].rstrip("\r\n") if len(shown) == hunk.span else ""
     end = types.Position(line=max(last, hunk.start), character=codec.client_num_units(content))
     return types.Range(start=start, end=end)
 
@@ -43,11 +49,11 @@ def pending(files: Sequence[FileChanges]) -> list[tuple[FileChanges, Hunk]]:
 
 
 def diagnostic(
-    file: FileChanges, hunk: Hunk, lines: Sequence[str], codec: PositionCodec, locale: Locale
+    file: FileChanges, hunk: Hunk, codec: PositionCodec, locale: Locale
 ) -> types.Diagnostic:
     message = text("changes.diagnostic", locale, removed=hunk.removed, added=hunk.added)
     return types.Diagnostic(
-        range=hunk_range(hunk, lines, codec),
+        range=hunk_range(hunk, codec),
         message=message,
         severity=types.DiagnosticSeverity.Information,
         source=SOURCE,
@@ -57,18 +63,17 @@ def diagnostic(
 
 
 def diagnostics(
-    files: Sequence[FileChanges], lines: Sequence[str], codec: PositionCodec, locale: Locale
+    files: Sequence[FileChanges], codec: PositionCodec, locale: Locale
 ) -> list[types.Diagnostic]:
-    return [diagnostic(f, h, lines, codec, locale) for f, h in pending(files)]
+    """The settled pending hunks of one path as diagnostics (their ranges from their lines)."""
+    return [diagnostic(f, h, codec, locale) for f, h in pending(files)]
 
 
-def lenses(
-    uri: str, files: Sequence[FileChanges], lines: Sequence[str], locale: Locale
-) -> list[types.CodeLens]:
+def lenses(uri: str, files: Sequence[FileChanges], locale: Locale) -> list[types.CodeLens]:
     """Keep / Undo over each pending hunk; Keep all / Undo all on the first one too."""
     out: list[types.CodeLens] = []
     for index, (_, hunk) in enumerate(pending(files)):
-        line = min(hunk.start, max(len(lines) - 1, 0))
+        line = max(hunk.start - (1 if hunk.span == 0 and hunk.start > 0 else 0), 0)
         at = types.Range(
             start=types.Position(line=line, character=0),
             end=types.Position(line=line, character=0),

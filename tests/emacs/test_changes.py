@@ -23,7 +23,7 @@ WRITE = tool_use("write_file", {"file_path": "calc.py", "content": FIXED})
 READ = tool_use("read_file", {"file_path": "calc.py"})
 NOTES = (
     "(sort (mapcar (lambda (d) (line-number-at-pos (flymake-diagnostic-beg d)))"
-    " (seq-filter (lambda (d) (string-match-p \"not reviewed yet\" (flymake-diagnostic-text d)))"
+    ' (seq-filter (lambda (d) (string-match-p "not reviewed yet" (flymake-diagnostic-text d)))'
     " (flymake-diagnostics))) #'<)"
 )
 

@@ -222,6 +222,8 @@ class ChangeSets:
         changed (the listeners are told)."""
         if path not in self._files or path in self._held:
             return False
+        if self._settled_live(path):
+            return False
         lines = self.current_lines(path, disk)
         changed = False
         for file in self._files[path]:
@@ -233,6 +235,14 @@ class ChangeSets:
         if changed:
             self.notify((path,))
         return changed
+
+    def _settled_live(self, path: Path) -> bool:
+        """An open buffer whose every change reached the hunks one by one, none of them inside
+        a hunk: nothing to check, and its (big) text needs no splitting."""
+        if self.live_text(path) is None:
+            return False
+        files = self._files[path]
+        return not any(f.gone for f in files) and not any(h.touched for f in files for h in f.hunks)
 
     def needs_disk(self, path: Path) -> bool:
         """Whether settling `path` needs the caller to read it (it is not open in the editor)."""
