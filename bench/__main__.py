@@ -20,14 +20,34 @@ from bench.report import Report
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE / "out"
-BENCHES = ("tokens", "startup", "streaming", "responsiveness", "scale", "changes")
+BENCHES = (
+    "tokens",
+    "startup",
+    "streaming",
+    "responsiveness",
+    "scale",
+    "first_request",
+    "parallel_reads",
+    "changes",
+)
 
 
 async def _run(names: list[str], report: Report, smoke: bool) -> None:
-    from bench import changes, responsiveness, scale, startup, streaming, tokens
+    from bench import (
+        changes,
+        first_request,
+        parallel_reads,
+        responsiveness,
+        scale,
+        startup,
+        streaming,
+        tokens,
+    )
 
     benches = {
         "changes": changes.run,
+        "first_request": first_request.run,
+        "parallel_reads": parallel_reads.run,
         "streaming": streaming.run,
         "responsiveness": responsiveness.run,
         "startup": startup.run,

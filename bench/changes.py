@@ -1,4 +1,4 @@
-"""Benchmark 6: what keeping change sets costs while the user types (design §2.9).
+"""Benchmark 8: what keeping change sets costs while the user types (design §2.9).
 
 Every keystroke reaches the server as a `didChange`; with change sets on, each one also moves
 or touches the hunks of that file. The file has 10,000 lines, and a run has landed 20 edits

@@ -1,4 +1,4 @@
-"""Benchmark 6, part 1: the change sets' own work per `didChange`, timed in the process.
+"""Benchmark 8, part 1: the change sets' own work per `didChange`, timed in the process.
 
 The server is shown every text change before pygls applies it (`KesiServer.before_change`):
 that call is all the bookkeeping a keystroke costs. Here it runs on the real pieces (pygls'

@@ -1,4 +1,4 @@
-"""Benchmark 6, part 2: typing into a real `kesi-lsp` over stdio, change sets on and off.
+"""Benchmark 8, part 2: typing into a real `kesi-lsp` over stdio, change sets on and off.
 
 Two servers of the same build, each with the 10,000-line file open and a run's 20 edits landed
 in it (`approvals: acceptEdits`, so they stay pending; one server has `changeSets` off). Each

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import atexit
 import os
 import shutil
 import sys
@@ -24,10 +25,16 @@ def kesi_argv() -> list[str]:
     return [sys.executable, "-m", "kesi_lsp"]
 
 
+_STATE = Path(tempfile.gettempdir()) / f"kesi-bench-state-{os.getpid()}"
+atexit.register(shutil.rmtree, _STATE, True)
+
+
 def server_env(base_url: str | None) -> dict[str, str]:
-    """The process environment, pointed at a scripted API (never a real key)."""
+    """The process environment, pointed at a scripted API (never a real key), saving its
+    conversations in a scratch state directory (never the user's own)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("ANTHROPIC_")}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
+    env["XDG_STATE_HOME"] = str(_STATE)
     if base_url is not None:
         env["ANTHROPIC_API_KEY"] = FAKE_KEY
         env["ANTHROPIC_BASE_URL"] = base_url

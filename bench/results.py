@@ -103,19 +103,27 @@ def _scale(details: dict[str, Any]) -> list[str]:
 def _tokens(details: dict[str, Any]) -> list[str]:
     out = ["### Token bills (scripted API accounting)", ""]
     for scenario, configs in details.items():
+        if "seed" not in configs:  # the wide search: tokens added to the main conversation
+            out += [
+                f"**{scenario}**: inline {configs['inline']:,} tokens, through the sub-agent "
+                f"{configs['subagent']:,}",
+                "",
+            ]
+            continue
         seed = configs["seed"]["equivalent"]
         out += [
             f"**{scenario}**",
             "",
-            "| settings | requests | input | cache write | cache read | billed-input-equivalent"
-            " | / seed | trims |",
-            "|---|---:|---:|---:|---:|---:|---:|---:|",
+            "| settings | requests | input | cache write | cache read | output"
+            " | billed-input-equivalent | / seed | trims | summaries | largest request |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for name, b in configs.items():
             out.append(
                 f"| {name} | {b['requests']} | {b['input']:,} | {b['cache_write']:,} "
-                f"| {b['cache_read']:,} | {b['equivalent']:,.0f} | {b['equivalent'] / seed:.3f} "
-                f"| {b['trims']} |"
+                f"| {b['cache_read']:,} | {b['output']:,} | {b['equivalent']:,.0f} "
+                f"| {b['equivalent'] / seed:.3f} | {b['trims']} | {b.get('summaries', 0)} "
+                f"| {b.get('largest', 0):,} |"
             )
         out.append("")
     return out

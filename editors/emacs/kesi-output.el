@@ -31,6 +31,9 @@
 (defface kesi-notice '((t :inherit warning))
   "A notice (limits, retries, the sandbox) in `*kesi*'."
   :group (quote kesi))
+(defface kesi-startup '((t :inherit shadow))
+  "The working directory and sandbox lines a project's first run starts with."
+  :group (quote kesi))
 (defface kesi-done '((t :inherit success :weight bold))
   "The bill of a run that finished."
   :group (quote kesi))
@@ -261,7 +264,10 @@ Return its window."
            (if (eq (plist-get params :isError) t)
                (kesi--line (concat "  ✗ " text) 'kesi-tool-error)
              (kesi--line (concat "  ✓ " text) 'kesi-tool-ok))))
-        ("notice" (kesi--notice (format "%s" (or (plist-get params :text) ""))))
+        ("notice" (let ((text (format "%s" (or (plist-get params :text) ""))))
+                    (if (member (plist-get params :notice) '("workspace" "sandbox"))
+                        (kesi--line (concat "  " text) 'kesi-startup) ; Day 15's start-up lines
+                      (kesi--notice text))))
         ("edit" (kesi--line (format "✎ %s %s" tool (or (plist-get params :path) ""))
                             'kesi-tool-ok))
         ("turn" (let ((turn (plist-get params :turn)) (most (plist-get params :maxTurns)))
@@ -274,22 +280,18 @@ Return its window."
                    (when (numberp (plist-get session :costUsd))
                      (puthash server (plist-get session :costUsd) kesi--session-cost))))))))
 
-(defun kesi--bill (status usage cost)
-  "The last line of a run: STATUS, requests and tokens from USAGE, and COST."
-  (let ((parts (list status)))
-    (when-let ((requests (plist-get usage :requests)))
-      (push (format "%d request%s" requests (if (= requests 1) "" "s")) parts))
-    (let ((in (plist-get usage :inputTokens)) (out (plist-get usage :outputTokens)))
-      (when (and (numberp in) (numberp out))
-        (let ((cache (delq nil (list (let ((r (plist-get usage :cacheReadTokens)))
-                                       (and (numberp r) (> r 0) (format "%d cache read" r)))
-                                     (let ((w (plist-get usage :cacheWriteTokens)))
-                                       (and (numberp w) (> w 0) (format "%d cache write" w)))))))
-          (push (format "%d in / %d out tokens%s" in out
-                        (if cache (format " (%s)" (string-join cache ", ")) ""))
-                parts))))
-    (push (concat "cost " (kesi-output-format-cost cost)) parts)
-    (concat "── " (string-join (nreverse parts) " · "))))
+(defun kesi-output-footer (params cost)
+  "What the end of a run says (`kesi/runFinished' PARAMS), in the server's words.
+Its status (`statusText', in the session's locale) and the seed's Day 18 bill
+line (`bill', absent when the run made no request); an older server that sends
+neither gets the status and COST."
+  (let ((status (plist-get params :statusText))
+        (bill (plist-get params :bill)))
+    (cond ((and (stringp bill) (not (string-empty-p bill)))
+           (format "%s · %s" (or status (plist-get params :status) "done") bill))
+          ((stringp status) status)
+          (t (format "%s · %s" (or (plist-get params :status) "done")
+                     (kesi-output-format-cost cost))))))
 
 (defun kesi-output-finish (server params)
   "The end of a run (`kesi/runFinished' PARAMS of SERVER): the bill, and one line."
@@ -309,10 +311,10 @@ Return its window."
         (remhash server kesi--active))
       (when (and (not (equal status "done")) (stringp text) (not (string-empty-p text)))
         (kesi--notice text t))             ; why it stopped (a done run's text was streamed)
-      (let ((cost (plist-get (kesi-output-run run-id) :cost)))
-        (kesi--line (kesi--bill status usage cost)
+      (let ((footer (kesi-output-footer params (plist-get (kesi-output-run run-id) :cost))))
+        (kesi--line (concat "── " footer)
                     (pcase status ("done" 'kesi-done) ("failed" 'kesi-failed) (_ 'kesi-stopped)))
-        (message "KeSi: %s · %s%s" status (kesi-output-format-cost cost)
+        (message "KeSi: %s%s" footer
                  (if (and (not (equal status "done")) (stringp text) (not (string-empty-p text)))
                      (concat " · " (car (split-string text "\n")))
                    ""))))))
@@ -326,27 +328,15 @@ Return its window."
 
 ;;;; What the session commands answer
 
-(defun kesi-output-format-usage (c)
-  "Format a `kesi.cost' answer C."
-  (format "KeSi session: %s · %d requests · %d input, %d output, %d cache read, %d cache write tokens"
-          (kesi-output-format-cost (plist-get c :costUsd))
-          (or (plist-get c :requests) 0) (or (plist-get c :inputTokens) 0)
-          (or (plist-get c :outputTokens) 0) (or (plist-get c :cacheReadTokens) 0)
-          (or (plist-get c :cacheWriteTokens) 0)))
-
-(defun kesi-output-format-permissions (result)
-  "Format a `kesi.permissions' answer RESULT."
-  (let ((commands (append (plist-get result :commands) nil))
-        (files (append (plist-get result :files) nil))
-        (accepted (equal (plist-get result :approvals) "acceptEdits")))
-    (if (and (null commands) (null files) (not accepted))
-        "KeSi: no permissions granted in this session"
-      (string-join
-       (append '("KeSi permissions for this session:")
-               (and accepted '("  edits: all allowed without asking (approvals = acceptEdits)"))
-               (and commands (cons "  commands:" (mapcar (lambda (c) (concat "    " c)) commands)))
-               (and files (cons "  files:" (mapcar (lambda (f) (concat "    " f)) files))))
-       "\n"))))
+(defun kesi-output-said (result fallback)
+  "What a session command's RESULT says, in the server's words.
+Its `lines' or its `message': the seed's words in the session's locale.
+FALLBACK is for an older server that sends neither."
+  (let ((lines (append (plist-get result :lines) nil))
+        (said (plist-get result :message)))
+    (cond (lines (string-join (mapcar (lambda (line) (format "%s" line)) lines) "\n"))
+          ((stringp said) said)
+          (t (concat "KeSi: " fallback)))))
 
 (provide 'kesi-output)
 ;;; kesi-output.el ends here

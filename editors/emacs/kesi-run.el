@@ -165,12 +165,10 @@ a linter's or a test runner's on the same lines matter as much."
     (kesi--execute
      server command (and uri (list :uri uri))
      (lambda (result)
-       (pcase command
-         ("kesi.reset" (message "KeSi: conversation and read records cleared"))
-         ("kesi.revoke" (message "KeSi: all permissions of this session revoked"))
-         ("kesi.cost" (kesi-output-note-session-cost server result)
-          (message "%s" (kesi-output-format-usage result)))
-         ("kesi.permissions" (message "%s" (kesi-output-format-permissions result))))))))
+       (when (equal command "kesi.cost")
+         (kesi-output-note-session-cost server result))
+       ;; The server's own lines (the seed's /reset, /cost, /permissions, /revoke).
+       (message "%s" (kesi-output-said result (format "%s done" command)))))))
 
 (provide 'kesi-run)
 ;;; kesi-run.el ends here

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 
-from acp.helpers import tool_diff_content
+from acp.helpers import plan_entry, tool_diff_content, update_plan
 from acp.schema import FileEditToolCallContent
 
 from kesi_lsp.acp.approver import AcpApprover
@@ -35,6 +35,7 @@ from kesi_lsp.core import (
     Event,
     FileChange,
     Notice,
+    PlanUpdated,
     Run,
     RunFinished,
     TextDelta,
@@ -72,6 +73,11 @@ class AcpRun:
     @property
     def view(self) -> AcpWorkspaceView:
         return self._view
+
+    @property
+    def diagnostics(self) -> None:
+        """ACP has no way to ask the editor for its diagnostics: nothing is claimed about them."""
+        return None
 
     @property
     def approver(self) -> AcpApprover:
@@ -114,6 +120,9 @@ class AcpRun:
             case UsageReported():
                 model = self._run.session.settings.model
                 self._client.update(session_id, usage(event, model, self._locale))
+            case PlanUpdated(plan=plan):  # design §2.12: the model's plan is ACP's `plan` update
+                entries = [plan_entry(item.content, status=item.status) for item in plan]
+                self._client.update(session_id, update_plan(entries))
             case _:
                 return
 
@@ -150,6 +159,9 @@ class AcpRun:
                 self._client.update(self._session.id, tool_status(call.id, "failed"))
         if finished.status == "limit" and (hint := hint_for(finished, self._locale)) is not None:
             self._notice("hint", hint)
+        if finished.verified is not None:  # the server's own verdict (design §2.10)
+            word = text(f"verify.status.{finished.verified.status}", self._locale)
+            self._notice("verified", f"{word}: {finished.verified.detail}")
         if finished.usage.requests:
             said = bill_line(finished.usage, self._run.session.usage, self._locale)
             self._notice("bill", said.strip())

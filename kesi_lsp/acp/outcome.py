@@ -7,6 +7,7 @@
 | limit: max_tokens        | `max_tokens` (the reply was cut off)                          |
 | limit: context_window    | `max_tokens` (the conversation no longer fits)                |
 | limit: tool_failures     | `end_turn` (KeSi stopped on its own; the notice says why)     |
+| limit: repeating         | `end_turn` (the same call kept answering the same)            |
 | cancelled                | `cancelled` (`session/cancel`, the seed's Ctrl-C)             |
 | failed                   | an error (`RUN_FAILED`): the run's message and what to do     |
 
@@ -30,6 +31,7 @@ STOPS: Final[dict[LimitKind, StopReason]] = {
     "max_tokens": "max_tokens",
     "context_window": "max_tokens",
     "tool_failures": "end_turn",
+    "repeating": "end_turn",
 }
 HINTS: Final[dict[NextStep, str]] = {
     "missing_key": "acp.hint.missing_key",
@@ -38,6 +40,7 @@ HINTS: Final[dict[NextStep, str]] = {
     "max_tokens": "acp.hint.max_tokens",
     "context_window": "acp.hint.context_window",
     "tool_failures": "acp.hint.tool_failures",
+    "repeating": "acp.hint.repeating",
 }
 
 

@@ -58,6 +58,8 @@ def title(name: str, tool_input: Mapping[str, object], locale: Locale) -> str:
             return text("acp.tool.run_command", locale, command=_shown(tool_input.get("command")))
         case "todo":
             return text("acp.tool.todo", locale)
+        case "search_agent":
+            return text("acp.tool.search_agent", locale, task=_shown(tool_input.get("task", "")))
     return text("acp.tool.other", locale, tool=name)
 
 

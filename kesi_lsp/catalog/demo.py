@@ -35,7 +35,7 @@ _SCREEN: Final[dict[str, tuple[str, str]]] = {
     ),
     "demo.answers.yes": (
         '--yes: every permission prompt is answered "Allow once", every edit review "Accept".',
-        "--yes：每個授權詢問都回答「Allow once」（允許這一次），每個修改檢查都回答「接受」。",
+        "--yes：每個授權詢問都回答「這次」，每個修改檢查都回答「接受」。",
     ),
     "demo.answers.ask": (
         "You answer each permission prompt and edit review below (an empty answer refuses).",
@@ -95,6 +95,8 @@ _SCREEN: Final[dict[str, tuple[str, str]]] = {
         "  [已修改] {path}：套用到編輯器的 buffer 並存檔",
     ),
     "demo.tool.notice": ("  [notice] {text}", "  [通知] {text}"),
+    "demo.plan.title": ("  [plan] {done} of {total} done", "  [計畫] 完成 {done}/{total}"),
+    "demo.plan.item": ("    {mark} {content}", "    {mark} {content}"),
     "demo.prompt.title": (
         "  ? KeSi asks for permission (window/showMessageRequest):",
         "  ? KeSi 請求授權（window/showMessageRequest）：",
@@ -167,12 +169,23 @@ _SCREEN: Final[dict[str, tuple[str, str]]] = {
         "（依 API 回報的 usage、用 {model} 的定價計算；實際帳單以 Anthropic Console 為準）",
     ),
     "demo.bill.col.round": ("round", "圈"),
+    "demo.bill.summary": ("summary", "摘要"),
+    "demo.bill.search": ("search", "搜尋"),
     "demo.bill.col.input": ("input", "input"),
     "demo.bill.col.cache_read": ("cache read", "快取讀"),
     "demo.bill.col.cache_write": ("cache write", "快取寫"),
     "demo.bill.col.output": ("output", "output"),
     "demo.bill.col.seconds": ("seconds", "秒"),
     "demo.bill.col.tools": ("tools", "工具"),
+    "demo.result.verdict": (
+        "KeSi's own verdict on its change (from what really ran, not from its words): "
+        "{status}: {detail}",
+        "KeSi 對這次修改的判定（依照實際跑過的東西，不是模型自己說的）：{status}：{detail}",
+    ),
+    "demo.result.no_verdict": (
+        "KeSi's own verdict: nothing was changed, so there is nothing to verify.",
+        "KeSi 的判定：沒有修改任何東西，所以沒有需要驗證的。",
+    ),
     "demo.result.green": (
         "The sample's tests are green ({summary}): exit status 0.",
         "示範專案的測試全綠（{summary}）：結束碼 0。",
@@ -244,6 +257,21 @@ _MODEL: Final[dict[str, tuple[str, str]]] = {
         "找到了。`checkout()` 的折扣來自 `rules.py` 的 `tier_discount()`。說明文字寫的規則是"
         "「滿千折百」，但程式碼判斷的是 `amount > threshold`，所以剛好 1000 元的訂單拿不到折扣，"
         "付了 1000 而不是 900。這裡應該用 `>=`。",
+    ),
+    # The recorded plan (the todo tool): Day 01's "it lists what it will do, one by one".
+    "demo.model.plan.look": (
+        "Look at the project and run the tests",
+        "看看專案裡有什麼，跑一下測試",
+    ),
+    "demo.model.plan.read": (
+        "Read the failing test and the code it calls",
+        "讀失敗的測試，還有它呼叫到的程式碼",
+    ),
+    "demo.model.plan.fix": ("Fix the cause", "修正原因"),
+    "demo.model.plan.rerun": ("Run the tests again", "再跑一次測試"),
+    "demo.model.plan_done": (
+        "All 7 tests pass, so every step of the plan is done.",
+        "7 條測試全部通過，計畫的每一步都完成了。",
     ),
     "demo.model.rerun": (
         "Now let me run the tests again to confirm the fix.",

@@ -142,6 +142,25 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         ", {count} of them for a model without a known price (not counted in $)",
         "，其中 {count} 次的模型沒有已知價格（沒有算進金額）",
     ),
+    # --- /cost (Day 18): the session's requests, tokens and total, one line each ---
+    "loop.cost.requests": (
+        "This session: {requests} request(s)",
+        "這個 session 共 {requests} 次請求",
+    ),
+    "loop.cost.tokens": ("input {input}, output {output}", "input {input}、output {output}"),
+    "loop.cost.cache": (
+        "cache read {read}, cache write {write}",
+        "快取讀 {read}、快取寫 {write}",
+    ),
+    "loop.cost.total": ("Total ${total}", "合計 ${total}"),
+    "loop.cost.partial": (  # new: the bill line's note, kept for the session
+        "({count} of them counted only up to the interruption)",
+        "（其中 {count} 次只算到中斷前收到的部分）",
+    ),
+    "loop.cost.unpriced": (  # new: a model without a known price
+        "({count} of them for a model without a known price, not counted in $)",
+        "（其中 {count} 次的模型沒有已知價格，沒有算進金額）",
+    ),
     # --- context trimming (kesi_lsp.core.trim): what a cleared tool result says instead ---
     "loop.trim.read": (
         "Cleared to save context: the text of {path} ({lines} lines, {chars} characters) as "
@@ -168,6 +187,10 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "{tokens} tokens); the model can fetch them again if it needs them.",
         "為了節省 context，清掉了對話裡 {count} 個舊的工具結果（約 {tokens} 個 token），"
         "模型需要時可以再取一次。",
+    ),
+    "loop.trim.unchanged": (
+        "{path} is unchanged since you read it above ({lines} lines); that text is current.",
+        "{path} 跟上面讀到的一模一樣（{lines} 行），內容沒有變。",
     ),
     "loop.trim.search": (
         "Cleared to save context: the result of {tool} {input} ({lines} lines). Call it again "

@@ -43,6 +43,10 @@ _COMMANDS: Final[dict[str, tuple[str, str]]] = {
         "KeSi 正在這個資料夾裡工作；要清空對話，請先取消這一輪。",
     ),
     "lsp.action.fix_this": ("KeSi: fix this", "KeSi：修這裡"),
+    "lsp.reset_done": (  # Day 10's /reset (Day 04 cleared only the diary)
+        "(history and file version records cleared; starting over)",
+        "（日記與檔案版本紀錄已清空，我們重新開始）",
+    ),
 }
 
 _PROMPTS: Final[dict[str, tuple[str, str]]] = {
@@ -51,6 +55,9 @@ _PROMPTS: Final[dict[str, tuple[str, str]]] = {
         "[需要授權] 執行指令：{command}",
     ),
     "lsp.prompt.reason": ("Why it asks: {reason}", "理由：{reason}"),
+    # Day 14's question: 放行嗎？[y=這次 / a=這個 session 都好 / N=不要]. Its three answers, the
+    # prompt's buttons, are the gate's words (`permissions.answer.*`, the ACP adapter's too).
+    "lsp.prompt.question": ("Allow it?", "放行嗎？"),
     "lsp.prompt.edit": (  # Day 14's ask_user("{tool} 修改檔案：{file_path}")
         "[Permission needed] {tool} changes file: {path}",
         "[需要授權] {tool} 修改檔案：{path}",
@@ -232,11 +239,10 @@ _LOG: Final[dict[str, tuple[str, str]]] = {
     "lsp.log.notice": ("  ({text})", "  （{text}）"),
     "lsp.log.edit": ("  [edited] {path}", "  [已修改] {path}"),
     "lsp.log.stopped": ("KeSi > {text}", "KeSi > {text}"),
-    "lsp.log.usage": (
-        "  (this turn: {requests} requests, input {input}, output {output}, ${cost}; "
-        "session total ${total})",
-        "  （本輪 {requests} 次請求，input {input}、output {output}，${cost}；累計 ${total}）",
-    ),
+    "lsp.log.plan": ("  [plan] {plan}", "  [計畫] {plan}"),
+    "lsp.log.verified": ("  [{status}] {detail}", "  [{status}] {detail}"),
+    "lsp.log.startup": ("  {text}", "  {text}"),  # Day 15's start-up lines, as printed
+    "lsp.log.bill": ("  {bill}", "  {bill}"),  # Day 18: the bill, indented as the seed prints it
 }
 
 MESSAGES: Final[dict[str, tuple[str, str]]] = {

@@ -1,10 +1,12 @@
 """Messages of the permission gate: key -> (English, Traditional Chinese as the seed words it).
 
 The Chinese is the seed's (Day 14) word for word where it has one: the red-line refusal, the
-classifier's reasons, the refusals, and the /permissions and /revoke lines. The
-refusals add one sentence the seed's Day 16 system prompt asked for: do not resend the request.
-Reasons the seed did not have (the gaps closed here) are marked "new" below. The prompt's
-own wording (`[需要授權]`, `理由：`) lives with the LSP adapter, which asks the question.
+classifier's reasons, the refusals, and the /permissions and /revoke lines. The refusals are
+exactly what the model receives (Day 16 quotes 「錯誤：使用者拒絕執行這個指令。」 as such), with
+nothing added: "do not send the same request again" is the system prompt's rule (Day 16's
+「被拒絕時換個做法或問清楚，不要重送同一個請求」), not a sentence of each refusal. The English
+mirrors them. Reasons the seed did not have (the gaps closed here) are marked "new" below. The
+prompt's own wording (`[需要授權]`, `理由：`) lives with the LSP adapter, which asks the question.
 """
 
 from __future__ import annotations
@@ -14,19 +16,16 @@ from typing import Final
 MESSAGES: Final[dict[str, tuple[str, str]]] = {
     # What the model gets back when a command or an edit does not run.
     "permissions.denied": (
-        "Error: this operation was blocked by the safety rules ({reason}); it was not run. "
-        "No answer can allow it. Do not send the same command again.",
-        "錯誤：這個操作被安全規則擋下來了（{reason}），沒有執行。"
-        "這條規則沒有辦法放行，不要再送出同一個指令。",
+        "Error: this operation was blocked by the safety rules ({reason}); it was not run.",
+        "錯誤：這個操作被安全規則擋下來了（{reason}），沒有執行。",
     ),
     "permissions.refused_command": (
-        "Error: the user refused to run this command. Do not send the same command again.",
-        "錯誤：使用者拒絕執行這個指令。不要再送出同一個指令。",
+        "Error: the user refused to run this command.",
+        "錯誤：使用者拒絕執行這個指令。",
     ),
-    "permissions.refused_edit": (
-        "Error: the user refused to modify this file. Nothing was changed. "
-        "Do not send the same change again.",
-        "錯誤：使用者拒絕修改這個檔案。檔案沒有任何變動，不要再送出同樣的修改。",
+    "permissions.refused_edit": (  # the seed's code (Days 11-15 digest)
+        "Error: the user refused to modify this file.",
+        "錯誤：使用者拒絕修改這個檔案。",
     ),
     # The classifier's reasons (seed classify_command / hard_denial_reason).
     "permissions.reason.escalation": (
@@ -60,6 +59,20 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
     "permissions.reason.setuid": (  # new
         "setting setuid/setgid bits or file capabilities is not allowed: {command}",
         "不允許設定 setuid／setgid 位元或檔案權能：{command}",
+    ),
+    "permissions.reason.immutable": (  # new: chattr +i, chflags schg
+        "changing the immutable or append-only flags of files is not allowed: {command}",
+        "不允許變更保護檔案的不可修改或只能附加旗標：{command}",
+    ),
+    "permissions.reason.device_node": (  # new: mknod x b 8 0
+        "creating device files (a new name for a disk) is not allowed: {command}",
+        "不允許建立裝置檔（等於替磁碟取新名字）：{command}",
+    ),
+    "permissions.reason.git_blob": (  # new: git show <blob id>
+        "{revision} names a stored file, and git would print its contents (maybe one closed to "
+        "the tools, such as a committed .env)",
+        "{revision} 指向一個存起來的檔案，Git 會印出它的內容"
+        "（可能是不開放給工具讀取的檔案，像是提交過的 .env）",
     ),
     "permissions.reason.metachars": (
         "the command has shell special characters; what it really does goes beyond the text",
@@ -119,11 +132,9 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         'allowed by your permission rule "{pattern}" ({source})',
         "你的權限規則「{pattern}」（{source}）允許",
     ),
-    "permissions.rule_denied_edit": (
-        'Error: your permission rule "{pattern}" ({source}) does not allow changing this '
-        "file. Nothing was changed. Do not send the same change again.",
-        "錯誤：你的權限規則「{pattern}」（{source}）不允許修改這個檔案。"
-        "檔案沒有任何變動，不要再送出同樣的修改。",
+    "permissions.rule_denied_edit": (  # shaped like the seed's refusals: one sentence
+        'Error: your permission rule "{pattern}" ({source}) does not allow changing this file.',
+        "錯誤：你的權限規則「{pattern}」（{source}）不允許修改這個檔案。",
     ),
     "permissions.rules": ("Permission rules: {items}", "權限規則：{items}"),
     "permissions.rule_item": ("{kind} {pattern} ({source})", "{kind} {pattern}（{source}）"),

@@ -10,6 +10,7 @@ from typing import Final
 
 _RUNS: Final[dict[str, tuple[str, str]]] = {
     "runs.cancelled": ("Cancelled.", "已取消。"),
+    "runs.workspace": ("Working directory: {root}", "工作目錄：{root}"),  # Day 15's start-up line
     "runs.edits_accepted": (
         "Edits: applied without asking (kesi.approvals is acceptEdits). KeSi's file edits land "
         "in the editor as they are made; review them there and undo what you do not want. "
@@ -31,6 +32,11 @@ _TASKS: Final[dict[str, tuple[str, str]]] = {
         "請修正 {path} 第 {lines} 行的程式碼，以下是我編輯器裡看到的內容：",
     ),
     "runs.task.diagnostics": ("The editor reports:", "編輯器回報的問題："),
+    "runs.task.problem": ("- line {line}: {problem}", "- 第 {line} 行：{problem}"),
+    "runs.task.severity.error": ("error", "錯誤"),
+    "runs.task.severity.warning": ("warning", "警告"),
+    "runs.task.severity.info": ("info", "資訊"),
+    "runs.task.severity.hint": ("hint", "提示"),
     "runs.task.instruction": ("What I want: {instruction}", "我的要求：{instruction}"),
     "runs.task.fix_default": (
         "Find the cause, fix it with the smallest change that works, and check the fix.",

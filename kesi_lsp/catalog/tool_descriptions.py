@@ -26,6 +26,25 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "path of the file, relative to the workspace",
         "相對於工作目錄的檔案路徑",
     ),
+    # Days 06 and 10 ask for Claude Code's offset and limit, the "page buttons" of a large
+    # file (Day 06 quotes its description of offset). The seed's read_file description above
+    # stays whole and word for word, so what ranged reads return is said here, added text.
+    "tools.param.read_file.offset": (
+        "The line number to start reading from (1 is the first line). Only provide it if the "
+        "file is too large to read at once, or to read on where the last part ended. With "
+        'offset or limit you get numbered lines ("12 | text": the number and " | " are not part '
+        "of the file) and a last line saying which lines of how many these are.",
+        "開始讀取的行號（第一行是 1）。只有檔案太大、無法一次讀完，"
+        "或要接著上一段往下讀時才需要提供。有 offset 或 limit 時，"
+        "回傳帶行號的內容（「12 | 內容」，行號與「 | 」不是檔案內容），"
+        "最後一行說明這是全部幾行中的第幾行到第幾行。",
+    ),
+    "tools.param.read_file.limit": (
+        "How many lines to read from offset (at least 1). Only provide it if the file is too "
+        "large to read at once. Change a file you read only in part with edit_file.",
+        "從 offset 開始要讀幾行（至少 1 行）。只有檔案太大、無法一次讀完時才需要提供。"
+        "只讀過部分內容的檔案請用 edit_file 修改。",
+    ),
     "tools.desc.list_files": (
         "List the files and subdirectories of a directory; directory names end with a slash. "
         "When you want to know what is in the project, or are not sure where a file is, look "
@@ -124,5 +143,27 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
     "tools.param.run_command.command": (
         "the complete shell command to run, e.g. pytest -q",
         "要執行的完整 shell 指令，例如 pytest -q",
+    ),
+    # Day 01's visible plan (not one of the seed's seven tools, so no seed wording to keep).
+    "tools.desc.todo": (
+        "Write your plan for the task as a short list of steps, and keep it current: the user "
+        "sees it while you work. Each call replaces the whole list, so always send every item "
+        "with its status: pending, in_progress (the one step you are doing now; at most one) "
+        "or completed. Use it when a task has several steps; mark a step completed as soon as "
+        "it is done and the next one in_progress. A question or a one-step change needs no "
+        "plan.",
+        "把這個任務的計畫寫成一份簡短的步驟清單，並隨時更新：你做事的時候使用者看得到它。"
+        "每次呼叫都會取代整份清單，所以每次都要送出所有項目和它們的狀態："
+        "pending、in_progress（你現在正在做的那一步，最多一項）或 completed。"
+        "任務有好幾個步驟時使用；一步做完就馬上標成 completed，並把下一步標成 in_progress。"
+        "單純的問題或一步就能完成的修改不需要計畫。",
+    ),
+    "tools.param.todo.items": (
+        "the whole plan, in order",
+        "整份計畫，依照順序",
+    ),
+    "tools.param.todo.content": (
+        "the step, in one short line, e.g. Run the tests",
+        "這一步要做什麼，用一行短句，例如：跑測試",
     ),
 }

@@ -22,6 +22,11 @@ _DISPATCH: Final[dict[str, tuple[str, str]]] = {
     "tools.arg_missing": ("missing required field {field}", "缺少必填欄位 {field}"),
     "tools.arg_unexpected": ("unexpected field {field}", "不認得的欄位 {field}"),
     "tools.arg_not_string": ("{field} must be a string", "{field} 必須是字串"),
+    "tools.arg_not_integer": ("{field} must be a whole number", "{field} 必須是整數"),
+    "tools.arg_not_plan": (
+        "{field} must be a list of items, each {{content, status}}",
+        "{field} 必須是項目清單，每一項是 {{content, status}}",
+    ),
     "tools.crashed": (
         "Error: {name} failed: {error}",
         "錯誤：{name} 執行失敗：{error}",
@@ -49,13 +54,53 @@ _READ: Final[dict[str, tuple[str, str]]] = {
         "Error: cannot read file {path}: {error}",
         "錯誤：無法讀取檔案 {path}：{error}",
     ),
-    "tools.read.too_large": (
-        "Error: {path} is {size} bytes, more than read_file returns at once ({limit} bytes). "
-        "Use grep to find the lines you need, or run_command with head or sed -n to see a part.",
-        "錯誤：{path} 有 {size} bytes，超過 read_file 一次能回傳的上限（{limit} bytes）。"
-        "請用 grep 找出需要的行，或用 run_command 搭配 head、sed -n 看其中一段。",
-    ),
     "tools.read.empty": ("(the file is empty)", "（檔案是空的）"),
+    # --- ranged reads (Days 06 and 10: offset and limit are the "page buttons") ---
+    "tools.read.bad_offset": (
+        "Error: offset is the line number to start reading at (1 for the first line), not "
+        "{offset}.",
+        "錯誤：offset 是開始讀取的行號（第一行是 1），不能是 {offset}。",
+    ),
+    "tools.read.bad_limit": (
+        "Error: limit is how many lines to read, at least 1, not {limit}.",
+        "錯誤：limit 是要讀幾行，至少 1 行，不能是 {limit}。",
+    ),
+    "tools.read.past_end": (
+        "Error: offset {offset} is past the end of {path}, which has {total} line(s). Read from "
+        "offset 1 to {total}.",
+        "錯誤：offset {offset} 超過 {path} 的結尾，這個檔案只有 {total} 行，"
+        "請從 offset 1 到 {total} 之間讀。",
+    ),
+    "tools.read.empty_offset": (
+        "Error: {path} is empty; there are no lines to read from offset {offset}.",
+        "錯誤：{path} 是空的，沒有從 offset {offset} 開始的行可讀。",
+    ),
+    "tools.read.part": (
+        "[lines {first}-{last} of {total} in {path}; read on with offset={next}]",
+        "[{path} 共 {total} 行，這是第 {first}-{last} 行；要往下讀請用 offset={next}]",
+    ),
+    "tools.read.part_end": (
+        "[lines {first}-{last} of {total} in {path}: the end of the file]",
+        "[{path} 共 {total} 行，這是第 {first}-{last} 行，已經到檔案結尾]",
+    ),
+    "tools.read.part_whole": (
+        "[lines {first}-{last} of {total} in {path}: the whole file]",
+        "[{path} 共 {total} 行，這是第 {first}-{last} 行，也就是整個檔案]",
+    ),
+    "tools.read.partial_view": (
+        "[{path} is too large to return at once ({size} bytes); this is only its beginning. "
+        "Read the rest in parts with offset and limit, or find the lines you need with grep.]",
+        "[{path} 太大，無法一次回傳（{size} bytes），這裡只是開頭。"
+        "其餘部分請用 offset 與 limit 分段讀，或用 grep 找出需要的行。]",
+    ),
+    "tools.read.line_cut": (
+        " … [this line goes on for {count} more characters]",
+        " … [這一行後面還有 {count} 個字元]",
+    ),
+    "tools.read.summary_part": (
+        "read lines {first}-{last} of {total}",
+        "讀了第 {first}-{last} 行（共 {total} 行）",
+    ),
 }
 
 _LIST: Final[dict[str, tuple[str, str]]] = {
@@ -217,6 +262,13 @@ _WRITE: Final[dict[str, tuple[str, str]]] = {
     "tools.write.read_first": (
         "Error: read the current content with read_file before overwriting an existing file.",
         "錯誤：覆寫既有檔案前，必須先用 read_file 讀取目前內容。",
+    ),
+    "tools.write.read_in_part": (
+        "Error: you have read only lines {seen} of the {total} lines of {path}, so overwriting "
+        "it would throw away lines you have not seen. Read the whole file with read_file "
+        "first, or change the part you mean with edit_file.",
+        "錯誤：{path} 共 {total} 行，你只讀了第 {seen} 行，整個覆寫會丟掉你沒看過的行。"
+        "請先用 read_file 讀完整個檔案，或改用 edit_file 修改你要改的那一段。",
     ),
     "tools.write.check_failed": (
         "Error: cannot check the current content of {path}: {error}",

@@ -12,8 +12,10 @@ stdin or stdout, or prints. It meets the outside world through three seams:
 and it reports what happens as typed events (`Event`). A front end (the LSP adapter, the ACP
 adapter, the demo, the doctor) drives it through what this module exports and nothing else
 (`tests/test_architecture.py` checks): a session per folder (`Session`, `AgentSettings`), runs
-(`Runs`, `drive` with the front end's `RunFrontend`, `run_core_agent`), the task text
-(`fix_task`, `ask_task`), the permission views (`describe_grants`, ...), the change sets of
+(`Runs`, `drive` with the front end's `RunFrontend`, `run_core_agent`, `run_core_compaction`
+for a summary on demand), saved conversations (`ConversationStore`), the task text
+(`fix_task`, `ask_task`), the permission views (`describe_grants`, ...), the meter's words
+(`bill_line`, the seed's bill after a run; `cost_lines`, its `/cost`), the change sets of
 design §2.9 (`ChangeSets`, `select_changes`, `keep_changes`, `plan_undo`, `undone`, ...), the
 disk's one atomic write (`write_change`) and a few text helpers.
 
@@ -52,9 +54,13 @@ _EXPORTS: Final[dict[str, str]] = {
     "describe_api_error": "model.describe",
     # events
     "EditApplied": "events",
+    "CommandFinished": "events",
+    "PlanUpdated": "events",
+    "ProblemsReported": "events",
     "Event": "events",
     "EventSink": "events",
     "LimitKind": "events",
+    "Nested": "events",
     "Notice": "events",
     "NoticeKind": "events",
     "RunFinished": "events",
@@ -64,11 +70,25 @@ _EXPORTS: Final[dict[str, str]] = {
     "ToolStarted": "events",
     "TurnStarted": "events",
     "UsageReported": "events",
+    "Purpose": "events",
     "Usage": "meter",
+    # the plan, the verdict, the editor's diagnostics (design §2.10)
+    "Plan": "plan",
+    "PlanItem": "plan",
+    "plan_line": "plan",
+    "step_label": "plan",
+    "Verdict": "verdict",
+    "ProblemsUnavailableError": "editor_problems",
+    "EditorProblems": "editor_problems",
+    "EditorProblem": "editor_problems:Problem",
+    "Snapshot": "editor_problems",
     "bill_line": "meter:describe",
+    "cost_lines": "meter",
     "context_window": "model.window",
     # sessions, settings and what a session may do
     "Session": "session",
+    "ConversationStore": "persistence",
+    "state_directory": "persistence",
     "APPROVAL_MODES": "settings",
     "DEFAULT_MODEL": "settings",
     "SANDBOX_MODES": "settings",
@@ -98,7 +118,9 @@ _EXPORTS: Final[dict[str, str]] = {
     "Runtime": "runs.drive",
     "drive": "runs.drive",
     "AgentRunner": "runs.agent",
+    "CoreAgent": "runs.agent",
     "run_core_agent": "runs.agent",
+    "run_core_compaction": "runs.agent",
     "NextStep": "runs.next_step",
     "next_step": "runs.next_step",
     "ToolContext": "tools.context",
@@ -170,12 +192,17 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "ChangeSets",
     "ChangeTarget",
     "Choice",
+    "CommandFinished",
     "CommandRequest",
+    "ConversationStore",
+    "CoreAgent",
     "Delivery",
     "DeliveryStatus",
     "DiskWorkspace",
     "EditApplied",
     "EditRequest",
+    "EditorProblem",
+    "EditorProblems",
     "EnvironmentSettings",
     "Event",
     "EventSink",
@@ -189,13 +216,20 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "HunkState",
     "LimitKind",
     "ModelClient",
+    "Nested",
     "NextStep",
     "NoSandbox",
     "Notice",
     "NoticeKind",
     "ParsedSettings",
+    "Plan",
+    "PlanItem",
+    "PlanUpdated",
     "Problem",
+    "ProblemsReported",
+    "ProblemsUnavailableError",
     "PromptInterrupted",
+    "Purpose",
     "Refused",
     "Run",
     "RunFinished",
@@ -207,6 +241,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "Session",
     "SessionBusyError",
     "Severity",
+    "Snapshot",
     "TextChange",
     "TextDelta",
     "ToolContext",
@@ -216,6 +251,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "UndoPlan",
     "Usage",
     "UsageReported",
+    "Verdict",
     "WorkspaceView",
     "ask_task",
     "attached_task",
@@ -224,6 +260,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "clipped_last",
     "consult",
     "context_window",
+    "cost_lines",
     "describe_api_error",
     "describe_grants",
     "describe_rule",
@@ -243,12 +280,14 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "outcome_lines",
     "parse_rules",
     "parse_settings",
+    "plan_line",
     "plan_undo",
     "refusal",
     "revoke",
     "revoked_line",
     "rules_line",
     "run_core_agent",
+    "run_core_compaction",
     "sandbox_status_line",
     "select_changes",
     "select_excerpt",
@@ -256,6 +295,8 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "settings_section",
     "settle_all",
     "split_lines",
+    "state_directory",
+    "step_label",
     "undone",
     "unified_diff",
     "write_change",
@@ -314,13 +355,24 @@ if TYPE_CHECKING:
     from kesi_lsp.core.config import kesi_section as settings_section
     from kesi_lsp.core.diff import split_lines, unified_diff
     from kesi_lsp.core.disk import DiskWorkspace, write_change
+    from kesi_lsp.core.editor_problems import (
+        EditorProblems,
+        ProblemsUnavailableError,
+        Snapshot,
+    )
+    from kesi_lsp.core.editor_problems import Problem as EditorProblem
     from kesi_lsp.core.events import (
+        CommandFinished,
         EditApplied,
         Event,
         EventSink,
         LimitKind,
+        Nested,
         Notice,
         NoticeKind,
+        PlanUpdated,
+        ProblemsReported,
+        Purpose,
         RunFinished,
         RunStatus,
         TextDelta,
@@ -329,7 +381,7 @@ if TYPE_CHECKING:
         TurnStarted,
         UsageReported,
     )
-    from kesi_lsp.core.meter import Usage
+    from kesi_lsp.core.meter import Usage, cost_lines
     from kesi_lsp.core.meter import describe as bill_line
     from kesi_lsp.core.model.anthropic import ModelClient
     from kesi_lsp.core.model.describe import describe_api_error
@@ -344,7 +396,14 @@ if TYPE_CHECKING:
         revoked_line,
     )
     from kesi_lsp.core.permissions.rules import describe_rule, rules_line
-    from kesi_lsp.core.runs.agent import AgentRunner, run_core_agent
+    from kesi_lsp.core.persistence import ConversationStore, state_directory
+    from kesi_lsp.core.plan import Plan, PlanItem, plan_line, step_label
+    from kesi_lsp.core.runs.agent import (
+        AgentRunner,
+        CoreAgent,
+        run_core_agent,
+        run_core_compaction,
+    )
     from kesi_lsp.core.runs.drive import RunFrontend, Runtime, drive
     from kesi_lsp.core.runs.next_step import NextStep, next_step
     from kesi_lsp.core.runs.registry import Run, Runs, SessionBusyError
@@ -379,6 +438,7 @@ if TYPE_CHECKING:
     )
     from kesi_lsp.core.tools.context import ToolContext
     from kesi_lsp.core.tools.ripgrep import find_rg
+    from kesi_lsp.core.verdict import Verdict
     from kesi_lsp.core.workspace import (
         Delivery,
         DeliveryStatus,

@@ -10,11 +10,26 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from kesi_lsp.core.editor_problems import Problem
 from kesi_lsp.core.meter import Usage
+from kesi_lsp.core.plan import Plan
+from kesi_lsp.core.verdict import Verdict
 
 RunStatus = Literal["done", "cancelled", "failed", "limit"]
-NoticeKind = Literal["retry", "limit", "interrupted", "error", "sandbox", "approvals", "info"]
-LimitKind = Literal["max_turns", "max_tokens", "context_window", "tool_failures"]
+NoticeKind = Literal[
+    "retry",
+    "limit",
+    "interrupted",
+    "error",
+    "workspace",
+    "sandbox",
+    "approvals",
+    "info",
+    "compaction",
+    "resume",
+    "instructions",
+]
+LimitKind = Literal["max_turns", "max_tokens", "context_window", "tool_failures", "repeating"]
 """Which limit a `limit` run hit: each has its own way on (a setting to raise, a reset, ...)."""
 
 
@@ -60,6 +75,43 @@ class EditApplied:
 
 
 @dataclass(frozen=True)
+class PlanUpdated:
+    """The model replaced its plan (the todo tool): the whole list, in order."""
+
+    plan: Plan
+
+
+@dataclass(frozen=True)
+class CommandFinished:
+    """run_command ran `command` to its end (not refused): what verification needs to know.
+
+    `changed` are the files open in the editor whose text on disk the command changed (POSIX,
+    relative to the workspace); `summary` is the result's one line.
+    """
+
+    command: str
+    exit_code: int | None
+    timed_out: bool
+    changed: tuple[str, ...] = ()
+    summary: str = ""
+
+
+@dataclass(frozen=True)
+class ProblemsReported:
+    """What the editor's diagnostics said once a change settled (design §2.10).
+
+    `checked` are the files asked about; `new` the errors and warnings that appeared with this
+    change; `outstanding` the errors in those files that were not there before the run first
+    changed them (what verification weighs); `available` False when the editor did not answer.
+    """
+
+    checked: tuple[str, ...]
+    new: tuple[Problem, ...] = ()
+    outstanding: tuple[Problem, ...] = ()
+    available: bool = True
+
+
+@dataclass(frozen=True)
 class Notice:
     """Something the user should know that is not model text: retries, limits, interruption."""
 
@@ -67,13 +119,23 @@ class Notice:
     text: str
 
 
+Purpose = Literal["turn", "compaction", "search"]
+"""Why a request was made: a round of the loop, a summary of old turns, a sub-agent's search."""
+
+
 @dataclass(frozen=True)
 class UsageReported:
-    """Usage of the request that just ended, and the running totals."""
+    """Usage of the request that just ended, and the running totals.
+
+    `purpose` says which kind of request it was, so the bill can show a summary or a search as
+    its own line; `subtotal` is the running total of that search's requests (`search` only).
+    """
 
     request: Usage
     run: Usage
     session: Usage
+    purpose: Purpose = "turn"
+    subtotal: Usage | None = None
 
 
 @dataclass(frozen=True)
@@ -81,13 +143,29 @@ class RunFinished:
     """The run is over. `text` is the final assistant text (or the stop message).
 
     `limit` says which limit stopped a `limit` run (None otherwise), so a front end can say how
-    to go on without parsing the message.
+    to go on without parsing the message. `verified` is the server's own verdict on the run's
+    changes (`kesi_lsp.core.verification`), None when the run changed nothing and checked
+    nothing.
     """
 
     status: RunStatus
     text: str
     usage: Usage
     limit: LimitKind | None = None
+    verified: Verdict | None = None
+
+
+@dataclass(frozen=True)
+class Nested:
+    """An event of a sub-agent working inside the tool call `parent` (its tool_use id).
+
+    The search sub-agent's text, tool calls and usage reach the user this way, so a front end
+    can show them indented under the call that started them.
+    """
+
+    parent: str
+    agent: str
+    event: Event
 
 
 Event = (
@@ -96,9 +174,13 @@ Event = (
     | ToolStarted
     | ToolFinished
     | EditApplied
+    | PlanUpdated
+    | CommandFinished
+    | ProblemsReported
     | Notice
     | UsageReported
     | RunFinished
+    | Nested
 )
 EventSink = Callable[[Event], None]
 

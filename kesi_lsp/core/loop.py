@@ -11,7 +11,14 @@ It stops, always leaving a history the Messages API accepts and a message saying
 - on an API error: before the stream started the history is left as it was (Day 12); after,
   only the finished text is kept and no tool runs (Day 17, Day 18);
 - when the host cancels the task (Day 12, Day 17): only complete blocks are kept, a half
-  tool_use never is, every kept tool_use is answered ("state unknown" when it may have run).
+  tool_use never is, every kept tool_use is answered ("state unknown" when it may have run);
+- when the same call keeps answering the same (`kesi_lsp.core.repeats`, limit `repeating`).
+
+Around each request the loop's helpers do their part: trimming and compaction keep the history
+within budget (`kesi_lsp.core.trim`, `kesi_lsp.core.compaction`), a watchdog closes a stalled
+stream (`kesi_lsp.core.watchdog`), the run's bill counts every request made for it
+(`kesi_lsp.core.bill`), and the session is checkpointed after each round so a restart can
+resume it (`Session.checkpoint`).
 
 Cancellation contract: the host cancels a run with `task.cancel()` on the task running
 `run_agent`. `run_agent` then seals the history, emits `RunFinished(status="cancelled")` and
@@ -23,9 +30,11 @@ assistant message, so the model knows next time why it stopped (Day 12 rule 3).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import datetime
+import functools
 import platform
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,18 +42,18 @@ from anthropic.types import ContentBlockParam, Message, ToolResultBlockParam, To
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core import tools as tool_registry
-from kesi_lsp.core.approval import PromptInterrupted
+from kesi_lsp.core.bill import RunBill
 from kesi_lsp.core.changes.run import note as change_note
+from kesi_lsp.core.compaction import Compactor
 from kesi_lsp.core.events import (
+    Event,
+    EventSink,
     LimitKind,
     Notice,
     NoticeKind,
     RunFinished,
     RunStatus,
-    ToolFinished,
-    ToolStarted,
     TurnStarted,
-    UsageReported,
 )
 from kesi_lsp.core.history import (
     add_assistant,
@@ -54,20 +63,22 @@ from kesi_lsp.core.history import (
     seal_dangling_tool_use,
     text_param,
     to_params,
-    tool_result,
     tool_uses,
     with_cache_breakpoint,
 )
-from kesi_lsp.core.meter import Usage, record
+from kesi_lsp.core.meter import Usage
 from kesi_lsp.core.model.anthropic import ModelClient
 from kesi_lsp.core.model.describe import describe_api_error
 from kesi_lsp.core.prompt import PromptEnvironment, system_blocks
+from kesi_lsp.core.repeats import RepeatWatch
 from kesi_lsp.core.sandbox.selection import describe
 from kesi_lsp.core.sandbox.toolchain import workspace_venv
 from kesi_lsp.core.stream import TurnResult, stream_turn
-from kesi_lsp.core.summary import summarize
+from kesi_lsp.core.tool_calls import run_calls
 from kesi_lsp.core.tools.context import ToolContext
-from kesi_lsp.core.trim import trim_session
+from kesi_lsp.core.tools.result import ToolResult
+from kesi_lsp.core.trim.unchanged import unchanged_read
+from kesi_lsp.core.verification import Verification
 
 CUT_OFF: dict[str, tuple[str, LimitKind]] = {
     "max_tokens": ("loop.max_tokens", "max_tokens"),
@@ -80,11 +91,13 @@ async def run_agent(ctx: ToolContext, prompt: str, model: ModelClient) -> RunFin
     return await _Run(ctx, model).run(prompt)
 
 
-def _interrupted_key(exc: asyncio.CancelledError) -> str:
-    """The cancelled tool's result: the permission prompt, or the tool itself (Day 14)."""
-    if isinstance(exc, PromptInterrupted):
-        return "loop.prompt_interrupted"
-    return "loop.tool_interrupted"
+async def compact_now(ctx: ToolContext, model: ModelClient) -> RunFinished:
+    """Summarise the session's older turns now (`kesi.compact`); see kesi_lsp.core.compaction.
+
+    Ends `done` (compacted, or nothing to do), `failed` or `cancelled`; on anything but a
+    compaction the history is exactly as it was.
+    """
+    return await _Run(ctx, model).compact()
 
 
 def _joined_text(content: Sequence[ContentBlockParam]) -> str:
@@ -92,16 +105,36 @@ def _joined_text(content: Sequence[ContentBlockParam]) -> str:
 
 
 class _Run:
-    """The state of one run: its context, its running bill and its consecutive failures."""
+    """The state of one run: its context, its running bill and its consecutive failures.
+
+    Every event also passes through the run's `Verification`, which reaches the verdict that
+    `RunFinished.verified` carries from what really happened.
+    """
 
     def __init__(self, ctx: ToolContext, model: ModelClient) -> None:
-        self.ctx = ctx
+        self.verification = Verification(ctx.locale)
+        self.bill = RunBill(ctx.session, ctx.emit)
+        self.ctx = dataclasses.replace(
+            ctx, model=model, bill=self.bill, emit=self._emit_to(ctx.emit)
+        )
         self.model = model
         self.session = ctx.session
         self.settings = ctx.session.settings
         self.locale: Locale = ctx.locale
         self.history = ctx.session.history
-        self.usage = Usage()
+        self.repeats = RepeatWatch(self.locale)
+        self.compactor = Compactor(self.ctx, model, self.bill, self._params)
+
+    @property
+    def usage(self) -> Usage:
+        return self.bill.total
+
+    def _emit_to(self, sink: EventSink) -> EventSink:
+        def emit(event: Event) -> None:
+            self.verification.feed(event)
+            sink(event)
+
+        return emit
 
     # --- the loop ---
 
@@ -127,15 +160,16 @@ class _Run:
         max_turns = self.settings.max_turns
         failures = 0
         for turn in range(1, max_turns + 1):
+            self.session.checkpoint(running=True)
             self.ctx.emit(TurnStarted(turn=turn, max_turns=max_turns))
             await self._tell_changes()
-            trim_session(self.session, self.locale, self.ctx.emit)
-            result = await stream_turn(self.model, self._params(), self.ctx.emit, self.locale)
+            await self._instructions()
+            result = await self.compactor.turn(self._send)  # compacts, trims, then sends
             if result.kind == "failed_before_start":
                 assert result.error is not None
                 message = describe_api_error(result.error, self.locale)
                 return self._finish("failed", message, notice="error")
-            self._meter(result)
+            self.bill.charge(result)
             if result.kind == "cancelled":
                 return self._interrupted_stream(result)
             if result.kind == "failed_after_start":
@@ -174,10 +208,15 @@ class _Run:
         uses = tool_uses(content)
         if not uses:
             return self._finish("done", _joined_text(content))
+        self.session.checkpoint(running=True)  # a restart now seals these calls as unknown
         results, interrupted = await self._run_tools(uses)
         self.history.append({"role": "user", "content": list(results)})
         if interrupted:
             return self._stop("cancelled", "loop.interrupted_tools", notice="interrupted")
+        if self.repeats.stopped is not None:
+            stop = self.repeats.stop_message()
+            add_assistant(self.history, stop)
+            return self._finish("limit", stop, notice="limit", limit="repeating")
         return all(r.get("is_error", False) for r in results)
 
     async def _tell_changes(self) -> None:
@@ -194,38 +233,26 @@ class _Run:
     async def _run_tools(
         self, uses: Sequence[ToolUseBlockParam]
     ) -> tuple[list[ToolResultBlockParam], bool]:
-        """Run the tool calls in order; every one gets a result, even after an interruption."""
-        results: list[ToolResultBlockParam] = []
-        interrupted = False
-        for use in uses:
-            use_id, name = str(use["id"]), str(use["name"])
-            tool_input = use.get("input") or {}
-            if interrupted:
-                results.append(tool_result(use_id, text("loop.tool_skipped", self.locale), True))
-                continue
-            shown: Mapping[str, object] = tool_input if isinstance(tool_input, Mapping) else {}
-            self.ctx.emit(ToolStarted(tool_use_id=use_id, name=name, input=dict(shown)))
-            try:
-                outcome = await tool_registry.run_tool(name, tool_input, self.ctx)
-                output, is_error = outcome.text, outcome.is_error
-            except asyncio.CancelledError as exc:
-                interrupted = True
-                output, is_error = text(_interrupted_key(exc), self.locale), True
-            except Exception as exc:
-                # run_tool turns every expected failure into a result; this is a bug's last net.
-                kind = type(exc).__name__
-                output = text("loop.tool_crashed", self.locale, name=name, kind=kind)
-                is_error = True
-            results.append(tool_result(use_id, output, is_error))
-            self.ctx.emit(
-                ToolFinished(
-                    tool_use_id=use_id,
-                    name=name,
-                    is_error=is_error,
-                    summary=summarize(name, output, is_error=is_error, locale=self.locale),
-                )
-            )
-        return results, interrupted
+        """Run the tool calls (reads at once, the rest in order: `kesi_lsp.core.tool_calls`),
+        each through the repeat watch; every one gets a result, even after an interruption."""
+        return await run_calls(uses, self.ctx, self._call)
+
+    async def _call(self, use_id: str, name: str, tool_input: object) -> ToolResult:
+        """One tool call, as the repeat watch lets it run (Day 12's fingerprint)."""
+        return await self.repeats.run(
+            name,
+            tool_input,
+            functools.partial(tool_registry.run_tool, name, tool_input, self.ctx, call_id=use_id),
+            functools.partial(self._unchanged, name, tool_input),
+        )
+
+    async def _instructions(self) -> None:
+        """Look at the project's AGENTS.md before each request; say when it was (re)loaded."""
+        instructions = self.session.instructions
+        await instructions.refresh(self.session.root)
+        said = instructions.take_notice(self.locale)
+        if said is not None:
+            self.ctx.emit(Notice(kind="instructions", text=said))
 
     # --- when a stream did not finish ---
 
@@ -268,7 +295,12 @@ class _Run:
         return {
             "model": self.settings.model,
             "max_tokens": self.settings.max_tokens,
-            "system": system_blocks(self._environment(), self.locale, caching=caching),
+            "system": system_blocks(
+                self._environment(),
+                self.locale,
+                caching=caching,
+                instructions=self.session.instructions.block(self.locale),
+            ),
             "tools": tool_registry.tool_schemas(self.locale),
             "messages": messages,
         }
@@ -286,16 +318,15 @@ class _Run:
             venv=_venv_name(root),
         )
 
-    def _meter(self, result: TurnResult) -> None:
-        if result.message is not None:
-            request = record(result.message.usage, self.settings.model)
-        elif result.snapshot is not None:
-            request = record(result.snapshot.usage, self.settings.model, partial=True)
-        else:
-            return  # nothing arrived: nothing to bill (Day 18)
-        self.usage = self.usage + request
-        self.session.usage = self.session.usage + request
-        self.ctx.emit(UsageReported(request=request, run=self.usage, session=self.session.usage))
+    def _unchanged(self, name: str, tool_input: object, outcome: ToolResult) -> ToolResult:
+        """A re-read whose text is still in view is sent as a note (`trim/unchanged.py`)."""
+        if not self.settings.context_trimming:
+            return outcome
+        return unchanged_read(self.history, name, tool_input, outcome, self.locale)
+
+    async def _send(self, params: dict[str, Any]) -> TurnResult:
+        idle = self.settings.stream_idle_timeout
+        return await stream_turn(self.model, params, self.ctx.emit, self.locale, idle_timeout=idle)
 
     def _stop(
         self,
@@ -321,9 +352,24 @@ class _Run:
     ) -> RunFinished:
         if notice is not None:
             self.ctx.emit(Notice(kind=notice, text=message))
-        finished = RunFinished(status=status, text=message, usage=self.usage, limit=limit)
+        verified = self.verification.verdict()
+        finished = RunFinished(
+            status=status, text=message, usage=self.usage, limit=limit, verified=verified
+        )
+        self.session.checkpoint(running=False)
         self.ctx.emit(finished)
         return finished
+
+    async def compact(self) -> RunFinished:
+        """`compact_now`: one summary on demand, as its own short run."""
+        try:
+            status, message = await self.compactor.on_demand()
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                task.uncancel()
+            status, message = "cancelled", text("compaction.cancelled", self.locale)
+        return self._finish(status, message)
 
 
 def _venv_name(root: Path) -> str | None:

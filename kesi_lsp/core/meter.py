@@ -133,7 +133,12 @@ def record(usage: object | None, model: str, *, partial: bool = False) -> Usage:
 
 
 def describe(run: Usage, session: Usage, locale: Locale) -> str:
-    """The seed's one-line bill after a run: requests, tokens, cost, partial note, session total."""
+    """The seed's one-line bill after a run (Day 18's `report`): requests, tokens, the cache
+    figures when there are any, cost, how many requests were cut short, and the session total.
+
+    Every front end prints this line as it is (log lines, `kesi/runFinished.bill`, the ACP
+    adapter): with caching on, "input 6,639" alone would hide most of what was sent.
+    """
     parts = text(
         "loop.usage.tokens",
         locale,
@@ -161,3 +166,35 @@ def describe(run: Usage, session: Usage, locale: Locale) -> str:
         note=note,
         total=f"{session.cost_usd:.4f}",
     )
+
+
+def cost_lines(session: Usage, locale: Locale) -> list[str]:
+    """The seed's `/cost` (Day 18): the session's requests, tokens, cache (when used), total.
+
+    The seed prints no partial or unpriced note here; the bill line of the run that had them
+    did, but `/cost` is where a user looks later, so the same notes follow the total.
+    """
+    lines = [
+        text("loop.cost.requests", locale, requests=session.requests),
+        text(
+            "loop.cost.tokens",
+            locale,
+            input=f"{session.input_tokens:,}",
+            output=f"{session.output_tokens:,}",
+        ),
+    ]
+    if session.cache_read_tokens or session.cache_write_tokens:
+        lines.append(
+            text(
+                "loop.cost.cache",
+                locale,
+                read=f"{session.cache_read_tokens:,}",
+                write=f"{session.cache_write_tokens:,}",
+            )
+        )
+    lines.append(text("loop.cost.total", locale, total=f"{session.cost_usd:.4f}"))
+    if session.partial_requests:
+        lines.append(text("loop.cost.partial", locale, count=session.partial_requests))
+    if session.unpriced_requests:
+        lines.append(text("loop.cost.unpriced", locale, count=session.unpriced_requests))
+    return lines

@@ -41,8 +41,12 @@ class PromptEnvironment:
 
 
 def rules_block(locale: Locale) -> str:
-    """The rules: identical, byte for byte, for every request of a session in `locale`."""
-    return text("loop.prompt.rules", locale)
+    """The rules: identical, byte for byte, for every request of a session in `locale`.
+
+    The seed's Day 16 rules come first, word for word; then how KeSi works in the editor on
+    top of them (the plan, verification, the editor's diagnostics, reading big files).
+    """
+    return text("loop.prompt.rules", locale) + "\n\n" + text("loop.prompt.working", locale)
 
 
 def environment_block(env: PromptEnvironment, locale: Locale) -> str:
@@ -70,15 +74,20 @@ def environment_block(env: PromptEnvironment, locale: Locale) -> str:
     return "\n".join(lines)
 
 
-def system_blocks(env: PromptEnvironment, locale: Locale, *, caching: bool) -> list[TextBlockParam]:
-    """The `system` field: [rules, environment], with a cache breakpoint after the rules.
+def system_blocks(
+    env: PromptEnvironment, locale: Locale, *, caching: bool, instructions: str | None = None
+) -> list[TextBlockParam]:
+    """The `system` field: [rules, project instructions?, environment], with a cache
+    breakpoint after the last stable block.
 
-    With `caching`, the breakpoint caches the tools and the rules together (the API's prefix
-    order is tools, then system, then messages), and the environment that follows may change
-    freely without invalidating them.
+    With `caching`, the breakpoint caches the tools, the rules and the project's instructions
+    together (the API's prefix order is tools, then system, then messages), and the environment
+    that follows may change freely without invalidating them (design §2.11).
     """
-    rules: TextBlockParam = {"type": "text", "text": rules_block(locale)}
+    stable: list[TextBlockParam] = [{"type": "text", "text": rules_block(locale)}]
+    if instructions:
+        stable.append({"type": "text", "text": instructions})
     if caching:
-        rules["cache_control"] = {"type": "ephemeral"}
+        stable[-1]["cache_control"] = {"type": "ephemeral"}
     environment: TextBlockParam = {"type": "text", "text": environment_block(env, locale)}
-    return [rules, environment]
+    return [*stable, environment]

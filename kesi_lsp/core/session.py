@@ -7,13 +7,17 @@ is shared between them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kesi_lsp.core.changes.store import ChangeSets
+from kesi_lsp.core.instructions import ProjectInstructions
 from kesi_lsp.core.meter import Usage
+from kesi_lsp.core.plan import Plan
 from kesi_lsp.core.read_texts import ReadTexts
+from kesi_lsp.core.reads import ReadParts
 from kesi_lsp.core.settings import AgentSettings
 
 if TYPE_CHECKING:
@@ -38,27 +42,57 @@ class Grants:
 class Session:
     """State of one workspace folder's conversation with the agent.
 
-    `reads` maps a resolved path to the sha256 (hex) of exactly the text the agent last read
-    from it; write_file refuses to overwrite a file without a current, matching record.
+    `reads` maps a resolved path to the sha256 (hex) of the whole text the agent last read
+    (some of) from it; write_file refuses to overwrite a file without a current, matching
+    record. `read_parts` says which lines of that text were seen when it was read only in
+    parts (`kesi_lsp.core.reads`): write_file refuses to overwrite lines never seen.
     `read_texts` keeps those texts for a while (Day 9 compares them with the text now).
     `changes` holds the change set of every run that changed files (design §2.9); it outlives
-    `reset`, which clears the conversation, not what the user can still undo.
+    `reset`, which clears the conversation, not what the user can still undo. `plan` is the
+    model's plan (the todo tool); `instructions` the folder's AGENTS.md, as last looked at.
+
+    `on_checkpoint`, when the host set one, is called whenever the conversation reached a
+    state worth keeping (`running`: a run is still under way); the host saves it so the next
+    start can resume (`kesi_lsp.core.persistence`). The core never knows where it goes.
+    `notices` are what the next run should say before anything else (a conversation that was
+    resumed, a saved one that could not be used), taken by `take_notices`.
     """
 
     root: Path
     settings: AgentSettings = field(default_factory=AgentSettings)
     history: list[MessageParam] = field(default_factory=list)
     reads: dict[Path, str] = field(default_factory=dict)
+    read_parts: dict[Path, ReadParts] = field(default_factory=dict)
     grants: Grants = field(default_factory=Grants)
     usage: Usage = field(default_factory=Usage)
     read_texts: ReadTexts = field(default_factory=ReadTexts)
     changes: ChangeSets = field(default_factory=ChangeSets)
+    plan: Plan = ()
+    instructions: ProjectInstructions = field(default_factory=ProjectInstructions)
+    on_checkpoint: Callable[[Session, bool], None] | None = field(
+        default=None, repr=False, compare=False
+    )
+    notices: list[str] = field(default_factory=list, compare=False)
 
     def __post_init__(self) -> None:
         self.root = self.root.resolve()
 
+    def take_notices(self) -> list[str]:
+        """The notices waiting for the next run, now said (so they are said once)."""
+        taken, self.notices[:] = list(self.notices), []
+        return taken
+
+    def checkpoint(self, *, running: bool) -> None:
+        """The conversation is in a state worth keeping; tell the host, if it listens."""
+        if self.on_checkpoint is not None:
+            self.on_checkpoint(self, running)
+
     def reset(self) -> None:
-        """Forget the conversation and the read records; keep grants and the bill (seed /reset)."""
+        """Forget the conversation, the read records and the plan; keep grants and the bill
+        (seed /reset). The project's instructions stay loaded: they are the folder's, not the
+        conversation's."""
         self.history.clear()
         self.reads.clear()
         self.read_texts.clear()
+        self.read_parts.clear()
+        self.plan = ()

@@ -31,6 +31,11 @@ class AgentSettings:
     once they are superseded or the history passes `context_budget` estimated tokens
     (`kesi_lsp.core.trim`). `approvals` "acceptEdits" lets file edits land without a review
     (they still go through the editor, so they can be undone); commands are gated as ever.
+    `compaction` summarises older turns when the history passes `context_budget` (trimming then
+    clears what is left), and when the API says the prompt is too long
+    (`kesi_lsp.core.compaction`).
+    `stream_idle_timeout` closes a stream that sends nothing for that many seconds
+    (`kesi_lsp.core.watchdog`). `search_max_turns` bounds the search sub-agent's own loop.
     `change_sets` keeps every run's changes reviewable and revertible (design §2.9).
     `permissions` are the user's rules (`core.permissions.rules`), from user-level settings only.
     """
@@ -45,6 +50,9 @@ class AgentSettings:
     prompt_caching: bool = True
     context_trimming: bool = True
     context_budget: int = 50_000
+    compaction: bool = True
+    stream_idle_timeout: float = 60.0
+    search_max_turns: int = 10
     locale: Locale = "en"
     change_sets: bool = True
     api_key: str | None = None

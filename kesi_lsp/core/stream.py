@@ -23,8 +23,9 @@ from anthropic.lib.streaming import AsyncMessageStream
 from anthropic.types import Message
 
 from kesi_lsp.catalog import Locale
-from kesi_lsp.core.events import EventSink, TextDelta
+from kesi_lsp.core.events import EventSink, Notice, TextDelta
 from kesi_lsp.core.model.anthropic import ModelClient
+from kesi_lsp.core.watchdog import RETRY_ALLOWANCE, IdleWatchdog, StreamStalledError
 
 TurnKind = Literal["complete", "cancelled", "failed_before_start", "failed_after_start"]
 
@@ -48,18 +49,35 @@ class TurnResult:
 
 
 async def stream_turn(
-    model: ModelClient, params: Mapping[str, Any], emit: EventSink, locale: Locale
+    model: ModelClient,
+    params: Mapping[str, Any],
+    emit: EventSink,
+    locale: Locale,
+    *,
+    idle_timeout: float | None = None,
 ) -> TurnResult:
     """Send one request, emit its text as it streams, and say how it ended (never raises for
-    API, transport or cancellation; a bug before the stream exists still propagates)."""
+    API, transport or cancellation; a bug before the stream exists still propagates).
+
+    `idle_timeout`: the stalled-stream watchdog (`kesi_lsp.core.watchdog`); a stream silent
+    that long ends as a failure whose `error` is a StreamStalledError.
+    """
     opened = False
     started = False
     finished = 0
     active: AsyncMessageStream[None] | None = None
+    watchdog = IdleWatchdog(idle_timeout)
+
+    def notice(event: Notice) -> None:
+        if event.kind == "retry":
+            watchdog.kick(RETRY_ALLOWANCE)  # the SDK waits before it retries: not a stall
+        emit(event)
+
     try:
-        async with model.stream(params, on_notice=emit, locale=locale) as active:
+        async with watchdog, model.stream(params, on_notice=notice, locale=locale) as active:
             opened = True
             async for event in active:
+                watchdog.kick()
                 if event.type == "message_start":
                     started = True
                 elif event.type == "content_block_stop":
@@ -69,6 +87,11 @@ async def stream_turn(
                 await asyncio.sleep(0)  # let the host answer its editor between events
             message = await active.get_final_message()
         return TurnResult("complete", message=message, finished=len(message.content))
+    except StreamStalledError as exc:
+        if not opened:
+            return TurnResult("failed_before_start", error=exc)
+        snapshot = active.current_message_snapshot if active is not None and started else None
+        return TurnResult("failed_after_start", snapshot=snapshot, finished=finished, error=exc)
     except asyncio.CancelledError:
         snapshot = active.current_message_snapshot if active is not None and started else None
         return TurnResult("cancelled", snapshot=snapshot, finished=finished)

@@ -114,16 +114,15 @@ def clip_note(rel: str, lines: tuple[int, int], shown: int, locale: Locale) -> s
     return text("runs.task.clipped", locale, path=rel, shown=shown_span, rest=rest, **caps)
 
 
-def describe_problem(problem: Problem) -> str:
-    """One line of the task's problem list: `- line 2: error [ruff E1] message`."""
-    parts = [f"line {problem.line + 1}:"]
-    if problem.severity:
-        parts.append(problem.severity)
+def describe_problem(problem: Problem, locale: Locale) -> str:
+    """One line of the task's problem list in the session's locale: `- line 2: error [ruff E1]
+    message` (`- 第 2 行：錯誤 [ruff E1] message`). The message is the editor's own."""
+    parts = [text(f"runs.task.severity.{problem.severity}", locale)] if problem.severity else []
     origin = " ".join(str(p) for p in (problem.source, problem.code) if p not in (None, ""))
     if origin:
         parts.append(f"[{origin}]")
     parts.append(" ".join(problem.message.split()))
-    return "- " + " ".join(parts)
+    return text("runs.task.problem", locale, line=problem.line + 1, problem=" ".join(parts))
 
 
 def fix_task(
@@ -143,7 +142,7 @@ def fix_task(
         parts += ["", note]
     if problems:
         parts += ["", text("runs.task.diagnostics", locale)]
-        parts += [describe_problem(p) for p in problems]
+        parts += [describe_problem(p, locale) for p in problems]
     if instruction and instruction.strip():
         parts += ["", text("runs.task.instruction", locale, instruction=instruction.strip())]
     else:

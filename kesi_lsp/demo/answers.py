@@ -1,8 +1,9 @@
 """Who answers KeSi's questions in the demo: `--yes`, the person at the terminal, or nobody.
 
 Every permission prompt and edit review is shown on screen with the answer it got. `--yes`
-answers the first choice ("Allow once", "accept"); without it, a terminal asks; with no
-terminal to ask, every question is denied — the gate fails closed, as the seed's `ask_user`
+answers the one that allows this once ("Allow once", 「這次」; "accept"), wherever the editor
+shows it (the server puts Deny first); without it, a terminal asks; with no terminal to ask,
+every question is denied — the gate fails closed, as the seed's `ask_user`
 does when nobody is there (「沒有人可以問，自動拒絕」).
 """
 
@@ -20,11 +21,12 @@ Mode = Literal["yes", "ask", "deny"]
 
 
 class Answers(Protocol):
-    """Pick one of `choices` (index 0 allows once, the last one refuses); None: no answer."""
+    """Pick one of `choices`: `yes` is the index of the one that allows once, `no` of the one
+    that refuses; None: no answer."""
 
     mode: Mode
 
-    async def choose(self, choices: Sequence[str]) -> int | None: ...
+    async def choose(self, choices: Sequence[str], *, yes: int, no: int) -> int | None: ...
 
 
 class YesAnswers:
@@ -36,9 +38,9 @@ class YesAnswers:
         self._screen = screen
         self._locale = locale
 
-    async def choose(self, choices: Sequence[str]) -> int | None:
-        self._screen.good(text("demo.answer.yes", self._locale, choice=choices[0]))
-        return 0
+    async def choose(self, choices: Sequence[str], *, yes: int, no: int) -> int | None:
+        self._screen.good(text("demo.answer.yes", self._locale, choice=choices[yes]))
+        return yes
 
 
 class DenyAnswers:
@@ -50,9 +52,9 @@ class DenyAnswers:
         self._screen = screen
         self._locale = locale
 
-    async def choose(self, choices: Sequence[str]) -> int | None:
-        self._screen.bad(text("demo.answer.nobody", self._locale, choice=choices[-1]))
-        return len(choices) - 1
+    async def choose(self, choices: Sequence[str], *, yes: int, no: int) -> int | None:
+        self._screen.bad(text("demo.answer.nobody", self._locale, choice=choices[no]))
+        return no
 
 
 class TerminalAnswers:
@@ -64,7 +66,7 @@ class TerminalAnswers:
         self._screen = screen
         self._locale = locale
 
-    async def choose(self, choices: Sequence[str]) -> int | None:
+    async def choose(self, choices: Sequence[str], *, yes: int, no: int) -> int | None:
         menu = "  ".join(f"[{i}] {choice}" for i, choice in enumerate(choices, start=1))
         self._screen.info("    " + menu)
         question = text("demo.answer.question", self._locale, count=len(choices))
@@ -75,8 +77,8 @@ class TerminalAnswers:
                 self._screen.note(text("demo.answer.chosen", self._locale, choice=choices[index]))
                 return index
             if answer == "":
-                self._screen.bad(text("demo.answer.empty", self._locale, choice=choices[-1]))
-                return len(choices) - 1
+                self._screen.bad(text("demo.answer.empty", self._locale, choice=choices[no]))
+                return no
             self._screen.warn(text("demo.answer.again", self._locale, count=len(choices)))
 
 

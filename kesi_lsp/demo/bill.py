@@ -54,7 +54,7 @@ def round_rows(rounds: Sequence[Round]) -> list[list[str]]:
         tools = tool_list(r.tools)
         rows.append(
             [
-                str(r.number),
+                r.label or str(r.number),
                 _n(_int(r.usage, "inputTokens")),
                 _n(_int(r.usage, "cacheReadTokens")),
                 _n(_int(r.usage, "cacheWriteTokens")),

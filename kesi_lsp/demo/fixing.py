@@ -34,11 +34,13 @@ EXIT_SECONDS = 10.0
 
 @dataclass(frozen=True)
 class Fixed:
-    """What the run cost and took: the server's usage totals, its rounds, the wall clock."""
+    """What the run cost and took: the server's usage totals, its rounds, the wall clock;
+    and the server's own verdict on the change (`kesi/runFinished.verified`, None: none)."""
 
     usage: Mapping[str, Any]
     rounds: list[Round]
     seconds: float
+    verified: Mapping[str, Any] | None = None
 
 
 @dataclass
@@ -67,8 +69,16 @@ class FixRun:
             finished = await self._wait(editor, run_id)
             seconds = time.monotonic() - started
             self.screen.info(self.t("demo.run.finished", status=finished.get("status")))
+            if isinstance(bill := finished.get("bill"), str):  # Day 18: the run's bill line
+                self.screen.note(f"  {bill}")
             usage = finished.get("usage")
-            return Fixed(usage if isinstance(usage, Mapping) else {}, editor.log.rounds, seconds)
+            verified = finished.get("verified")
+            return Fixed(
+                usage if isinstance(usage, Mapping) else {},
+                editor.log.rounds,
+                seconds,
+                verified if isinstance(verified, Mapping) else None,
+            )
 
     @contextlib.asynccontextmanager
     async def _editor(self, model: Model) -> AsyncIterator[DemoEditor]:
@@ -76,7 +86,11 @@ class FixRun:
         demo = DemoEditor(self.screen, self.answers, self.locale)
         server = Program(
             [sys.executable, "-m", "kesi_lsp"],
-            env=model.environment(os.environ, self.bin_dir),
+            # The demo's conversation is a throwaway: kept beside its log, not in the home.
+            env={
+                **model.environment(os.environ, self.bin_dir),
+                "XDG_STATE_HOME": str(self.workdir / "state"),
+            },
             cwd=self.workdir,
             # Its own session, as editors start language servers: Ctrl-C at the terminal
             # reaches the demo, which cancels the run properly, instead of killing the server

@@ -3,7 +3,9 @@ the diff of every original file, and the verdict (the demo's exit status)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.demo.checks import Failure, TestState, changed_lines, diff_against, run_tests
@@ -12,6 +14,7 @@ from kesi_lsp.demo.project import BUGGY_LINE, FILES, FIXED_LINE
 from kesi_lsp.demo.screen import Screen
 
 EXIT_GREEN, EXIT_RED, EXIT_BROKEN = 0, 1, 2
+VERDICTS = ("verified", "failed", "unverified")
 
 
 class ProjectReport:
@@ -73,8 +76,17 @@ class ProjectReport:
         elif not diff.unchanged:
             self.screen.warn(self.t("demo.verdict.unexpected"))
 
-    def verdict(self, ending: TestState) -> int:
+    def verdict(self, ending: TestState, verified: Mapping[str, Any] | None = None) -> int:
+        """The ending section: KeSi's own verdict on its change (the server's, from what
+        really ran), then the demo's (the sample's tests), which is the exit status."""
         self.screen.section(self.t("demo.section.result"))
+        if verified is None:
+            self.screen.note(self.t("demo.result.no_verdict"))
+        else:
+            status = str(verified.get("status"))
+            word = self.t(f"verify.status.{status}") if status in VERDICTS else status
+            said = self.t("demo.result.verdict", status=word, detail=verified.get("detail"))
+            (self.screen.good if status == "verified" else self.screen.warn)(said)
         if ending.green:
             self.screen.good(self.t("demo.result.green", summary=ending.summary))
             return EXIT_GREEN

@@ -7,6 +7,11 @@ rules) → edit_file rules.py (the whole `tier_discount`, one character changed)
 `python -m pytest -v` → the summary. Output token counts and round times are run 1's; input
 and cache figures are counted by the server from what KeSi really sent.
 
+On top of run 1 the recording keeps a plan, as Day 01's finished KeSi does (it lists what it
+will do, one by one): the first round writes it with the todo tool, each later round moves it
+on in the same reply, and once the tests are green one more round marks it done before the
+summary. The run ends verified because the tests really ran green after the edit.
+
 A recording cannot know what the person at the demo will answer. So each reply is chosen from
 the conversation so far, the way the model would react: a refused test run is not sent again
 (the refusal says so) and the summary then says the fix is unverified; a rejected edit ends
@@ -57,6 +62,10 @@ RUN_1: Final[Mapping[str, Pace]] = {
     "rerun": Pace(77, 1.6),
     "done": Pace(229, 3.2),
 }
+PLAN_DONE: Final = Pace(48, 1.2)  # not in run 1: the round that marks the plan done
+PLAN_STEPS: Final = ("look", "read", "fix", "rerun")
+PLAN_AT: Final[Mapping[str, int]] = {"look": 0, "read_red": 1, "read_unverified": 1, "edit": 2}
+"""The plan step each reply starts (the earlier ones completed); "rerun" starts the last."""
 OTHER_ROUND_SECONDS: Final = 2.4
 
 
@@ -71,17 +80,32 @@ OLD_FUNCTION: Final = _tier_discount(FILES["rules.py"])
 NEW_FUNCTION: Final = OLD_FUNCTION.replace(BUGGY_LINE, FIXED_LINE)
 
 
-def _tool_calls(reply: str) -> tuple[ToolUseBlock, ...]:
+def plan_call(step: int, locale: Locale) -> ToolUseBlock:
+    """The todo call with the steps before `step` completed and `step` in progress (`step`
+    past the end: every step completed)."""
+    items = []
+    for number, name in enumerate(PLAN_STEPS):
+        status = "completed" if number < step else "in_progress" if number == step else "pending"
+        items.append({"content": text(f"demo.model.plan.{name}", locale), "status": status})
+    return ToolUseBlock("todo", {"items": items})
+
+
+def _tool_calls(reply: str, locale: Locale) -> tuple[ToolUseBlock, ...]:
+    plan = (plan_call(PLAN_AT[reply], locale),) if reply in PLAN_AT else ()
     if reply == "look":
-        return (ToolUseBlock("list_files", {}),)
-    if reply in ("run_tests", "rerun"):
+        return (*plan, ToolUseBlock("list_files", {}))
+    if reply == "run_tests":
         return (ToolUseBlock("run_command", {"command": TEST_COMMAND}),)
+    if reply == "rerun":
+        return (plan_call(3, locale), ToolUseBlock("run_command", {"command": TEST_COMMAND}))
     if reply in ("read_red", "read_unverified"):
         names = ("test_pricing.py", "pricing.py", "rules.py")
-        return tuple(ToolUseBlock("read_file", {"file_path": name}) for name in names)
+        return (*plan, *(ToolUseBlock("read_file", {"file_path": name}) for name in names))
     if reply == "edit":
         edit = {"file_path": "rules.py", "old_string": OLD_FUNCTION, "new_string": NEW_FUNCTION}
-        return (ToolUseBlock("edit_file", edit),)
+        return (*plan, ToolUseBlock("edit_file", edit))
+    if reply == "plan_done":
+        return (plan_call(len(PLAN_STEPS), locale),)
     return ()
 
 
@@ -177,7 +201,10 @@ def next_reply(messages: Sequence[Any]) -> str:
     if last.name == "run_command" and not edits:
         return "read_red" if test_outcome(last) == "red" else "read_unverified"
     if last.name == "run_command":
-        return {"green": "done", "refused": "done_unverified"}.get(test_outcome(last), "still_red")
+        outcome = test_outcome(last)
+        return {"green": "plan_done", "refused": "done_unverified"}.get(outcome, "still_red")
+    if last.name == "todo" and not last.is_error:
+        return "done"
     return "lost"
 
 
@@ -190,6 +217,7 @@ REPLIES: Final = (
     "read_unverified",
     "edit",
     "rerun",
+    "plan_done",
     "done",
     "done_unverified",
     "rejected",
@@ -203,9 +231,9 @@ def reply_step(reply: str, locale: Locale, pace: float) -> Step:
     """The recorded answer `reply`, paced at `pace` (1.0: as measured; 0: no waiting)."""
     content: tuple[TextBlock | ToolUseBlock, ...] = (
         TextBlock(text(f"demo.model.{reply}", locale)),
-        *_tool_calls(reply),
+        *_tool_calls(reply, locale),
     )
-    measured = RUN_1.get(reply)
+    measured = PLAN_DONE if reply == "plan_done" else RUN_1.get(reply)
     usage = {"output_tokens": measured.output_tokens} if measured else {}
     step = Step(content=content, usage=usage, label=reply)
     seconds = (measured.seconds if measured else OTHER_ROUND_SECONDS) * pace

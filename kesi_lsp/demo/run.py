@@ -111,7 +111,7 @@ class Demo:
         key = "demo.bill.recorded" if model.recorded else "demo.bill.live"
         who = self.t(key, model=model.name)
         show_bill(self.screen, fixed.usage, fixed.rounds, fixed.seconds, who, self.locale)
-        return report.verdict(ending)
+        return report.verdict(ending, fixed.verified)
 
     def _fix_run(self) -> FixRun:
         return FixRun(

@@ -3,11 +3,13 @@
 Commands are asked with `window/showMessageRequest`; an edit is reviewed with our clients'
 `kesi/reviewEdit` when they announce it, else with the same prompt showing the diff (the
 editor's own preview is the third way, but it is part of applying the edit: see `delivery`).
-The user answers `Allow once`, `Allow for this session` or `Deny`: these three titles are fixed
-by the contract in every locale (clients and scripts may match on them); the question itself
-speaks the configured locale, in the seed's words for zh-TW. Anything else (a dismissed
-prompt, an error, a client without the method such as Helix, a client that went away) is a
-deny: the gate fails closed, exactly like the seed's 「沒有人可以問，自動拒絕」.
+The question and its three buttons speak the session's locale: Day 14's
+「放行嗎？」 answered 「不要」, 「這次」 or 「這個 session 都好」 under zh-TW, `Deny`, `Allow once`,
+`Allow for this session` in English, **Deny first**, so an editor that pre-selects the first
+button (eglot's minibuffer, where RET takes it) defaults to no. The answer is matched against
+the titles this very prompt offered. Anything else (a dismissed prompt, an unknown title, an
+error, a client without the method such as Helix, a client that went away) is a deny: the gate
+fails closed, exactly like the seed's 「沒有人可以問，自動拒絕」.
 """
 
 from __future__ import annotations
@@ -30,11 +32,18 @@ log = logging.getLogger(__name__)
 MAX_DIFF_LINES = 40
 MAX_DIFF_CHARS = 3000
 
-ACTIONS: Final = {
-    "Allow once": Choice.ALLOW_ONCE,
-    "Allow for this session": Choice.ALLOW_SESSION,
-    "Deny": Choice.DENY,
-}
+ANSWERS: Final = (
+    ("permissions.answer.deny", Choice.DENY),
+    ("permissions.answer.once", Choice.ALLOW_ONCE),
+    ("permissions.answer.session", Choice.ALLOW_SESSION),
+)
+"""The prompt's buttons in the order shown: the safe one first (design §2.6)."""
+
+
+def actions(locale: Locale) -> dict[str, Choice]:
+    """The prompt's buttons in `locale`, title -> what it means, in the order shown."""
+    return {text(key, locale): choice for key, choice in ANSWERS}
+
 
 REVIEW_EDIT: Final = "kesi/reviewEdit"
 _DECISIONS: Final = {
@@ -84,10 +93,11 @@ class Prompter:
     async def ask(self, message: str) -> Choice:
         if self._support.unavailable:
             return Choice.DENY
+        offered = actions(self.locale)
         params = types.ShowMessageRequestParams(
             type=types.MessageType.Warning,
-            message=message,
-            actions=[types.MessageActionItem(title=title) for title in ACTIONS],
+            message=f"{message}\n{text('lsp.prompt.question', self.locale)}",
+            actions=[types.MessageActionItem(title=title) for title in offered],
         )
         try:
             answer = await self._wire.request(types.WINDOW_SHOW_MESSAGE_REQUEST, params)
@@ -105,7 +115,7 @@ class Prompter:
             log.info("permission prompt failed, denying: %s", exc)
             return Choice.DENY
         title = getattr(answer, "title", None)
-        return ACTIONS.get(title, Choice.DENY) if isinstance(title, str) else Choice.DENY
+        return offered.get(title, Choice.DENY) if isinstance(title, str) else Choice.DENY
 
 
 def command_message(request: CommandRequest, locale: Locale) -> str:
@@ -118,7 +128,7 @@ def command_message(request: CommandRequest, locale: Locale) -> str:
 def edit_message(request: EditRequest, locale: Locale) -> str:
     key = "lsp.prompt.create" if request.before is None else "lsp.prompt.edit"
     head = text(key, locale, tool=request.tool, path=request.rel)
-    return f"{head}\n\n{truncate_diff(request.diff, locale)}"
+    return f"{head}\n\n{truncate_diff(request.diff, locale)}\n"  # a blank line before the question
 
 
 class LspApprover:

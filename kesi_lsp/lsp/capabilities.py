@@ -29,6 +29,8 @@ class ClientFeatures:
     stream: bool = False
     review_edit: bool = False
     save_documents: bool = False
+    plan: bool = False
+    diagnostics: bool = False
     apply_edit: bool = False
     document_changes: bool = False
     create_files: bool = False
@@ -69,6 +71,8 @@ def client_features(caps: types.ClientCapabilities) -> ClientFeatures:
         stream=kesi.get("stream") is True,
         review_edit=kesi.get("reviewEdit") is True,
         save_documents=kesi.get("saveDocuments") is True,
+        plan=kesi.get("plan") is True,
+        diagnostics=kesi.get("diagnostics") is True,
         apply_edit=bool(workspace and workspace.apply_edit),
         # Neovim handles documentChanges without announcing it; announcing resource
         # operations implies it (they only exist inside documentChanges).

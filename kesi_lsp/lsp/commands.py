@@ -20,6 +20,7 @@ from kesi_lsp.core import (
     Run,
     Usage,
     ask_task,
+    cost_lines,
     describe_grants,
     describe_rule,
     grants_lines,
@@ -54,6 +55,7 @@ RESET = "kesi.reset"
 COST = "kesi.cost"
 PERMISSIONS = "kesi.permissions"
 REVOKE = "kesi.revoke"
+COMPACT = "kesi.compact"
 SETTINGS_WAIT = 5.0
 
 
@@ -103,16 +105,24 @@ async def _settled(ls: KesiServer) -> None:
         await asyncio.wait({pending}, timeout=SETTINGS_WAIT)
 
 
-async def _start(ls: KesiServer, folder: Folder, prompt: str) -> dict[str, str]:
-    """Start a run in `folder`'s session unless one is already going there."""
+async def _start(
+    ls: KesiServer, folder: Folder, prompt: str, *, compact: bool = False
+) -> dict[str, str]:
+    """Start a run in `folder`'s session unless one is already going there (`compact`: the
+    run is a summary of the conversation, kesi.compact)."""
     await _settled(ls)
     settings = ls.settings_for(folder).settings
     busy = ls.runs.active_in(folder.path)  # before the settings change under a live run
     if busy is not None:
-        raise CommandError(text("lsp.busy", settings.locale), "busy", runId=busy.id)
-    session = ls.sessions.get(folder, settings)
+        key = "lsp.busy_compact" if compact else "lsp.busy"
+        raise CommandError(text(key, settings.locale), "busy", runId=busy.id)
+    session = await ls.sessions.open(folder, settings)
+    if ls.runs.active_in(folder.path) is not None:  # another command started one meanwhile
+        raise CommandError(text("lsp.busy", settings.locale), "busy")
     session.settings = settings
-    run = ls.runs.start(Run(session, prompt), lambda r: drive_lsp_run(ls.host, r, folder))
+    runner = ls.host.runtime.compaction if compact else None
+    started = Run(session, prompt, runner=runner)
+    run = ls.runs.start(started, lambda r: drive_lsp_run(ls.host, r, folder))
     log.info("run %s started in %s", run.id, folder.path)
     return {"runId": run.id}
 
@@ -173,30 +183,48 @@ def cancel(ls: KesiServer, *args: Any) -> dict[str, bool]:
     return {"cancelled": any(stopped)}
 
 
-def reset(ls: KesiServer, *args: Any) -> dict[str, object]:
-    folder, _ = target(ls, opt_str(RESET, one_object(RESET, args), "uri"))
-    if ls.runs.active_in(folder.path) is not None:
-        raise CommandError(text("lsp.busy_reset", ls.locale_for(folder)), "busy")
-    session = ls.sessions.peek(folder)
-    if session is not None:
-        session.reset()
-    return {}
-
-
-def cost(ls: KesiServer, *args: Any) -> dict[str, object]:
-    folder, _ = target(ls, opt_str(COST, one_object(COST, args), "uri"))
-    session = ls.sessions.peek(folder)
-    return usage_json(session.usage if session is not None else Usage())
+async def compact(ls: KesiServer, *args: Any) -> dict[str, str]:
+    """Summarise the folder's older turns now, as a short run of its own (its `runId`)."""
+    folder, _ = target(ls, opt_str(COMPACT, one_object(COMPACT, args), "uri"))
+    return await _start(ls, folder, "", compact=True)
 
 
 def _say(ls: KesiServer, lines: list[str]) -> None:
-    """Show the seed's `/permissions` and `/revoke` wording in editors without a KeSi client.
+    """Show the seed's answer to `/reset`, `/cost`, `/permissions` and `/revoke` in editors
+    without a KeSi client.
 
-    Our own clients (they announce `experimental.kesi.stream`) render the result themselves;
-    any other editor (Helix's `:lsp-workspace-command`, Emacs) would show nothing at all.
+    Our own clients (they announce `experimental.kesi.stream`) show the result's `lines` or
+    `message` themselves; any other editor (Helix's `:lsp-workspace-command`, eglot) would show
+    nothing at all.
     """
     if not ls.features.stream:
         ls.show("\n".join(lines))
+
+
+def reset(ls: KesiServer, *args: Any) -> dict[str, object]:
+    """Clear the conversation and the read records (seed `/reset`); `message` is the seed's
+    「日記與檔案版本紀錄已清空，我們重新開始」 in the session's locale."""
+    folder, _ = target(ls, opt_str(RESET, one_object(RESET, args), "uri"))
+    locale = ls.locale_for(folder)
+    if ls.runs.active_in(folder.path) is not None:
+        raise CommandError(text("lsp.busy_reset", locale), "busy")
+    ls.sessions.forget(folder)  # the conversation, its read records and its saved copy
+    message = text("lsp.reset_done", locale)
+    _say(ls, [message])
+    return {"message": message}
+
+
+async def cost(ls: KesiServer, *args: Any) -> dict[str, object]:
+    """The session's bill so far (seed `/cost`), a resumed conversation's included: the usage
+    figures, and `lines`, the seed's report of them in the session's locale."""
+    folder, _ = target(ls, opt_str(COST, one_object(COST, args), "uri"))
+    session = ls.sessions.peek(folder)
+    if session is None and ls.sessions.store is not None:
+        session = await ls.sessions.open(folder, ls.settings_for(folder).settings)
+    usage = session.usage if session is not None else Usage()
+    lines = cost_lines(usage, ls.locale_for(folder))
+    _say(ls, lines)
+    return {**usage_json(usage), "lines": lines}
 
 
 def permissions(ls: KesiServer, *args: Any) -> dict[str, object]:
@@ -242,3 +270,4 @@ def register(server: KesiServer) -> None:
     server.command(COST)(cost)
     server.command(PERMISSIONS)(permissions)
     server.command(REVOKE)(revoke)
+    server.command(COMPACT)(compact)

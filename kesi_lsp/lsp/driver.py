@@ -17,6 +17,7 @@ from kesi_lsp.catalog import text
 from kesi_lsp.core import Event, FileChange, Run, RunFinished, Runs, Runtime, drive
 from kesi_lsp.lsp.approver import LspApprover, Prompter, PromptSupport
 from kesi_lsp.lsp.delivery import LspWorkspaceView
+from kesi_lsp.lsp.diagnostics import LspDiagnostics
 from kesi_lsp.lsp.folders import Folder
 from kesi_lsp.lsp.link import EditorLink
 from kesi_lsp.lsp.output import RunOutput
@@ -70,6 +71,13 @@ class LspRun:
     @property
     def approver(self) -> LspApprover:
         return self._approver
+
+    @property
+    def diagnostics(self) -> LspDiagnostics | None:
+        """`kesi/diagnostics`, for clients that announce `experimental.kesi.diagnostics`."""
+        if not self._link.features.diagnostics:
+            return None
+        return LspDiagnostics(self._link, self._run.root, self._run.session.settings.locale)
 
     async def begin(self) -> None:
         await self._output.begin()

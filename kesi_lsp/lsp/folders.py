@@ -7,6 +7,7 @@ folder and nothing crosses between them (design §2.3).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,7 +15,7 @@ from pathlib import Path
 from pygls.uris import from_fs_path, to_fs_path
 from pygls.workspace import Workspace
 
-from kesi_lsp.core import AgentSettings, Session
+from kesi_lsp.core import AgentSettings, ConversationStore, Session
 
 
 @dataclass(frozen=True)
@@ -65,27 +66,52 @@ def containing_folder(folders: list[Folder], path: Path) -> Folder | None:
 class Sessions:
     """One `Session` per folder path, created on first use and dropped with the folder.
 
-    `on_new` sees each session as it is created (the server connects its change sets to the
-    editor's buffers there)."""
+    With a `store`, a folder's session starts as its saved conversation (resume), and every
+    round of it is saved; `forget` (kesi.reset) deletes the saved one too. `on_new` sees each
+    session as it is created (the server connects its change sets to the editor's buffers
+    there).
+    """
 
-    def __init__(self, on_new: Callable[[Session], None] | None = None) -> None:
+    def __init__(
+        self,
+        store: ConversationStore | None = None,
+        on_new: Callable[[Session], None] | None = None,
+    ) -> None:
         self._by_root: dict[Path, Session] = {}
+        self.store = store
         self.on_new = on_new
 
-    def get(self, folder: Folder, settings: AgentSettings) -> Session:
+    async def open(self, folder: Folder, settings: AgentSettings) -> Session:
+        """The folder's session; the first time, its saved conversation is read back (off the
+        event loop) and the notices of that wait for its first run."""
         session = self._by_root.get(folder.path)
-        if session is None:
-            session = Session(root=folder.path, settings=settings)
-            self._by_root[folder.path] = session
-            if self.on_new is not None:
-                self.on_new(session)
-        return session
+        if session is not None:
+            return session
+        fresh = Session(root=folder.path, settings=settings)
+        if self.store is not None:
+            await asyncio.to_thread(self.store.open, fresh)
+        session = self._by_root.get(folder.path)
+        if session is not None:  # opened by another caller during the read
+            return session
+        self._by_root[folder.path] = fresh
+        if self.on_new is not None:
+            self.on_new(fresh)
+        return fresh
 
     def all(self) -> list[Session]:
         return list(self._by_root.values())
 
     def peek(self, folder: Folder) -> Session | None:
         return self._by_root.get(folder.path)
+
+    def forget(self, folder: Folder) -> None:
+        """Forget the conversation (seed /reset): in memory, and the saved file."""
+        session = self._by_root.get(folder.path)
+        if session is not None:
+            session.reset()
+            session.notices.clear()
+        if self.store is not None:
+            self.store.forget(folder.path)
 
     def drop(self, root: Path) -> None:
         self._by_root.pop(root, None)

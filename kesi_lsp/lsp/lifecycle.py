@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Mapping
 from typing import Final
 
@@ -38,6 +39,25 @@ def initialize(ls: KesiServer, params: types.InitializeParams) -> None:
 async def initialized(ls: KesiServer, params: types.InitializedParams) -> None:
     attach_client_log(ls.wire)
     await refresh_settings(ls)
+    ls.preparing = asyncio.ensure_future(prepare(ls))
+
+
+async def prepare(ls: KesiServer) -> None:
+    """Get the first run ready while the user is still reading code (issue 14): the sandbox
+    of each folder and the agent itself (the SDK and its client), in the background, after
+    start-up (the editor never waits for it) and without holding the event loop (the loading
+    runs in a worker thread that hands the interpreter back often, and steps aside while the
+    editor is talking to the server: `kesi_lsp.core.runs.loading`)."""
+    folders = [(folder.path, ls.settings_for(folder).settings) for folder in ls.folders()]
+    started = time.monotonic()
+    try:
+        await ls.host.runtime.prepare(folders, ls.busy)
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:  # the first run loads what is missing, and says what failed
+        log.warning("could not prepare for the first run: %s", exc)
+        return
+    log.info("ready for the first run (prepared in %.1f s)", time.monotonic() - started)
 
 
 async def refresh_settings(ls: KesiServer) -> None:
@@ -122,7 +142,12 @@ async def did_change_folders(ls: KesiServer, params: types.DidChangeWorkspaceFol
 
 
 async def shutdown(ls: KesiServer, params: None) -> None:
+    if ls.preparing is not None:
+        ls.preparing.cancel()
     await ls.runs.stop_all(STOP_SECONDS)
+    if ls.sessions.store is not None:  # every conversation on disk before the process ends
+        await asyncio.to_thread(ls.sessions.store.flush, STOP_SECONDS)
+    await ls.host.runtime.aclose()
 
 
 def exit_(ls: KesiServer, params: None) -> None:

@@ -11,14 +11,24 @@ from typing import Final
 from lsprotocol import types
 
 from kesi_lsp.catalog import Locale, text
-from kesi_lsp.core import Event, NextStep, Run, RunFinished, Usage, next_step
+from kesi_lsp.core import (
+    Event,
+    NextStep,
+    PlanUpdated,
+    Run,
+    RunFinished,
+    Usage,
+    next_step,
+    plan_line,
+)
 from kesi_lsp.lsp.capabilities import ClientFeatures
 from kesi_lsp.lsp.progress import ProgressState, RunProgress, end_message
-from kesi_lsp.lsp.stream import LogStory, stream_payload, usage_json, usage_line
+from kesi_lsp.lsp.stream import LogStory, bill, plan_json, stream_payload, usage_json, verdict_json
 from kesi_lsp.lsp.wire import Wire
 
 STREAM: Final = "kesi/stream"
 RUN_FINISHED: Final = "kesi/runFinished"
+PLAN: Final = "kesi/plan"
 
 
 _HINTS: Final[dict[NextStep, str]] = {
@@ -27,6 +37,7 @@ _HINTS: Final[dict[NextStep, str]] = {
     "max_tokens": "lsp.hint.max_tokens",
     "context_window": "lsp.hint.context_window",
     "tool_failures": "lsp.hint.tool_failures",
+    "repeating": "lsp.hint.repeating",
 }
 
 
@@ -55,13 +66,23 @@ class RunOutput:
 
     def emit(self, event: Event) -> None:
         """The core's EventSink."""
-        if self._story is None:
+        if isinstance(event, PlanUpdated):
+            self._plan(event)
+        elif self._story is None:
             payload = stream_payload(self._run.id, event)
             if payload is not None:
                 self._wire.notify(STREAM, payload)
         else:
             self._log(self._story.feed(event))
         self.progress.update(event)
+
+    def _plan(self, event: PlanUpdated) -> None:
+        """`kesi/plan` to clients that show it; one log line per update for the others."""
+        if self._features.plan:
+            self._wire.notify(PLAN, plan_json(self._run.id, event.plan))
+        else:
+            line = plan_line(event.plan, self.locale)
+            self._log([text("lsp.log.plan", self.locale, plan=line)])
 
     def _log(self, lines: list[str]) -> None:
         for line in lines:
@@ -73,15 +94,22 @@ class RunOutput:
     def finish(self, finished: RunFinished, session_usage: Usage) -> None:
         """End the progress, send `kesi/runFinished`, and say what to do if the run failed."""
         run, locale = self._run, self.locale
+        the_bill = bill(finished.usage, session_usage, locale)
         if self._story is not None:
             lines = self._story.feed(finished)
             if finished.status in ("failed", "limit", "cancelled") and finished.text:
                 lines.append(text("lsp.log.stopped", locale, text=finished.text))
-            lines.append(usage_line(finished.usage, session_usage, locale))
+            if (verdict := finished.verified) is not None:
+                status = text(f"verify.status.{verdict.status}", locale)
+                lines.append(text("lsp.log.verified", locale, status=status, detail=verdict.detail))
+            if the_bill is not None:
+                lines.append(text("lsp.log.bill", locale, bill=the_bill))
             self._log(lines)
         edited = run.edited()
         self.progress.end(
-            end_message(finished.status, len(edited), finished.usage.cost_usd, locale)
+            end_message(
+                finished.status, len(edited), finished.usage.cost_usd, locale, finished.verified
+            )
         )
         if finished.status in ("failed", "limit"):
             message = text(f"lsp.run_{finished.status}", locale, text=finished.text)
@@ -100,5 +128,11 @@ class RunOutput:
                 "usage": usage_json(finished.usage),
                 "sessionUsage": usage_json(session_usage),
                 "edits": edited,
+                # The server's own words, so every client shows the same (Day 18's bill;
+                # null when the run made no request) in the session's locale.
+                "statusText": text(f"lsp.status.{finished.status}", locale),
+                "bill": the_bill,
+                "limit": finished.limit,
+                "verified": verdict_json(finished.verified, locale),
             },
         )

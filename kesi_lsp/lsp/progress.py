@@ -10,25 +10,29 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from lsprotocol import types
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core import (
     Event,
+    Nested,
+    PlanUpdated,
     RunStatus,
     ToolFinished,
     ToolStarted,
     TurnStarted,
     UsageReported,
+    Verdict,
+    step_label,
 )
 from kesi_lsp.lsp.wire import Wire
 
 log = logging.getLogger(__name__)
 
 CREATE_SECONDS = 10.0
-_INPUT_KEYS = ("command", "path", "file_path", "pattern", "query")
+_INPUT_KEYS = ("command", "path", "file_path", "pattern", "query", "task")
 _MAX_LABEL = 60
 
 
@@ -51,18 +55,41 @@ class ProgressState:
     locale: Locale
     turn: int = 0
     max_turns: int = 0
-    tool: str = ""
+    step: str = ""
+    tools: dict[str, str] = field(default_factory=dict)  # running calls, by id, in order
+    subtool: str = ""  # what a search sub-agent is doing inside a running call
     cost_usd: float = 0.0
+
+    @property
+    def tool(self) -> str:
+        """The first running call (several reads run at once: "read_file: a.py (+2)")."""
+        if not self.tools:
+            return ""
+        first = next(iter(self.tools.values()))
+        more = len(self.tools) - 1
+        return f"{first} (+{more})" if more else first
 
     def update(self, event: Event) -> bool:
         """Apply `event`; True when the visible message changed."""
         match event:
+            case Nested(event=ToolStarted(name=name, input=tool_input)):
+                self.subtool = tool_label(name, tool_input)
+            case Nested(event=UsageReported(run=run)):
+                self.cost_usd = run.cost_usd
+            case Nested():
+                return False
             case TurnStarted(turn=turn, max_turns=max_turns):
-                self.turn, self.max_turns, self.tool = turn, max_turns, ""
-            case ToolStarted(name=name, input=tool_input):
-                self.tool = tool_label(name, tool_input)
-            case ToolFinished():
-                self.tool = ""
+                self.turn, self.max_turns = turn, max_turns
+                self.tools.clear()
+                self.subtool = ""
+            case ToolStarted(tool_use_id=use_id, name=name, input=tool_input):
+                self.tools[use_id] = tool_label(name, tool_input)
+                self.subtool = ""
+            case ToolFinished(tool_use_id=use_id):
+                self.tools.pop(use_id, None)
+                self.subtool = ""
+            case PlanUpdated(plan=plan):
+                self.step = step_label(plan, self.locale) or ""
             case UsageReported(run=run):
                 self.cost_usd = run.cost_usd
             case _:
@@ -73,22 +100,30 @@ class ProgressState:
         parts = [text("lsp.progress.starting", self.locale)]
         if self.turn:
             parts = [text("lsp.progress.turn", self.locale, turn=self.turn, max=self.max_turns)]
+        if self.step:
+            parts.append(self.step)
         if self.tool:
             parts.append(self.tool)
+        if self.subtool:
+            parts.append(text("lsp.progress.search", self.locale, tool=self.subtool))
         if self.cost_usd:
             parts.append(f"${self.cost_usd:.4f}")
         return " · ".join(parts)
 
 
-def end_message(status: RunStatus, edits: int, cost_usd: float, locale: Locale) -> str:
-    """The one-line summary the progress ends with: status, edits, cost."""
-    return " · ".join(
-        (
-            text(f"lsp.status.{status}", locale),
-            text("lsp.progress.edits", locale, count=edits),
-            f"${cost_usd:.4f}",
-        )
-    )
+def end_message(
+    status: RunStatus,
+    edits: int,
+    cost_usd: float,
+    locale: Locale,
+    verified: Verdict | None = None,
+) -> str:
+    """The one-line summary the progress ends with: status, verification, edits, cost."""
+    parts = [text(f"lsp.status.{status}", locale)]
+    if verified is not None:
+        parts.append(text(f"verify.status.{verified.status}", locale))
+    parts += [text("lsp.progress.edits", locale, count=edits), f"${cost_usd:.4f}"]
+    return " · ".join(parts)
 
 
 class RunProgress:

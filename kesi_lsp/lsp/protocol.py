@@ -5,12 +5,13 @@ Change sets (design §2.9) follow the user's typing change by change: a change's
 the text before it, and a whole-document change is only understood against the old text. pygls
 applies the changes before any feature handler runs, so the server is shown each one first
 (`KesiServer.before_change`), and each closing document's last text (`before_close`) while pygls
-still has it.
+still has it. It also notes when the editor last sent anything (`KesiServer.busy`).
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,7 +22,14 @@ log = logging.getLogger(__name__)
 
 
 class KesiProtocol(LanguageServerProtocol):
-    """pygls' protocol, telling the server about each text change before applying it."""
+    """pygls' protocol, telling the server about each text change before applying it, and
+    noting when the editor last sent something."""
+
+    last_message: float = 0.0
+
+    def handle_message(self, message: Any) -> Any:
+        self.last_message = time.monotonic()
+        return super().handle_message(message)
 
     def _observe(self, name: str, *args: object) -> None:
         hook = getattr(self._server, name, None)

@@ -11,8 +11,12 @@ globals, so tests (and the demo) can build as many servers as they like.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import logging
-from typing import Any
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Final
 
 from lsprotocol import types
 from pygls.exceptions import FeatureRequestError
@@ -20,7 +24,7 @@ from pygls.lsp.server import LanguageServer
 
 from kesi_lsp import __version__
 from kesi_lsp.catalog import Locale, text
-from kesi_lsp.core import ParsedSettings, Runs, Runtime
+from kesi_lsp.core import ConversationStore, ParsedSettings, Runs, Runtime, state_directory
 from kesi_lsp.lsp.approver import PromptSupport
 from kesi_lsp.lsp.capabilities import ClientFeatures
 from kesi_lsp.lsp.change_feed import ChangeFeed
@@ -34,9 +38,14 @@ from kesi_lsp.lsp.wire import Wire, plain_json_converter
 
 log = logging.getLogger(__name__)
 
+BUSY_SECONDS: Final = 0.03
+"""The editor counts as busy this long after its last message (a request and its answer)."""
+
 
 class KesiServer(LanguageServer):
     """A language server for one client: its folders' sessions, settings and runs."""
+
+    protocol: KesiProtocol
 
     def __init__(self, runtime: Runtime) -> None:
         super().__init__(
@@ -50,11 +59,17 @@ class KesiServer(LanguageServer):
         self.link = EditorLink(self.wire, self.documents)
         self.host = Host(self.link, runtime, PromptSupport())
         self.config = ConfigStore()
-        self.sessions = Sessions()
+        self.sessions = Sessions(conversations(runtime.environ))
         self.change_feed = ChangeFeed(self.link, self.sessions.all)
         self.sessions.on_new = self.change_feed.attach
         self.runs = Runs()
         self.config_ready: asyncio.Future[None] | None = None  # the settings pull under way
+        self.preparing: asyncio.Task[None] | None = None  # getting ready for the first run
+
+    def busy(self) -> bool:
+        """Whether the editor is talking to the server right now: the agent's loading in the
+        background steps aside meanwhile (`kesi_lsp.core.runs.loading`)."""
+        return time.monotonic() - self.protocol.last_message < BUSY_SECONDS
 
     @property
     def features(self) -> ClientFeatures:
@@ -95,3 +110,19 @@ class KesiServer(LanguageServer):
         log.error("internal error (%s): %s", getattr(source, "__name__", source), error)
         if not self.wire.closed and source is not FeatureRequestError:
             self.show(text("lsp.internal_error", "en", error=str(error)), types.MessageType.Error)
+
+
+def conversations(environ: Mapping[str, str]) -> ConversationStore | None:
+    """Where each folder's conversation is saved between starts (None: the user has no home
+    directory to keep it in). Saves still waiting when the process ends are written first."""
+    directory = state_directory(environ)
+    if directory is None:
+        log.warning("no HOME or XDG_STATE_HOME: conversations will not be saved between starts")
+        return None
+    store = ConversationStore(directory, on_error=_save_failed)
+    atexit.register(store.flush)
+    return store
+
+
+def _save_failed(path: Path, exc: OSError) -> None:
+    log.warning("could not save the conversation to %s: %s", path, exc)

@@ -52,7 +52,9 @@ Script format (JSON; a bare list is taken as ``steps``)
     {
       "steps": [ STEP, ... ],        # one per incoming request, in order
       "min_cache_tokens": 0,         # prefixes shorter than this are not cached (real Haiku: 4096)
-      "model": null                  # model name to report (default: echo the request's)
+      "model": null,                 # model name to report (default: echo the request's)
+      "context_window": null         # a larger request gets 400 "prompt is too long: N tokens >
+                                     # M maximum", as the real API answers (no step is used)
     }
 
     STEP = {

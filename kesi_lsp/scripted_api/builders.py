@@ -89,9 +89,19 @@ def error_event_after(
     return reply(*content, fault=fault, **kw)
 
 
-def script(*steps: Step, min_cache_tokens: int = 0, model: str | None = None) -> Script:
+def script(
+    *steps: Step,
+    min_cache_tokens: int = 0,
+    model: str | None = None,
+    context_window: int | None = None,
+) -> Script:
     """A Script from steps, in order."""
-    return Script(steps=tuple(steps), min_cache_tokens=min_cache_tokens, model=model)
+    return Script(
+        steps=tuple(steps),
+        min_cache_tokens=min_cache_tokens,
+        model=model,
+        context_window=context_window,
+    )
 
 
 def as_script(value: Script | Sequence[Step] | Mapping[str, Any]) -> Script:

@@ -16,6 +16,7 @@ from kesi_lsp.scripted_api.expect import check_expectations
 from kesi_lsp.scripted_api.playback import Playback
 from kesi_lsp.scripted_api.records import Journal, RecordedRequest
 from kesi_lsp.scripted_api.script import Fault, Step
+from kesi_lsp.scripted_api.tokens import input_size
 from kesi_lsp.scripted_api.transport import ClientGoneError, Transport
 from kesi_lsp.scripted_api.validate import validate_request
 from kesi_lsp.scripted_api.wire import SseEvent, Usage, error_event, message_json, plan_events
@@ -97,6 +98,12 @@ class Handler(Transport):
         problems = validate_request(record.body, record.headers)
         if problems:
             self._refuse(record, problems, problems[0])
+            return None
+        window = self.playback.script.context_window
+        if window is not None and (size := input_size(record.body)) > window:
+            # What the real API answers; the client did nothing wrong, so it is no problem.
+            message = f"prompt is too long: {size} tokens > {window} maximum"
+            self._error(record, 400, "invalid_request_error", message)
             return None
         taken = self.playback.take_step(record)
         if taken is None:

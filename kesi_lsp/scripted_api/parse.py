@@ -75,7 +75,7 @@ def parse_script(data: object) -> Script:
     if isinstance(data, list):
         data = {"steps": data}
     root = _obj(data, "root")
-    _known(root, {"steps", "min_cache_tokens", "model"}, "root")
+    _known(root, {"steps", "min_cache_tokens", "model", "context_window"}, "root")
     steps_raw = root.get("steps", [])
     if not isinstance(steps_raw, list):
         raise _fail("steps", "must be a list")
@@ -84,10 +84,12 @@ def parse_script(data: object) -> Script:
         if step.forever:
             raise _fail(f"steps[{i}]", "only the last step may be `forever`")
     model = root.get("model")
+    window = root.get("context_window")
     return Script(
         steps=steps,
         min_cache_tokens=_int(root.get("min_cache_tokens", 0), "min_cache_tokens"),
         model=None if model is None else _str(model, "model"),
+        context_window=None if window is None else _int(window, "context_window", minimum=1),
     )
 
 

@@ -219,12 +219,15 @@ class Script:
 
     `min_cache_tokens`: prompt prefixes shorter than this are never written to the cache (the
     real Haiku 4.5 minimum is 4096; tests default to 0 so small prompts cache). `model`: the
-    model name the replies report (default: echo the request's).
+    model name the replies report (default: echo the request's). `context_window`: a request
+    whose input (as `tokens.py` counts it) is larger gets the real API's 400 "prompt is too
+    long: N tokens > M maximum", without using a step (None: no limit).
     """
 
     steps: tuple[Step, ...] = ()
     min_cache_tokens: int = 0
     model: str | None = None
+    context_window: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"steps": [step.to_json() for step in self.steps]}
@@ -232,6 +235,8 @@ class Script:
             out["min_cache_tokens"] = self.min_cache_tokens
         if self.model is not None:
             out["model"] = self.model
+        if self.context_window is not None:
+            out["context_window"] = self.context_window
         return out
 
     def dumps(self) -> str:

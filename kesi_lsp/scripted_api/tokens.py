@@ -111,6 +111,12 @@ class InputCount:
         return self.input_tokens + self.cache_creation_input_tokens + self.cache_read_input_tokens
 
 
+def input_size(body: Mapping[str, Any]) -> int:
+    """All the input tokens of a request, cached or not (what a context window limits)."""
+    units = request_units(body)
+    return REQUEST_OVERHEAD + sum(count_tokens(canonical([u.kind, u.body])) for u in units)
+
+
 class PromptCache:
     """The server's memory of written prefixes (thread-safe)."""
 

@@ -6,8 +6,10 @@ only, so it works from a plain install; the test suite layers pytest-lsp's check
 
 - `Editor` (editor.py): the behaviour: buffers, `workspace/applyEdit` with each editor's
   quirks, scripted answers to prompts, reviews and previews, saves, the timeline of what the
-  server sent, and the capability violations it noticed.
-- `Preset` (presets.py): which editor to imitate. `KESI_EDITOR` (every KeSi extension),
+  server sent (`kesi/plan` included), and the capability violations it noticed; what its other
+  language servers report (`reported`, problems.py) answers `kesi/diagnostics`.
+- `Preset` (presets.py): which editor to imitate. `KESI_EDITOR` (KeSi's extensions but
+  `diagnostics`: it runs no other language server),
   `HELIX` (no prompts), `BENCH` (lean and trusting).
 - `EditorClient` (client.py): the editor on pygls' `LanguageClient`.
 - `connected` with `Program` or `InProcess` (launch.py): the server as a child process over
@@ -21,6 +23,7 @@ from kesi_lsp.testing.client import EditorClient, client_converter
 from kesi_lsp.testing.editor import (
     ALLOW_ONCE,
     ALLOW_SESSION,
+    BUTTONS,
     DENY,
     Editor,
     EditorRefusalError,
@@ -41,6 +44,7 @@ __all__ = [
     "ALLOW_ONCE",
     "ALLOW_SESSION",
     "BENCH",
+    "BUTTONS",
     "DENY",
     "HELIX",
     "KESI_EDITOR",

@@ -24,7 +24,7 @@ import asyncio
 import os
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInternalError
@@ -33,11 +33,19 @@ from pygls.uris import to_fs_path
 from kesi_lsp.testing import edits
 from kesi_lsp.testing.buffers import Buffer, Buffers, DocumentSync
 from kesi_lsp.testing.presets import Preset
+from kesi_lsp.testing.problems import ReportedProblems
 from kesi_lsp.testing.timeline import Timeline
 
 ALLOW_ONCE = "Allow once"
 ALLOW_SESSION = "Allow for this session"
 DENY = "Deny"
+BUTTONS: Final[Mapping[str, tuple[str, str, str]]] = {
+    "en": (DENY, ALLOW_ONCE, ALLOW_SESSION),
+    "zh-TW": ("不要", "這次", "這個 session 都好"),  # Day 14: N=不要 / y=這次 / a=這個 session 都好
+}
+"""A permission prompt's buttons in each locale, in the order the server offers them (design
+§2.6: the safe one first); an editor answers with the title, which the server matches in the
+session's locale."""
 
 PromptAnswer = Callable[[types.ShowMessageRequestParams], Awaitable[str | None] | str | None]
 ReviewAnswer = Callable[[dict[str, Any]], Awaitable[Any] | Any]
@@ -95,6 +103,8 @@ class Editor:
         # Before saving a buffer on kesi/saveDocuments: False = the editor refuses (VS Code's
         # "the file on disk is newer"), the buffer stays unsaved and the URI is reported failed.
         self.before_save: Callable[[Path], bool] | None = None
+        # The other language servers of the editor (`kesi/diagnostics`, when announced).
+        self.reported = ReportedProblems()
         self._register(base)
 
     # -- wiring
@@ -109,6 +119,8 @@ class Editor:
         handlers["kesi/reviewEdit"] = self._on_review_edit
         handlers["kesi/saveDocuments"] = self._on_save_documents
         handlers[types.WORKSPACE_CODE_LENS_REFRESH] = self._on_code_lens_refresh
+        handlers["kesi/plan"] = self._on_plan
+        handlers["kesi/diagnostics"] = self._on_diagnostics
         if self.preset.prompts:
             handlers[types.WINDOW_SHOW_MESSAGE_REQUEST] = self._on_prompt
         for method, handler in handlers.items():
@@ -245,6 +257,21 @@ class Editor:
         if not (lens and lens.refresh_support):
             self.violations.append("workspace/codeLens/refresh sent to a client without it")
         self.timeline.record(types.WORKSPACE_CODE_LENS_REFRESH, params)
+
+    def _on_plan(self, params: dict[str, Any]) -> None:
+        if not self._kesi_flag("plan"):
+            self.violations.append("kesi/plan sent to a client that did not announce it")
+        self.timeline.record("kesi/plan", params)
+
+    def plans(self, run_id: str) -> list[list[dict[str, str]]]:
+        """Every `kesi/plan` of `run_id`, in order: the items of each update."""
+        return [p["items"] for m, p in self.timeline if m == "kesi/plan" and p["runId"] == run_id]
+
+    async def _on_diagnostics(self, params: dict[str, Any]) -> Any:
+        if not self._kesi_flag("diagnostics"):
+            self.violations.append("kesi/diagnostics sent to a client that did not announce it")
+        self.timeline.record("kesi/diagnostics", params)
+        return await _settle(self.reported.answer(params))
 
     def _on_save_documents(self, params: dict[str, Any]) -> dict[str, Any]:
         if not self._kesi_flag("saveDocuments"):

@@ -27,7 +27,13 @@ from kesi_lsp.testing.vim import VimBuffer, neovim_apply
 StaleEdits = Literal["reject", "skip", "error"]
 EditModel = Literal["spec", "neovim"]
 
-KESI_FULL: Mapping[str, bool] = {"stream": True, "reviewEdit": True, "saveDocuments": True}
+KESI_FULL: Mapping[str, bool] = {
+    "stream": True,
+    "reviewEdit": True,
+    "saveDocuments": True,
+    "plan": True,
+    "diagnostics": True,
+}
 """Every `experimental.kesi` extension, as KeSi's own Neovim plugin announces them."""
 
 
@@ -68,8 +74,9 @@ def with_kesi(
 
 
 def kesi_editor_capabilities() -> types.ClientCapabilities:
-    """An editor with every KeSi extension: versioned document changes with file creation,
-    code actions, didSave, permission prompts, UTF-16 (what `kesi-lsp demo` plays)."""
+    """An editor with every KeSi extension but `diagnostics` (it runs no other language
+    server, so it claims nothing about problems): versioned document changes with file
+    creation, code actions, didSave, permission prompts, UTF-16 (what `kesi-lsp demo` plays)."""
     return types.ClientCapabilities(
         workspace=types.WorkspaceClientCapabilities(
             apply_edit=True,
@@ -98,7 +105,7 @@ def kesi_editor_capabilities() -> types.ClientCapabilities:
             )
         ),
         general=types.GeneralClientCapabilities(position_encodings=["utf-16"]),
-        experimental={"kesi": dict(KESI_FULL)},
+        experimental={"kesi": {k: v for k, v in KESI_FULL.items() if k != "diagnostics"}},
     )
 
 

@@ -23,6 +23,11 @@ from tests.plugins.scripted_api import StartServer
 pytestmark = pytest.mark.e2e
 
 
+def resolved(path: Path) -> Path:
+    """`path` as the agent names it (symlinks resolved)."""
+    return path.resolve()
+
+
 def allow(tool_call: Any, options: Any) -> str:
     return "allow-once"
 
@@ -75,7 +80,9 @@ async def test_fix_a_failing_test_through_the_editor(
     words = ["Let me read calc.py.", "It subtracts. ", "Now the test.", DONE]
     assert client.model_text() == "".join(words)
     assert len(client.of_kind("agent_message_chunk")) > 6
-    assert client.notices()[0] == "> Command sandbox: on (/usr/bin/bwrap)\n\n"
+    # Day 15's start-up lines first: the working directory, then the sandbox
+    assert client.notices()[0] == f"> Working directory: {resolved(project)}\n\n"
+    assert client.notices()[1] == "> Command sandbox: on (/usr/bin/bwrap)\n\n"
     bill = client.notices("bill")[-1]
     assert "4 request(s)" in bill and "session total $" in bill
     # the meter after each round: context used against the window, the session's cost

@@ -103,7 +103,7 @@ def test_a_report_renders_again_from_its_json() -> None:
 
 
 def test_the_change_sets_typing_leaves_the_text_and_the_hunks_as_they_were() -> None:
-    """Benchmark 6's keystrokes come in pairs that undo each other, between the hunks, so the
+    """Benchmark 8's keystrokes come in pairs that undo each other, between the hunks, so the
     20 hunks stay over the agent's lines however many rounds are typed."""
     from bench import changes
     from kesi_lsp.testing.text import apply_text_edits

@@ -20,7 +20,16 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 MARGIN = 1.5
 ATTEMPTS = 3
-BENCHES = ("tokens", "startup", "streaming", "responsiveness", "scale", "changes")
+BENCHES = (
+    "tokens",
+    "startup",
+    "streaming",
+    "responsiveness",
+    "scale",
+    "first_request",
+    "parallel_reads",
+    "changes",
+)
 
 
 def _run(name: str, out: Path) -> list[dict[str, Any]]:

@@ -21,11 +21,8 @@ from tests.core.approvers import AlwaysAllow, Raising, Scripted
 
 COMMAND = CommandRequest("pytest -q", "pytest is not on the read-only list")
 EDIT = EditRequest("edit_file", Path("/ws/a.py"), "a.py", "x = 1\n", "x = 2\n", "-x = 1\n+x = 2\n")
-REFUSED_COMMAND = "Error: the user refused to run this command. Do not send the same command again."
-REFUSED_EDIT = (
-    "Error: the user refused to modify this file. Nothing was changed. "
-    "Do not send the same change again."
-)
+REFUSED_COMMAND = "Error: the user refused to run this command."
+REFUSED_EDIT = "Error: the user refused to modify this file."
 
 
 @pytest.mark.parametrize("choice", [Choice.ALLOW_ONCE, Choice.ALLOW_SESSION])
@@ -41,7 +38,7 @@ async def test_a_no_carries_the_seeds_refusal_for_each_kind_of_question() -> Non
     assert await consult(approver, COMMAND, "en") == Refused(REFUSED_COMMAND)
     assert await consult(approver, EDIT, "en") == Refused(REFUSED_EDIT)
     zh = await consult(approver, EDIT, "zh-TW")
-    assert zh == Refused("錯誤：使用者拒絕修改這個檔案。檔案沒有任何變動，不要再送出同樣的修改。")
+    assert zh == Refused("錯誤：使用者拒絕修改這個檔案。")
 
 
 async def test_a_broken_approver_is_a_no_never_a_yes() -> None:

@@ -55,6 +55,10 @@ class Frontend:
     def emit(self, event: Event) -> None:
         self.events.append(event)
 
+    @property
+    def diagnostics(self) -> None:
+        return None
+
     def unconfined(self, status: str) -> None:
         self.warnings.append(status)
 
@@ -83,9 +87,31 @@ async def test_a_run_ends_once_and_the_sandbox_is_announced_once_per_folder(
     assert first.prepared == 1
     [line] = first.notices("sandbox")
     assert first.warnings == [line]  # unconfined: warned where the user cannot miss it
+    # Day 15's start-up lines, the working directory first: 工作目錄：…, then 指令沙箱：…
+    kinds = [e.kind for e in first.events if isinstance(e, Notice)]
+    assert kinds == ["workspace", "sandbox"]
+    assert first.notices("workspace") == [f"Working directory: {session(tmp_path).root}"]
     await drive(Run(session(tmp_path), "again"), runtime, second)
     assert second.notices("sandbox") == [] and second.warnings == []
+    assert second.notices("workspace") == []
     assert len(second.finished) == 1
+
+
+async def test_the_start_up_lines_are_the_seeds_in_zh_tw_and_the_folder_is_said_once(
+    tmp_path: Path,
+) -> None:
+    runtime = Runtime({}, answering)
+    first, second = Frontend(tmp_path), Frontend(tmp_path)
+    zh = session(tmp_path, locale="zh-TW")
+    await drive(Run(zh, "x"), runtime, first)
+    assert first.notices("workspace") == [f"工作目錄：{zh.root}"]
+    assert first.notices("sandbox") == ["指令沙箱：關閉（設定 kesi.sandbox = off）"]
+    # Another sandbox setting is a new sandbox to announce; the folder is the same one.
+    other = Session(tmp_path, AgentSettings(sandbox="auto", locale="zh-TW"))
+    await drive(Run(other, "y"), runtime, second)
+    assert second.notices("workspace") == []
+    [line] = second.notices("sandbox")
+    assert line.startswith("指令沙箱：")
 
 
 async def test_accepted_edits_are_announced_once_per_folder(tmp_path: Path) -> None:

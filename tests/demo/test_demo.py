@@ -75,6 +75,10 @@ def test_demo_yes_turns_the_tests_green_with_the_one_line_fix(tmp_path: Path) ->
     assert "  [notice] Command sandbox: " in run, "the sandbox's honest state is shown"
     if os.environ.get("KESI_CI") == "1" and sys.platform.startswith("linux"):
         assert "  [notice] Command sandbox: on (" in run, "CI has bubblewrap: tests run in it"
+    # Day 01's visible plan: written first, moved on as it works, done before the summary.
+    plans = re.findall(r"^  \[plan\] (\d) of 4 done$", run, re.MULTILINE)
+    assert plans == ["0", "1", "2", "3", "4"]
+    assert run.count("    ✓ Run the tests again") == 1
     tools = re.findall(r"^  \[tool\] (\w+)\(", run, re.MULTILINE)
     assert tools == [
         "list_files",
@@ -91,6 +95,7 @@ def test_demo_yes_turns_the_tests_green_with_the_one_line_fix(tmp_path: Path) ->
     assert "[edited] rules.py" in run
     assert "KeSi > ✅ **Done! All tests pass now.**" in run
     assert "run finished: done" in run
+    assert "  (this run: 6 request(s), input " in run
     # The ending state and the diff: green, and green for the right reason.
     assert "exit code 0: 7 passed" in section(out, "== 4. Ending state", "== 5.")
     diff = section(out, "== 5.", "== 6.")
@@ -99,11 +104,15 @@ def test_demo_yes_turns_the_tests_green_with_the_one_line_fix(tmp_path: Path) ->
         "+        if amount >= threshold:".strip(),
     ]
     assert "expected one-line fix" in diff
-    # The bill line, then one line per round (6 rounds in run 1).
+    # The bill line, then one line per round (run 1's six, and one that marks the plan done).
     bill = section(out, "== 6. The bill", "== Result")
     assert BILL.search(bill), bill
-    assert re.search(r"^6 requests", bill, re.MULTILINE)
-    assert len(re.findall(r"^  [1-6] ", bill, re.MULTILINE)) == 6
+    assert re.search(r"^7 requests", bill, re.MULTILINE)
+    assert len(re.findall(r"^  [1-7] ", bill, re.MULTILINE)) == 7
+    # The ending section: the server's own verdict, from the test run after the edit.
+    result = out[out.index("== Result") :]
+    assert "KeSi's own verdict on its change (from what really ran, not from its words): " in result
+    assert "verified: python -m pytest -v passed after the last change (7 passed" in result
     assert "exit status 0" in out
     # Independently of what was printed: the files on disk.
     assert run_tests(project).green
@@ -126,6 +135,7 @@ def test_without_yes_and_without_a_terminal_everything_is_refused(tmp_path: Path
     assert "the user refused to run this command" in run
     assert "[edited]" not in run
     assert "(no original file changed)" in section(out, "== 5.", "== 6.")
+    assert "KeSi's own verdict: nothing was changed, so there is nothing to verify." in out
     assert "NOT green" in out and "exit status 1" in out
     assert diff_against(project, FILES).unchanged
     assert not run_tests(project).green
@@ -139,8 +149,12 @@ def test_zh_tw_speaks_the_seeds_words(tmp_path: Path) -> None:
     assert done.returncode == 0, out + done.stderr
     assert "  [執行工具] list_files({})" in out
     assert "[需要授權] 執行指令：python -m pytest -v" in out
+    assert out.count("放行嗎？") == 2 and out.count("→ 這次（--yes）") == 2  # Day 14's words
+    assert "  （本輪 6 次請求，input " in out  # Day 18's bill line, as the server words it
     assert "KeSi > ✅ **完成！所有測試現在都通過了。**" in out
-    assert "模型往返 6 次" in out
+    assert "模型往返 7 次" in out
+    assert "  [計畫] 完成 4/4" in out
+    assert "KeSi 對這次修改的判定（依照實際跑過的東西，不是模型自己說的）：已驗證：" in out
     assert "示範專案的測試全綠" in out
     assert not list(temp.iterdir()), "the temporary project is removed afterwards"
 
@@ -169,13 +183,13 @@ def test_on_a_terminal_the_person_answers_and_the_output_is_rich(tmp_path: Path)
         [*kesi_lsp(), "demo", "--dir", str(project), "--pace", "0"],
         env,
         cwd=tmp_path,
-        answers=["1", "3"],
+        answers=["2", "3"],  # the prompt puts Deny first: 2 allows once
     )
     plain = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", transcript)
     assert code == 1, plain
     assert ANSI.search(transcript), "a terminal gets rich output"
     assert "You answer each permission prompt" in plain
-    assert "[1] Allow once  [2] Allow for this session  [3] Deny" in plain
+    assert "[1] Deny  [2] Allow once  [3] Allow for this session" in plain
     assert "[1] Accept  [2] Accept all edits to this file for this session  [3] Reject" in plain
     assert "→ Allow once" in plain and "→ Reject" in plain
     assert "You rejected the change, so nothing was modified" in plain

@@ -71,6 +71,7 @@ def test_every_command_and_list_the_readme_names_is_the_codes() -> None:
         commands.COST,
         commands.PERMISSIONS,
         commands.REVOKE,
+        commands.COMPACT,
     ):
         assert f"`{name}`" in README, name
     for name in IGNORED_NAMES:

@@ -12,10 +12,13 @@ from kesi_lsp.demo.project import BUGGY_LINE, FILES, FIXED_LINE
 from kesi_lsp.demo.recording import (
     NEW_FUNCTION,
     OLD_FUNCTION,
+    PLAN_DONE,
+    PLAN_STEPS,
     REPLIES,
     RUN_1,
     TEST_COMMAND,
     next_reply,
+    plan_call,
     recorded_model,
     reply_step,
 )
@@ -65,6 +68,11 @@ class Conversation:
     def edit(self, result: str, is_error: bool = False) -> Conversation:
         return self.call(("edit_file", {"file_path": "rules.py"}, result, is_error))
 
+    def plan(self, then: tuple[str, dict[str, Any], str, bool] | None = None) -> Conversation:
+        """The todo call (saved), alone or before another call of the same reply."""
+        todo = ("todo", {"items": []}, "Plan saved (4 of 4 done); nothing is in progress.", False)
+        return self.call(todo, *([then] if then else []))
+
 
 REFUSED_COMMAND = text("permissions.refused_command", "en")
 REFUSED_EDIT = text("permissions.refused_edit", "zh-TW")  # either locale is understood
@@ -78,7 +86,35 @@ def test_run_1_in_order_when_everything_is_allowed() -> None:
     assert next_reply(c.tests(RED + "\n(exit code 1)", is_error=True).messages) == "read_red"
     assert next_reply(c.reads().messages) == "edit"
     assert next_reply(c.edit(EDITED).messages) == "rerun"
-    assert next_reply(c.tests(GREEN).messages) == "done"
+    assert next_reply(c.tests(GREEN).messages) == "plan_done"  # one round more than run 1
+    assert next_reply(c.plan().messages) == "done"
+
+
+def test_the_plan_moves_on_in_the_replies_of_run_1() -> None:
+    """Each reply starts its step in the same reply as its tools; the tools decide what next."""
+    tools = {
+        reply: [
+            b.name for b in reply_step(reply, "en", pace=0).content if isinstance(b, ToolUseBlock)
+        ]
+        for reply in ("look", "run_tests", "read_red", "edit", "rerun", "plan_done", "done")
+    }
+    assert tools == {
+        "look": ["todo", "list_files"],
+        "run_tests": ["run_command"],
+        "read_red": ["todo", "read_file", "read_file", "read_file"],
+        "edit": ["todo", "edit_file"],
+        "rerun": ["todo", "run_command"],
+        "plan_done": ["todo"],
+        "done": [],
+    }
+    statuses = [[i["status"] for i in plan_call(n, "en").input["items"]] for n in range(5)]
+    assert statuses[0] == ["in_progress", "pending", "pending", "pending"]
+    assert statuses[3] == ["completed", "completed", "completed", "in_progress"]
+    assert statuses[4] == ["completed"] * len(PLAN_STEPS)
+    zh = plan_call(0, "zh-TW").input["items"][0]["content"]
+    assert zh == "看看專案裡有什麼，跑一下測試"
+    c = Conversation().plan(("list_files", {}, "rules.py", False))
+    assert next_reply(c.messages) == "run_tests"  # the todo before list_files does not count
 
 
 def test_a_refused_test_run_is_not_sent_again_and_the_fix_is_called_unverified() -> None:
@@ -112,9 +148,10 @@ def test_the_edit_is_run_1s_whole_function_with_one_character_changed() -> None:
 
 def test_run_1s_output_tokens_and_pace() -> None:
     assert sum(p.output_tokens for p in RUN_1.values()) == 1_095  # the seed's bill
+    assert reply_step("plan_done", "en", pace=0).usage == {"output_tokens": PLAN_DONE.output_tokens}
     assert sum(p.seconds for p in RUN_1.values()) == pytest.approx(15.8)  # 16.2 s wall clock
     step = reply_step("read_red", "en", pace=1.0)
-    tools = [b for b in step.content if isinstance(b, ToolUseBlock)]
+    tools = [b for b in step.content if isinstance(b, ToolUseBlock) and b.name == "read_file"]
     assert [t.input["file_path"] for t in tools] == ["test_pricing.py", "pricing.py", "rules.py"]
     assert step.usage == {"output_tokens": 184}
     assert step.timing.headers_delay > 0
@@ -150,7 +187,8 @@ def test_the_recorded_model_answers_the_real_sdk_from_the_conversation_so_far() 
         problems = server.problems
         labels = [r.label for r in server.requests]
     assert problems == [] and labels == ["look", "run_tests"]
-    assert [b.type for b in first.content] == ["text", "tool_use"]
+    assert [b.type for b in first.content] == ["text", "tool_use", "tool_use"]
     assert first.content[0].text == text("demo.model.look", "en")  # type: ignore[union-attr]
-    assert first.content[1].name == "list_files"  # type: ignore[union-attr]
+    assert first.content[1].name == "todo"  # type: ignore[union-attr]
+    assert first.content[2].name == "list_files"  # type: ignore[union-attr]
     assert second.content[1].input == {"command": TEST_COMMAND}  # type: ignore[union-attr]

@@ -78,7 +78,7 @@ def test_fix_this_review_accept_command_allow_then_undo(
     # The command prompt, in the minibuffer: empty, and RET would deny.
     screen = kesi.wait_prompt(PYTEST)
     assert "(RET = Deny)" in screen
-    assert "Allow once, Allow for this session, Deny" in screen
+    assert "Deny, Allow once, Allow for this session" in screen  # the safe one first
     ed.type("Allow once")
     ed.keys("Enter")
 
@@ -111,26 +111,33 @@ def test_fix_this_review_accept_command_allow_then_undo(
     assert faces[out[0]] == "kesi-header"
     assert all(faces[line] == "kesi-notice" for line in out if line.startswith("! "))
 
-    # The bill: the tokens the API billed, and the same dollars everywhere.
+    # The bill (Day 18, as the server words it): the tokens the API billed, the same dollars
+    # everywhere.
     billed = [r.usage for r in api.accounting]
     footer = out[-1]
     match = re.fullmatch(
-        r"── done · 4 requests · (\d+) in / (\d+) out tokens"
-        r"(?: \((\d+) cache read, (\d+) cache write\))? · cost \$(\d+\.\d{4})",
+        r"── done · \(this run: 4 request\(s\), input ([\d,]+), output ([\d,]+)"
+        r"(?:, cache read ([\d,]+), cache write ([\d,]+))?, \$(\d+\.\d{4}); "
+        r"session total \$(\d+\.\d{4})\)",
         footer,
     )
     assert match, footer
     assert faces[footer] == "kesi-done"
-    assert int(match[1]) == sum(u.input_tokens for u in billed)
-    assert int(match[2]) == sum(u.output_tokens for u in billed)
-    assert int(match[3] or 0) == sum(u.cache_read_input_tokens for u in billed)
-    assert int(match[4] or 0) == sum(u.cache_creation_input_tokens for u in billed)
+
+    def number(group: str | None) -> int:
+        return int((group or "0").replace(",", ""))
+
+    assert number(match[1]) == sum(u.input_tokens for u in billed)
+    assert number(match[2]) == sum(u.output_tokens for u in billed)
+    assert number(match[3]) == sum(u.cache_read_input_tokens for u in billed)
+    assert number(match[4]) == sum(u.cache_creation_input_tokens for u in billed)
     cost = match[5]
-    assert float(cost) > 0
-    assert f"KeSi: done · ${cost}" in ed.messages(), "one line in the echo area"
+    assert float(cost) > 0 and match[6] == cost
+    assert f"KeSi: {footer.removeprefix('── ')}" in ed.messages(), "one line in the echo area"
     assert f"KeSi ${cost}" in ed.in_file("calc.py", "(format-mode-line mode-line-format)")
     ed.command("kesi-cost")
-    ed.wait_until(lambda: f"KeSi session: ${cost} · 4 requests" in ed.messages(), "kesi-cost")
+    said = ed.wait_until(lambda: f"Total ${cost}" in (m := ed.messages()) and m, "kesi-cost")
+    assert "This session: 4 request(s)" in said
 
     # C-/ takes the agent's edit back in one step; the disk keeps the fix until a save,
     # and that save asks nothing (Emacs itself saved the edit: no clobber question).

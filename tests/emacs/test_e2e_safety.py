@@ -67,11 +67,47 @@ def test_ret_and_c_g_at_a_prompt_deny(open_emacs: OpenEmacs, scripted_api, tmp_p
     run = kesi.wait_finished()
     assert run["status"] == "done"
     assert not (project / "first").exists() and not (project / "second").exists()
-    assert REFUSED_COMMAND in tool_result_text(api.requests[1].body)
-    assert "Do not send the same command again" in tool_result_text(api.requests[1].body)
+    told = tool_result_text(api.requests[1].body)
+    assert told == f"Error: {REFUSED_COMMAND}.", told  # the seed's refusal, whole
     assert "KeSi: denied · [Permission needed] Run command: touch first" in ed.messages()
     assert "KeSi: denied · [Permission needed] Run command: touch second" in ed.messages()
     assert sum(line.startswith("  ✗ ") for line in kesi.output()) == 2
+
+
+def test_zh_tw_prompts_bills_and_resets_in_the_seeds_words(
+    open_emacs: OpenEmacs, scripted_api, tmp_path: Path
+) -> None:
+    """Under zh-TW the prompt offers Day 14's answers (不要 first, and RET gives it), the model
+    gets the seed's refusal whole, the footer is Day 18's bill and kesi-reset says Day 10's
+    line; the project's first run starts with Day 15's working-directory line."""
+    project = failing_project(tmp_path / "calc")
+    api = scripted_api(
+        script(
+            reply("建個檔案。", tool_use("run_command", {"command": "touch first"})),
+            reply("好，不做。", expect={"last_tool_result_contains": "使用者拒絕執行這個指令"}),
+        )
+    )
+    kesi = start_kesi(open_emacs, project, api.base_url, settings={"locale": "zh-TW"})
+    ed = kesi.ed
+    ed.command("kesi-ask")
+    ed.wait_until(lambda: "Ask KeSi:" in ed.screen_lines()[-1], "the kesi-ask prompt")
+    ed.type("make a file")
+    ed.keys("Enter")
+    screen = kesi.wait_prompt("touch first")
+    assert "放行嗎？" in screen and "不要, 這次, 這個 session 都好" in screen, screen
+    assert screen.rstrip("\n").split("\n")[-1].endswith("(RET = 不要):"), screen
+    ed.keys("Enter")
+
+    assert kesi.wait_finished()["status"] == "done"
+    assert not (project / "first").exists()
+    assert tool_result_text(api.requests[1].body) == "錯誤：使用者拒絕執行這個指令。"
+    out = kesi.output()
+    assert f"  工作目錄：{project.resolve()}" in out, out
+    assert out[-1].startswith("── 完成 · （本輪 2 次請求，input "), out
+    assert out[-1].endswith("）"), out
+    assert f"KeSi: {out[-1].removeprefix('── ')}" in ed.messages()
+    ed.command("kesi-reset")
+    ed.wait_until(lambda: "（日記與檔案版本紀錄已清空，我們重新開始）" in ed.messages(), "reset")
 
 
 def test_cancel_while_the_model_streams(
@@ -105,7 +141,9 @@ def test_cancel_while_the_model_streams(
     assert elapsed < 5, f"cancel took {elapsed:.1f} s"
     assert kesi.output()[-1].startswith("── cancelled · "), kesi.output()
     assert "KeSi● " not in ed.in_file("calc.py", "(format-mode-line mode-line-format)")
-    assert "KeSi: cancelled · $" in ed.messages()
+    # Day 18: the interrupted request is billed for what arrived, and the bill says so.
+    assert "counted only up to the interruption" in kesi.output()[-1], kesi.output()
+    assert "KeSi: cancelled · (this run: 1 request(s), " in ed.messages()
     assert disk(project, "calc.py") == CALC_BUGGY
     assert ed.file_lines("calc.py") == CALC_BUGGY.split("\n")
 

@@ -64,7 +64,7 @@ async def test_eglots_no_is_the_users_refusal(
     assert done["status"] == "done"
     told = _tool_result(api.requests[2].body)
     assert REFUSED in told, told
-    assert "Do not send the same change again" in told, told
+    assert told == f"Error: {REFUSED}.", told  # the seed's, whole
     assert "failed to apply" not in told, "the editor did not fail: the user said no"
     assert len(client.applied) == 1, "asked once, never resent"
     assert buffer.text == BUGGY and not buffer.dirty

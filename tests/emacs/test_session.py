@@ -58,20 +58,23 @@ def test_for_this_session_then_permissions_revoke_reset_output(
     assert "return a + b" in disk(project, "calc.py")
     assert (project / "ran").exists()
 
+    # The server's lines: the seed's /permissions, /revoke and /reset, as it words them.
     ed.command("kesi-permissions")
     shown = ed.wait_until(
-        lambda: "KeSi permissions for this session:" in (m := ed.messages()) and m,
+        lambda: "Allowed commands: touch ran" in (m := ed.messages()) and m,
         "kesi-permissions",
     )
-    assert "    touch ran" in shown and "calc.py" in shown
+    assert "Allowed files: calc.py" in shown
 
     ed.command("kesi-revoke")
-    ed.wait_until(lambda: "all permissions of this session revoked" in ed.messages(), "revoke")
+    revoked = "(all grants for this session have been revoked)"
+    ed.wait_until(lambda: revoked in ed.messages(), "revoke")
     ed.command("kesi-permissions")
-    ed.wait_until(lambda: "no permissions granted in this session" in ed.messages(), "none")
+    ed.wait_until(lambda: "Allowed commands: (none)" in ed.messages(), "none")
 
     ed.command("kesi-reset")
-    ed.wait_until(lambda: "conversation and read records cleared" in ed.messages(), "reset")
+    cleared = "(history and file version records cleared; starting over)"
+    ed.wait_until(lambda: cleared in ed.messages(), "reset")
     ed.command("kesi-ask")
     ed.wait_until(lambda: "Ask KeSi:" in ed.screen_lines()[-1], "the kesi-ask prompt")
     ed.type("start over")

@@ -75,7 +75,8 @@ PRESETS: dict[str, Preset] = {
     "vscode+kesi": Preset(
         "vscode+kesi",
         lambda: with_kesi(
-            client_capabilities("visual-studio-code"), {"stream": True, "saveDocuments": True}
+            client_capabilities("visual-studio-code"),
+            {"stream": True, "saveDocuments": True, "plan": True, "diagnostics": True},
         ),
     ),
     "neovim+kesi": Preset(

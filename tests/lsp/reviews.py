@@ -94,7 +94,8 @@ def assert_review_path(client: Editor, path: str) -> None:
         assert len(client.prompts) == 1 and not client.reviews and not annotated
         prompt = client.prompts[0]
         assert prompt.type == types.MessageType.Warning
-        assert [a.title for a in prompt.actions or []] == [ALLOW_ONCE, ALLOW_SESSION, DENY]
+        # The safe one first (§2.6): an editor that pre-selects the first button denies.
+        assert [a.title for a in prompt.actions or []] == [DENY, ALLOW_ONCE, ALLOW_SESSION]
         assert "calc.py" in prompt.message and "+    return a + b" in prompt.message
     elif path == "kesi":
         assert len(client.reviews) == 1 and not client.prompts and not annotated

@@ -59,9 +59,11 @@ class ScriptedAgent:
 
 @dataclass(frozen=True)
 class Subprocess:
-    """A real `kesi-lsp` process over stdio, with the real agent or `agent`."""
+    """A real `kesi-lsp` process over stdio, with the real agent or `agent`, started with
+    `args` after the command (`--log-file PATH`, for a test that reads the server's log)."""
 
     agent: ScriptedAgent | None = None
+    args: tuple[str, ...] = ()
 
 
 ServerChoice = ScriptedAgent | Subprocess | None
@@ -75,7 +77,9 @@ def server_for(choice: ServerChoice, env: Mapping[str, str] | None) -> Program |
     """The server to start for `choice`, with `env` on top of `server_env()`."""
     agent = choice.agent if isinstance(choice, Subprocess) else choice
     if isinstance(choice, Subprocess) or in_subprocess_always():
-        return Program(agent.argv if agent else KESI_LSP, env=server_env(env), cwd=REPO)
+        args = choice.args if isinstance(choice, Subprocess) else ()
+        argv = [*(agent.argv if agent else KESI_LSP), *args]
+        return Program(argv, env=server_env(env), cwd=REPO)
     return in_process(agent, env)
 
 

@@ -188,7 +188,7 @@ async def test_no_review_is_shown_in_editors_that_could_ask(
         assert calc.read_text() == FIXED
         if preset.endswith("+kesi"):
             notices = [(n["notice"], n["text"]) for n in client.stream(done["runId"], "notice")]
-            assert [kind for kind, _ in notices] == ["sandbox", "approvals"]
-            assert notices[1][1] == NOTICE
+            assert [kind for kind, _ in notices] == ["workspace", "sandbox", "approvals"]
+            assert notices[2][1] == NOTICE
         else:
             assert client.log_lines().count(f"  ({NOTICE})") == 1

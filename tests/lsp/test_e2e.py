@@ -65,8 +65,9 @@ FIX_SCRIPT = script(
 )
 
 
-def check_stream_order(client: Editor, run_id: str) -> None:
+def check_stream_order(client: Editor, run_id: str, project: Path) -> None:
     """Text deltas in order and before runFinished; progress begin/report/end well-formed."""
+    finished = client.finished(run_id)
     finished_at = next(
         i
         for i, (m, p) in enumerate(client.timeline)
@@ -84,19 +85,24 @@ def check_stream_order(client: Editor, run_id: str) -> None:
         assert len(texts) > 4  # really streamed in pieces
         kinds = [p["kind"] for m, p in client.timeline if m == "kesi/stream"]
         assert kinds.count("toolStart") == kinds.count("toolEnd") == 3
-        first = client.stream(run_id)[0]  # which sandbox confines the commands, first
-        assert first["kind"] == "notice" and first["notice"] == "sandbox"
-        assert first["text"] == "Command sandbox: on (/usr/bin/bwrap)"
+        # Day 15's start-up lines first: where KeSi works, and what confines its commands.
+        first, second = client.stream(run_id)[:2]
+        assert first["kind"] == "notice" and first["notice"] == "workspace"
+        assert first["text"] == f"Working directory: {project.resolve()}"
+        assert second["kind"] == "notice" and second["notice"] == "sandbox"
+        assert second["text"] == "Command sandbox: on (/usr/bin/bwrap)"
         assert client.log_lines() == []  # the story is in kesi/stream only
     else:
         lines = client.log_lines()
-        assert lines[0] == "  (Command sandbox: on (/usr/bin/bwrap))"
-        assert lines[1] == "KeSi > Let me read calc.py."
+        assert lines[0] == f"  Working directory: {project.resolve()}"
+        assert lines[1] == "  Command sandbox: on (/usr/bin/bwrap)"
+        assert lines[2] == "KeSi > Let me read calc.py."
         story = "\n".join(lines)
         assert story.index("KeSi > Let me read calc.py.") < story.index("[tool] read_file")
         assert story.index("[tool] edit_file") < story.index("[tool] run_command")
         assert f"KeSi > {DONE_TEXT}" in story
-        assert "(this turn: 4 requests" in lines[-1]
+        assert lines[-1].startswith("  (this run: 4 request(s), input ")
+        assert lines[-1].endswith(f"; session total ${finished['sessionUsage']['costUsd']:.4f})")
     reports = list(client.lsp.progress_reports.values())
     assert len(reports) == 1
     values = reports[0]
@@ -107,7 +113,7 @@ def check_stream_order(client: Editor, run_id: str) -> None:
     assert any(m and m.startswith(f"turn 3/20 · run_command: {PYTEST} · $") for m in messages)
     assert any(m and m.startswith("turn 4/20") and "$" in m for m in messages)
     assert values[-1].message is not None and values[-1].message.startswith(
-        "done · files changed: 1 · $"
+        "done · verified · files changed: 1 · $"
     )
     progress_end = max(i for i, (m, _) in enumerate(client.timeline) if m == "$/progress")
     assert progress_end < finished_at
@@ -130,6 +136,9 @@ async def test_fix_this_end_to_end(
         assert done["text"] == DONE_TEXT
         assert done["edits"] == ["calc.py"]
         assert done["usage"]["requests"] == 4 and done["usage"]["costUsd"] > 0
+        # pytest passed after the edit: the server itself says the run is verified.
+        assert done["verified"]["status"] == "verified" and done["verified"]["by"] == PYTEST
+        assert done["verified"]["detail"].startswith(f"{PYTEST} passed after the last change")
         assert calc.read_text() == FIXED and client.buffer(calc).text == FIXED
         # The edit went through this editor's review; pytest through one permission prompt.
         edit_prompts = [p for p in client.prompts if "calc.py" in p.message]
@@ -140,7 +149,7 @@ async def test_fix_this_end_to_end(
         )
         client.prompts[:] = edit_prompts
         assert_review_path(client, REVIEW_PATHS[preset])
-        check_stream_order(client, done["runId"])
+        check_stream_order(client, done["runId"], failing_project)
         # The task the model got: path, numbered lines and the diagnostic.
         task = api.requests[0].body["messages"][0]["content"]
         task_text = task if isinstance(task, str) else task[-1]["text"]
@@ -367,7 +376,8 @@ async def test_reset_starts_a_fresh_conversation(project: Path, scripted_api: St
     async with kesi_client("neovim+kesi", [project], env=api_env(api)) as client:
         for prompt in ("what does add do?", "and then?"):
             assert (await client.run("kesi.ask", {"prompt": prompt}))["status"] == "done"
-        assert await client.command("kesi.reset", {}) == {}
+        reset = await client.command("kesi.reset", {})
+        assert reset == {"message": "(history and file version records cleared; starting over)"}
         assert (await client.run("kesi.ask", {"prompt": "again"}))["status"] == "done"
         cost = await client.command("kesi.cost", {})
         assert cost["requests"] == 4  # /reset keeps the bill (seed)
@@ -387,7 +397,7 @@ async def test_running_without_a_sandbox_is_said_out_loud(
         assert warning.startswith(f"KeSi in project: {status}. Shell commands")
         assert not client.stream(second["runId"], "notice")  # said once per folder
         if preset.endswith("+kesi"):
-            (notice,) = client.stream(first["runId"], "notice")
+            (_, notice) = client.stream(first["runId"], "notice")  # after the working directory
             assert notice == {
                 "runId": first["runId"],
                 "kind": "notice",
@@ -395,4 +405,4 @@ async def test_running_without_a_sandbox_is_said_out_loud(
                 "text": status,
             }
         else:
-            assert client.log_lines().count(f"  ({status})") == 1
+            assert client.log_lines().count(f"  {status}") == 1

@@ -31,7 +31,7 @@ from kesi_lsp.lsp.capabilities import ReviewRoute, client_features
 from kesi_lsp.lsp.config import CLIENT_KEYS, ConfigStore
 from kesi_lsp.lsp.edits import EditPlan, hunks, text_edits, workspace_edit
 from kesi_lsp.lsp.progress import ProgressState, end_message, tool_label
-from kesi_lsp.lsp.stream import LogStory, stream_payload, usage_line
+from kesi_lsp.lsp.stream import LogStory, bill, stream_payload
 from kesi_lsp.lsp.tasks import fix_task
 from kesi_lsp.testing.vim import VimBuffer
 from tests.budget import examples
@@ -310,10 +310,11 @@ def test_log_story_gives_whole_lines_in_order() -> None:
     assert story.feed(RunFinished("done", "Done.", USAGE)) == ["KeSi > Done."]
 
 
-def test_usage_line_is_the_seeds_bill() -> None:
-    assert usage_line(USAGE, USAGE, "zh-TW") == (
-        "  （本輪 1 次請求，input 16,227、output 530，$0.0189；累計 $0.0189）"
+def test_the_bill_is_the_meters_line_and_only_after_a_request() -> None:
+    assert bill(USAGE, USAGE, "zh-TW") == (
+        "（本輪 1 次請求，input 16,227、output 530，$0.0189；累計 $0.0189）"
     )
+    assert bill(Usage(), USAGE, "zh-TW") is None  # 這一輪有收到 usage 才印
 
 
 # -- progress, prompts, tasks, capabilities ---------------------------------------------------
@@ -360,6 +361,10 @@ def test_fix_task_text() -> None:
     assert fix_task("calc.py", excerpt, (1, 1), [], " make it add ", "en").endswith(
         "What I want: make it add"
     )
+    zh = fix_task("calc.py", excerpt, (0, 1), [diagnostic], None, "zh-TW").splitlines()
+    assert zh[0] == "請修正 calc.py 第 1-2 行的程式碼，以下是我編輯器裡看到的內容："
+    assert "- 第 2 行：錯誤 [ruff X1] bad operator" in zh  # no English "line 2: error"
+    assert zh[-1] == "找出原因，用能解決問題的最小修改修好它，並確認修好了。"
 
 
 def test_capabilities_decide_the_review_path() -> None:

@@ -269,11 +269,13 @@ async def test_traditional_chinese_prompts(project: Path, scripted_api: StartSer
     )
     init = {"locale": "zh-TW", "sandbox": "off"}
     async with kesi_client("neovim", [project], env=api_env(api), init_options=init) as client:
-        client.answer_prompt = lambda params: "Allow once"
+        client.answer_prompt = lambda params: "這次"
         done = await client.run("kesi.ask", {"prompt": "建立檔案"})
         assert done["status"] == "done" and (project / "ok").exists()
         (prompt,) = client.prompts
-        assert prompt.message.startswith("[需要授權] 執行指令：touch ok")
+        assert prompt.message == (
+            "[需要授權] 執行指令：touch ok\n理由：touch 不在自動放行的唯讀清單裡\n放行嗎？"
+        )
         titles = [a.title for a in prompt.actions or []]
-        assert titles == ["Allow once", "Allow for this session", "Deny"], "fixed by §2.6"
+        assert titles == ["不要", "這次", "這個 session 都好"], "Day 14's answers, Deny first"
         assert any(line.startswith("  （本輪 2 次請求") for line in client.log_lines())

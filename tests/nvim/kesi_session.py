@@ -117,11 +117,13 @@ def start_kesi(
     base_url: str,
     file: str = "calc.py",
     env: dict[str, str] | None = None,
+    setup: dict[str, Any] | None = None,
 ) -> KesiEditor:
-    """A Neovim editing `file` of `project`, its kesi-lsp pointed at the scripted API."""
+    """A Neovim editing `file` of `project`, its kesi-lsp pointed at the scripted API
+    (`setup`: the plugin's setup() options, e.g. `{"server": {"locale": "zh-TW"}}`)."""
     full_env = {"ANTHROPIC_BASE_URL": base_url, "ANTHROPIC_API_KEY": FAKE_KEY}
     full_env.update(env or {})
-    ed = open_editor(project, env=full_env)
+    ed = open_editor(project, env=full_env, setup=setup)
     ed.cmd(f"edit {file}")
     kesi = KesiEditor(ed)
     kesi.wait_client()

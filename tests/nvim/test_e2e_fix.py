@@ -78,11 +78,11 @@ def test_fix_this_review_accept_prompt_allow_then_undo(
     assert disk(project, "calc.py") == CALC_BUGGY
     ed.keys("ga")
 
-    # The command prompt: Neovim's own vim.ui.select; "1" is Allow once.
+    # The command prompt: Neovim's own vim.ui.select, Deny first; "2" is Allow once.
     prompt = kesi.wait_select()
     assert PYTEST in prompt["prompt"]
-    assert prompt["items"] == ["Allow once", "Allow for this session", "Deny"]
-    ed.keys("1<CR>")
+    assert prompt["items"] == ["Deny", "Allow once", "Allow for this session"]
+    ed.keys("2<CR>")
 
     run = kesi.wait_finished()
     assert run["status"] == "done"
@@ -110,25 +110,34 @@ def test_fix_this_review_accept_prompt_allow_then_undo(
     assert prose not in highlights, "model text is plain prose"
     assert all(highlights.get(line) == "KeSiNotice" for line in out if line.startswith("! "))
 
-    # The cost line: the tokens the API billed, and the same dollars everywhere.
+    # The footer: Day 18's bill, the tokens the API billed, the same dollars everywhere.
     billed = [r.usage for r in api.accounting]
     footer = out[-1]
     match = re.fullmatch(
-        r"── done · 4 requests · (\d+) in / (\d+) out tokens"
-        r"(?: \((\d+) cache read, (\d+) cache write\))? · cost \$(\d+\.\d{4})",
+        r"── done · verified · \(this run: 4 request\(s\), input ([\d,]+), output ([\d,]+)"
+        r"(?:, cache read ([\d,]+), cache write ([\d,]+))?, \$(\d+\.\d{4}); "
+        r"session total \$(\d+\.\d{4})\)",
         footer,
     )
     assert match, footer
     assert highlights[footer] == "KeSiDone"
-    assert int(match[1]) == sum(u.input_tokens for u in billed)
-    assert int(match[2]) == sum(u.output_tokens for u in billed)
-    assert int(match[3] or 0) == sum(u.cache_read_input_tokens for u in billed)
-    assert int(match[4] or 0) == sum(u.cache_creation_input_tokens for u in billed)
+
+    def number(group: str | None) -> int:
+        return int((group or "0").replace(",", ""))
+
+    assert number(match[1]) == sum(u.input_tokens for u in billed)
+    assert number(match[2]) == sum(u.output_tokens for u in billed)
+    assert number(match[3]) == sum(u.cache_read_input_tokens for u in billed)
+    assert number(match[4]) == sum(u.cache_creation_input_tokens for u in billed)
     cost = match[5]
-    assert float(cost) > 0
-    assert ed.lua("return require('kesi').status()") == f"KeSi ${cost}"
+    assert float(cost) > 0 and match[6] == cost  # the first run: the session's total too
+    # pytest passed after the edit: the server's verdict, above the footer and in the status.
+    assert out[-2].startswith(f"✓ verified: {PYTEST} passed after the last change")
+    assert highlights[out[-2]] == "KeSiVerified"
+    assert ed.lua("return require('kesi').status()") == f"KeSi ✓ verified · ${cost}"
     ed.keys(":KeSiCost<CR>")
-    assert f"KeSi session: ${cost} · 4 requests" in kesi.notified("KeSi session:")
+    said = kesi.notified(f"Total ${cost}")
+    assert "This session: 4 request(s)" in said
 
     # `u` in the file's window takes the agent's edit back, and only it.
     ed.keys("u")

@@ -53,7 +53,7 @@ def test_a_command_s_change_shows_in_the_clean_buffer_and_the_next_edit_keeps_it
 
     prompt = kesi.wait_select()
     assert RENAME in prompt["prompt"]
-    ed.keys("1<CR>")  # Allow once
+    ed.keys("2<CR>")  # Allow once (Deny comes first)
 
     review = kesi.wait_review()  # the edit is shown against the reloaded text
     assert review["before"] == renamed.splitlines()
@@ -86,7 +86,7 @@ def test_a_buffer_with_the_user_s_changes_is_not_reloaded(
     ed.wait_until(lambda: ed.lines(calc) == mine, "the user's typing")
     ed.keys(":KeSiAsk rename add<CR>")
     kesi.wait_select()
-    ed.keys("1<CR>")
+    ed.keys("2<CR>")  # Allow once
     run = kesi.wait_finished()
     assert run["status"] == "done"
     assert ed.lines(calc) == mine, "the user's unsaved text is intact"

@@ -16,6 +16,15 @@ from tests.nvim.harness import Editor
 pytestmark = pytest.mark.editor
 
 
+KESI_CAPABILITY = {
+    "stream": True,
+    "reviewEdit": True,
+    "saveDocuments": True,
+    "plan": True,
+    "diagnostics": True,
+}
+
+
 def test_lsp_config_announces_kesi_and_commands_exist(
     open_editor: OpenEditor, tmp_path: Path
 ) -> None:
@@ -27,8 +36,10 @@ def test_lsp_config_announces_kesi_and_commands_exist(
     )
     assert config["cmd"] == ["kesi-lsp"]
     assert ".git" in config["markers"] and "pyproject.toml" in config["markers"]
-    assert config["kesi"] == {"stream": True, "reviewEdit": True, "saveDocuments": True}
+    assert config["kesi"] == KESI_CAPABILITY
     assert sorted(config["handlers"]) == [
+        "kesi/diagnostics",
+        "kesi/plan",
         "kesi/reviewEdit",
         "kesi/runFinished",
         "kesi/saveDocuments",
@@ -146,6 +157,9 @@ def test_review_answers_through_its_mappings_and_closing_is_a_reject(
     assert ed.lua("return _G.decision") is None
 
 
+BILL = "（本輪 2 次請求，input 1,200、output 80、快取讀 3,000、快取寫 0，$0.0042；累計 $0.0050）"
+
+
 def test_output_buffer_renders_a_run(open_editor: OpenEditor, tmp_path: Path) -> None:
     """The renderer, fed the notifications the server sends (design.md §2.5)."""
     ed = open_editor(tmp_path)
@@ -168,8 +182,10 @@ def test_output_buffer_renders_a_run(open_editor: OpenEditor, tmp_path: Path) ->
         _G.status_running = require('kesi.runs').active_run(7) ~= nil
         h.run_finished(nil, { runId = 'run-1', status = 'done', text = 'Fixed.',
           usage = { requests = 2, inputTokens = 1200, outputTokens = 80, cacheReadTokens = 3000,
-                  cacheWriteTokens = 0, costUsd = 0.0042 } }, ctx)
-        """
+                  cacheWriteTokens = 0, costUsd = 0.0042 },
+          statusText = '完成', bill = ... }, ctx)
+        """,
+        BILL,
     )
     lines = ed.output()
     assert lines[0].startswith("── KeSi · ")
@@ -180,9 +196,7 @@ def test_output_buffer_renders_a_run(open_editor: OpenEditor, tmp_path: Path) ->
     assert lines[6] == "  ✗ exit 1"
     assert lines[7] == "! rate limited, retrying in 1 s"
     assert lines[8] == "✎ edit_file calc.py"
-    assert lines[9] == (
-        "── done · 2 requests · 1200 in / 80 out tokens (3000 cache read) · cost $0.0042"
-    )
+    assert lines[9] == f"── 完成 · {BILL}"  # the server's words, as they came
     groups = dict(ed.output_highlights())
     assert groups["▸ read_file calc.py"] == "KeSiTool"
     assert groups["  ✗ exit 1"] == "KeSiToolError"
@@ -191,6 +205,95 @@ def test_output_buffer_renders_a_run(open_editor: OpenEditor, tmp_path: Path) ->
     assert "Let me look at the test." not in groups, "model text is plain prose"
     assert ed.lua("return _G.status_running") is True
     assert ed.lua("return require('kesi.runs').active_run(7)") is None
+
+
+PLAN_RUN = """
+local h = require('kesi.handlers')
+local ctx = { client_id = 7 }
+local function plan(...)
+  local items = {}
+  for i, status in ipairs({ ... }) do
+    items[i] = { content = ({ 'Read calc.py', 'Fix the sign', 'Run the tests' })[i],
+                 status = status }
+  end
+  h.plan(nil, { runId = 'run-2', items = items }, ctx)
+end
+h.stream(nil, { runId = 'run-2', kind = 'text', text = 'Planning.' }, ctx)
+plan('in_progress', 'pending', 'pending')
+h.stream(nil, { runId = 'run-2', kind = 'turn', turn = 2, maxTurns = 20 }, ctx)
+plan('completed', 'in_progress', 'pending')
+_G.status_while = require('kesi').status()
+_G.top_while = vim.api.nvim_buf_get_lines(require('kesi.output').buf(), 0, 5, false)
+plan('completed', 'completed', 'completed')
+h.run_finished(nil, { runId = 'run-2', status = 'done', text = 'Done.',
+  usage = { requests = 3, inputTokens = 10, outputTokens = 5, costUsd = 0.001 },
+  verified = { status = 'verified', by = 'pytest -q',
+               detail = 'pytest -q passed after the last change (1 passed)' } }, ctx)
+"""
+
+
+def test_the_plan_sits_at_the_top_and_the_verdict_ends_the_run(
+    open_editor: OpenEditor, tmp_path: Path
+) -> None:
+    ed = open_editor(tmp_path)
+    ed.lua("vim.lsp.get_clients = function() return { { id = 7, workspace_folders = {} } } end")
+    ed.lua(PLAN_RUN)
+    top = ed.lua("return _G.top_while")
+    assert top == [
+        "Plan (1/3 done) · KeSi",
+        "  ✓ Read calc.py",
+        "  ▶ Fix the sign",
+        "  ○ Run the tests",
+        "",
+    ]  # updated in place: one plan block, however many updates
+    assert ed.lua("return _G.status_while") == (
+        "KeSi ● turn 2/20 · step 2/3: Fix the sign · $0.0000"
+    )
+    lines = ed.output()
+    assert lines[0].startswith("── KeSi · "), "the finished run's plan left the top"
+    assert lines.count("  ✓ Run the tests") == 1, "its final state is in the run's story"
+    assert lines[-2] == "✓ verified: pytest -q passed after the last change (1 passed)"
+    assert lines[-1].startswith("── done · verified · 3 requests")
+    groups = dict(ed.output_highlights())
+    assert groups[lines[-2]] == "KeSiVerified"
+    assert groups["  ✓ Run the tests"] == "KeSiPlanDone"
+    assert ed.lua("return require('kesi').status()") == "KeSi ✓ verified · $0.0010"
+    # A new run starts without the old plan at the top.
+    ed.lua("require('kesi.plan').show({ { content = 'x', status = 'pending' } }, 'next')")
+    ed.lua("require('kesi').announce({ title = 'next' })")
+    assert not ed.output()[0].startswith("Plan")
+
+
+def test_kesi_diagnostics_answers_with_every_sources_problems(
+    open_editor: OpenEditor, tmp_path: Path
+) -> None:
+    (tmp_path / "rates.py").write_text("x = 1\ny = undefined\n", encoding="utf-8")
+    ed = open_editor(tmp_path)
+    ed.cmd("edit rates.py")
+    answer = ed.lua(
+        """
+        local uri = vim.uri_from_bufnr(0)
+        local diag = require('kesi.diagnostics')
+        local before = diag.request({ uris = { uri } }, nil).items[1]
+        vim.diagnostic.set(vim.api.nvim_create_namespace('pyright'), 0, {
+          { lnum = 1, col = 4, end_col = 13, message = '"undefined" is not defined',
+            severity = vim.diagnostic.severity.ERROR, source = 'pyright' } })
+        local after = diag.request({ uris = { uri, 'file:///nowhere/x.py' } }, nil).items
+        return { before = before.changes, after = after }
+        """
+    )
+    assert answer["before"] == 0
+    first, missing = answer["after"]
+    assert first["changes"] == 1
+    assert first["diagnostics"] == [
+        {
+            "range": {"start": {"line": 1, "character": 4}, "end": {"line": 1, "character": 13}},
+            "severity": 1,
+            "message": '"undefined" is not defined',
+            "source": "pyright",
+        }
+    ]
+    assert missing["changes"] == 0 and not missing["diagnostics"]
 
 
 def test_help_opens_and_every_link_resolves(open_editor: OpenEditor, tmp_path: Path) -> None:
@@ -238,12 +341,12 @@ def test_a_run_that_stops_says_why_once(open_editor: OpenEditor, tmp_path: Path)
         """
     )
     lines = [line for line in ed.output() if not line.startswith("── KeSi · ")]
-    assert lines == [
+    assert lines == [  # an older server without statusText and bill: the status and the cost
         "! Stopped.",
-        "── cancelled · cost $0.0000",
+        "── cancelled · $0.0000",
         "! Set the key.",
-        "── failed · cost $0.0000",
-        "── done · cost $0.0000",
+        "── failed · $0.0000",
+        "── done · $0.0000",
     ]
 
 
@@ -273,7 +376,64 @@ def test_vim_lsp_enable_alone_starts_kesi_with_its_capability(
         "kesi-lsp to attach",
     )
     assert client["root"] == str(project)
-    assert client["kesi"] == {"stream": True, "reviewEdit": True, "saveDocuments": True}
+    assert client["kesi"] == KESI_CAPABILITY
     assert {"kesi.fixThis", "kesi.ask", "kesi.cancel"} <= set(client["commands"])
     assert ed.lua("return vim.fn.exists(':KeSiFix')") == 2
     assert ed.lua("return require('kesi').status()") == "KeSi $0.0000"
+
+
+def test_output_indents_a_search_and_bills_it_and_a_summary(
+    open_editor: OpenEditor, tmp_path: Path
+) -> None:
+    """A search sub-agent's lines under its call, its sub-total after the call's result, a
+    summary of the conversation as a bill line, and calm notices for resume and compaction."""
+    ed = open_editor(tmp_path)
+    ed.lua(
+        """
+        local h = require('kesi.handlers')
+        local ctx = { client_id = 9 }
+        local function s(p) p.runId = 'run-s'; h.stream(nil, p, ctx) end
+        local function n(p)
+          p.parentToolUseId = 'toolu_s'; p.agent = 'search'; p.depth = 1; s(p)
+        end
+        local bill = { requests = 2, inputTokens = 14, outputTokens = 30, cacheReadTokens = 0,
+                       cacheWriteTokens = 3600, costUsd = 0.0047 }
+        s({ kind = 'notice', notice = 'resume', text = "Continuing this folder's conversation." })
+        s({ kind = 'text', text = 'Let me search.' })
+        s({ kind = 'toolStart', toolUseId = 'toolu_s', tool = 'search_agent',
+            input = { task = 'Where is LIMIT set?' } })
+        n({ kind = 'text', text = 'Searching.\\nWith grep.' })
+        n({ kind = 'toolStart', tool = 'grep', input = { pattern = 'LIMIT' } })
+        n({ kind = 'toolEnd', tool = 'grep', isError = false, summary = 'config.py:1:LIMIT = 42' })
+        n({ kind = 'usage', purpose = 'search', request = bill, subtotal = bill,
+            run = { costUsd = 0.005 }, session = { costUsd = 0.005 } })
+        s({ kind = 'toolEnd', toolUseId = 'toolu_s', tool = 'search_agent', isError = false,
+            summary = 'LIMIT is 42 (config.py:1).' })
+        s({ kind = 'notice', notice = 'compaction', text = 'Summarised 12 earlier messages.' })
+        s({ kind = 'usage', purpose = 'compaction', request = { requests = 1, inputTokens = 7,
+            outputTokens = 200, cacheReadTokens = 5000, cacheWriteTokens = 40, costUsd = 0.002 },
+            run = { costUsd = 0.007 }, session = { costUsd = 0.007 } })
+        """
+    )
+    lines = ed.output()
+    assert lines[1:] == [
+        "ℹ Continuing this folder's conversation.",
+        "Let me search.",
+        "▸ search_agent Where is LIMIT set?",
+        "    Searching.",
+        "    With grep.",
+        "    ▸ grep LIMIT",
+        "      ✓ config.py:1:LIMIT = 42",
+        "  ✓ LIMIT is 42 (config.py:1).",
+        "    $ search: 2 requests · 14 in / 30 out tokens (0 cache read, 3600 cache write)"
+        " · cost $0.0047",
+        "ℹ Summarised 12 earlier messages.",
+        "$ summary of the conversation: 7 in / 200 out tokens (5000 cache read, 40 cache write)"
+        " · cost $0.0020",
+    ]
+    groups = dict(ed.output_highlights())
+    assert groups["ℹ Summarised 12 earlier messages."] == "KeSiInfo"
+    assert groups["    ▸ grep LIMIT"] == "KeSiTool"
+    assert groups[lines[-1]] == "KeSiCost"
+    commands = ed.lua("return vim.tbl_keys(vim.api.nvim_get_commands({}))")
+    assert "KeSiCompact" in commands

@@ -110,3 +110,21 @@ def test_server_reports_the_accounting_it_sent(scripted_api: StartServer) -> Non
         assert message.usage.cache_read_input_tokens == record.usage.cache_read_input_tokens
     assert records[0].usage.cache_creation_input_tokens > 0
     assert records[1].usage.cache_read_input_tokens == records[0].usage.cache_creation_input_tokens
+
+
+def test_a_request_past_the_context_window_is_refused_as_the_real_api_does(
+    scripted_api: StartServer,
+) -> None:
+    """`context_window`: a 400 naming both sizes, no step used, and no problem recorded (the
+    client asked for something legal; the model simply cannot take it)."""
+    server = scripted_api(script(reply("Short enough."), context_window=400))
+    client = anthropic.Anthropic(api_key="sk-ant-test", base_url=server.base_url, max_retries=0)
+    big = request("word " * 500, cached=False)
+    try:
+        client.messages.create(**big)
+        raise AssertionError("the long prompt was accepted")
+    except anthropic.BadRequestError as exc:
+        assert "prompt is too long:" in exc.message and "> 400 maximum" in exc.message
+    answer = client.messages.create(**request("hi", cached=False))
+    assert answer.content[0].type == "text" and answer.content[0].text == "Short enough."
+    assert server.problems == []

@@ -22,6 +22,7 @@ PALETTE = [
     "KeSi: Show Cost",
     "KeSi: Show Permissions",
     "KeSi: Revoke Permissions",
+    "KeSi: Compact Conversation",
 ]
 
 
@@ -63,8 +64,12 @@ def test_starts_the_server_and_offers_every_command(vscode: OpenVSCode, tmp_path
         "promptCaching": True,
         "contextTrimming": True,
         "contextBudget": 50000,
+        "compaction": True,
+        "streamIdleTimeout": 60,
+        "searchMaxTurns": 10,
         "locale": "en",
         "approvals": "ask",
+        "permissions": {},
     }
     assert params["capabilities"]["window"]["workDoneProgress"] is True
     assert params["capabilities"]["workspace"]["workspaceEdit"]["changeAnnotationSupport"]

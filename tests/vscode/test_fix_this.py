@@ -15,35 +15,10 @@ from pathlib import Path
 import pytest
 
 from kesi_lsp.scripted_api import reply, script, stall_after, tool_use
+from tests.vscode.project import BUGGY, COMMAND, COST, FIXED, TEST, failing_project
 from tests.vscode.session import OpenVSCode
 
 pytestmark = [pytest.mark.editor, pytest.mark.slow, pytest.mark.timeout(240)]
-
-BUGGY = "def add(a, b):\n    return a - b\n"
-FIXED = "def add(a, b):\n    return a + b\n"
-TEST = """import unittest
-
-from calc import add
-
-
-class AddTest(unittest.TestCase):
-    def test_add(self):
-        self.assertEqual(add(2, 3), 5)
-
-
-if __name__ == "__main__":
-    unittest.main()
-"""
-COMMAND = "python3 -m unittest test_calc"
-COST = re.compile(r"^KeSi \$(\d+\.\d{4})$")
-
-
-def failing_project(tmp_path: Path) -> Path:
-    folder = tmp_path / "project"
-    folder.mkdir()
-    (folder / "calc.py").write_text(BUGGY)
-    (folder / "test_calc.py").write_text(TEST)
-    return folder
 
 
 def read_then_edit(after_edit: list[object]) -> object:
@@ -101,9 +76,9 @@ def test_fix_this_accept_the_preview_and_allow_the_command(
     wb.apply_preview()
     wb.wait_preview_closed()
 
-    # The command is not read-only, so KeSi asks first.
+    # The command is not read-only, so KeSi asks first (Day 14: "Allow it?", Deny first).
     prompt = wb.click_notification_button(COMMAND, "Allow once")
-    assert "Allow for this session" in prompt and "Deny" in prompt
+    assert "Allow for this session" in prompt and "Deny" in prompt and "Allow it?" in prompt
 
     wb.wait_until(lambda: COST.match(wb.status_text()) is not None, 90_000, "the run to end")
 
@@ -121,7 +96,20 @@ def test_fix_this_accept_the_preview_and_allow_the_command(
     assert f"⚙ run_command: {COMMAND}" in channel
     assert "✎ calc.py" in channel and "    +    return a + b" in channel
     assert "Fixed: `add` now adds, and the test passes." in channel
-    assert re.search(r"━━ done · \$\d+\.\d{4} ━━\n$", channel), channel
+    assert f"  Working directory: {project.resolve()}" in channel  # Day 15's start-up lines
+    assert "  Command sandbox: " in channel
+    # The run's last line: the server's status word and the seed's bill (Day 18), whole.
+    bill = re.search(
+        r"━━ done · verified · (\(this run: 4 request\(s\), input [\d,]+, output [\d,]+"
+        r"(?:, cache read [\d,]+, cache write [\d,]+)?, \$(\d+\.\d{4}); "
+        r"session total \$\d+\.\d{4}\)) ━━\n$",
+        channel,
+    )
+    assert bill, channel
+    # The tests passed after the edit: the server's verdict ends the run, and the status bar
+    # says it.
+    assert f"✓ verified: {COMMAND} passed after the last change" in channel
+    assert wb.status_text().startswith("KeSi · verified $")
 
     # What the user sees: the output panel on the KeSi channel, the cost in the status bar,
     # and the same total from KeSi: Show Cost.
@@ -130,10 +118,11 @@ def test_fix_this_accept_the_preview_and_allow_the_command(
         lambda: "Fixed: `add` now adds" in wb.output_panel_text(), 15_000, "the output panel"
     )
     shown = COST.match(wb.status_text())
-    assert shown is not None and float(shown.group(1)) > 0
+    assert shown is not None and float(shown.group(1)) > 0 and shown.group(1) == bill.group(2)
+    assert bill.group(1) in wb.status_tooltip("this run: 4 request(s)"), "the tooltip's bill"
     wb.run_command("KeSi: Show Cost")
-    cost = wb.notification("This session: 4 requests")
-    assert f"total ${shown.group(1)}" in cost.inner_text()
+    cost = wb.notification("This session: 4 request(s)")  # the seed's /cost, as the server says
+    assert f"Total ${shown.group(1)}" in cost.inner_text()
     assert len(api.requests) == 4
 
 
@@ -195,7 +184,12 @@ def test_cancel_from_the_progress_notification(
 
     wb.wait_until(lambda: COST.match(wb.status_text()) is not None, 30_000, "the run to stop")
     channel = session.output_channel()
-    assert re.search(r"━━ cancelled( · \$\d+\.\d{4})? ━━\n$", channel), channel
+    # Day 18: the interrupted request counts what arrived, and its bill says so.
+    assert re.search(
+        r"━━ cancelled · \(this run: 1 request\(s\), .*1 of them counted only up to the "
+        r"interruption; session total \$\d+\.\d{4}\) ━━\n$",
+        channel,
+    ), channel
     assert (project / "calc.py").read_text() == BUGGY
     assert len(api.requests) == 1
 
@@ -241,10 +235,13 @@ def test_ask_with_the_diff_editor_review_and_a_session_grant(
     wb.run_command("KeSi: Show Permissions")
     assert "Allowed files: calc.py" in wb.notification("Allowed files").inner_text()
     wb.run_command("KeSi: Revoke Permissions")
-    wb.notification("All grants for this session have been revoked.")
+    wb.notification("(all grants for this session have been revoked)")  # the server's words
     wb.run_command("KeSi: Show Permissions")
     wb.wait_until(
         lambda: any("Allowed files: (none)" in text for text in wb.notification_texts()),
         15_000,
         "the grants to be gone",
     )
+    # KeSi: Reset answers with the seed's /reset line (Day 10), as the server words it.
+    wb.run_command("KeSi: Reset")
+    wb.notification("(history and file version records cleared; starting over)")

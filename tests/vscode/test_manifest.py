@@ -83,6 +83,7 @@ def test_palette_titles() -> None:
     assert titles["kesi.cost"] == "KeSi: Show Cost"
     assert titles["kesi.permissions"] == "KeSi: Show Permissions"
     assert titles["kesi.revoke"] == "KeSi: Revoke Permissions"
+    assert titles["kesi.compact"] == "KeSi: Compact Conversation"
 
 
 def test_the_permission_rules_setting_is_declared_like_the_server_reads_it() -> None:

@@ -231,9 +231,44 @@ class Workbench:
             return ""
         return _normal(select.first.evaluate("s => s.options[s.selectedIndex].text"))
 
+    def plan_view(self) -> Locator:
+        """The **KeSi Plan** view's pane in the Explorer."""
+        header = self.page.locator(".pane-header", has_text="KeSi Plan")
+        return self.page.locator(".pane", has=header).first
+
+    def plan_rows(self) -> list[str]:
+        """The rows of the KeSi Plan view as they read: the step, and after it its description
+        when it has one ("Fix the sign · in progress")."""
+        out = []
+        for row in self.plan_view().locator(".monaco-list-row").all():
+            parts = [
+                _normal(part).strip()
+                for part in row.locator(".label-name, .label-description").all_inner_texts()
+            ]
+            out.append(" · ".join(part for part in parts if part))
+        return out
+
+    def plan_description(self) -> str:
+        pane = self.plan_view().locator(".pane-header .description")
+        return _normal(pane.inner_text()).strip() if pane.count() else ""
+
     def status_text(self) -> str:
         item = self.page.locator(KESI_STATUS)
         return _normal(item.inner_text()).strip() if item.count() else ""
+
+    def status_tooltip(self, text: str, timeout: float = 15_000) -> str:
+        """Hover the KeSi status bar item until its tooltip shows `text`; return the tooltip."""
+        hover = self.page.locator(".workbench-hover, .monaco-hover").filter(has_text=text)
+        deadline = time.monotonic() + timeout / 1000
+        while time.monotonic() < deadline:
+            self.page.mouse.move(0, 0)
+            self.page.locator(KESI_STATUS).hover()
+            try:
+                hover.first.wait_for(state="visible", timeout=3_000)
+                return _normal(hover.first.inner_text())
+            except PlaywrightTimeout:
+                continue
+        raise AssertionError(f"the status bar tooltip never showed {text!r}")
 
     # -- waiting and evidence ----------------------------------------------------------------
 

@@ -2,6 +2,7 @@
 -- Override any field with vim.lsp.config('kesi', {...}), e.g. init_options = {model = '...'}.
 
 local handlers = require('kesi.handlers')
+require('kesi.diagnostics') -- counts diagnostic updates from the start (kesi/diagnostics)
 
 ---@type vim.lsp.Config
 return {
@@ -24,7 +25,13 @@ return {
   init_options = vim.empty_dict(),
   capabilities = {
     experimental = {
-      kesi = { stream = true, reviewEdit = true, saveDocuments = true },
+      kesi = {
+        stream = true,
+        reviewEdit = true,
+        saveDocuments = true,
+        plan = true,
+        diagnostics = true,
+      },
     },
   },
   handlers = handlers.handlers,

@@ -4,7 +4,8 @@
  * front of them. A call that already carries its argument (the lightbulb's code action) goes
  * through as it is; a bare call from the palette gets its argument from the active editor or
  * an input box. Results are shown the way a user expects: a run reveals the KeSi channel,
- * cost and permissions appear as notifications, and a server error is an error message.
+ * the server's answers to cost, permissions, revoke and reset appear as notifications in its
+ * own words, and a server error is an error message.
  */
 
 import * as vscode from "vscode";
@@ -15,9 +16,8 @@ import {
 } from "vscode-languageclient";
 import { asChangeOutcome } from "./core/changes";
 import { askArgs, fixThisArgs, runTitle, type EditorState } from "./core/commandArgs";
-import { formatCost, formatPermissions, t, type Locale } from "./core/messages";
+import { serverLines, t, type Locale } from "./core/messages";
 import {
-  asPermissions,
   asRunStarted,
   asUsage,
   isServerCommand,
@@ -99,6 +99,14 @@ function info(lines: string[]): void {
   void vscode.window.showInformationMessage(lines.join(" · "));
 }
 
+/** The server's answer to /cost, /permissions, /revoke or /reset, as it words it (its locale). */
+function say(result: unknown): void {
+  const lines = serverLines(result);
+  if (lines) {
+    info(lines);
+  }
+}
+
 /** Tell the user what the server answered. */
 function present(
   runs: Runs,
@@ -121,26 +129,25 @@ function present(
         info([t("cancel.nothing", locale)]);
       }
       break;
-    case "kesi.reset":
-      info([t("reset.done", locale)]);
+    case "kesi.compact": {
+      const started = asRunStarted(result);
+      if (started) {
+        runs.started(started.runId, t("run.title.compact", locale));
+      }
       break;
+    }
     case "kesi.cost": {
       const usage = asUsage(result);
       if (usage) {
         runs.sessionCost(usage);
-        info(formatCost(usage, locale));
       }
+      say(result);
       break;
     }
-    case "kesi.permissions": {
-      const permissions = asPermissions(result);
-      if (permissions) {
-        info(formatPermissions(permissions, locale));
-      }
-      break;
-    }
+    case "kesi.reset":
+    case "kesi.permissions":
     case "kesi.revoke":
-      info([t("revoke.done", locale)]);
+      say(result);
       break;
     case "kesi.keep":
     case "kesi.undo":

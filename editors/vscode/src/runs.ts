@@ -1,21 +1,27 @@
 /**
- * The **KeSi** output channel and the run bookkeeping behind the status bar: `kesi/stream`
- * and `kesi/runFinished` come in here; text is appended as it streams.
+ * The **KeSi** output channel, the **KeSi Plan** view and the run bookkeeping behind the status
+ * bar: `kesi/stream`, `kesi/plan` and `kesi/runFinished` come in here; text is appended as it
+ * streams.
  */
 
 import * as vscode from "vscode";
-import { asRunFinished, asStreamEvent, type Usage } from "./core/protocol";
+import { asPlan, asRunFinished, asStreamEvent, type Usage } from "./core/protocol";
 import { RunTracker } from "./core/runState";
 import { StreamRenderer } from "./core/stream";
 import { currentLocale } from "./locale";
+import { PlanView } from "./plan";
 
 export class Runs implements vscode.Disposable {
   readonly channel = vscode.window.createOutputChannel("KeSi");
   readonly tracker = new RunTracker();
+  readonly plan = new PlanView();
   private readonly renderer = new StreamRenderer(this.channel, currentLocale);
+  private readonly titles = new Map<string, string>();
 
   /** A command returned a run id: title it in the channel and bring the channel up. */
   started(runId: string, title: string): void {
+    this.titles.set(runId, title);
+    this.plan.runStarted(runId);
     this.renderer.runStarted(runId, title);
     this.tracker.started(runId);
     this.channel.show(true);
@@ -24,16 +30,26 @@ export class Runs implements vscode.Disposable {
   onStream(params: unknown): void {
     const event = asStreamEvent(params);
     if (event) {
+      this.plan.runStarted(event.runId);
       this.renderer.event(event);
       this.tracker.event(event);
+    }
+  }
+
+  onPlan(params: unknown): void {
+    const plan = asPlan(params);
+    if (plan) {
+      this.plan.update(plan.runId, plan.items, this.titles.get(plan.runId));
     }
   }
 
   onFinished(params: unknown): void {
     const finished = asRunFinished(params);
     if (finished) {
-      this.renderer.runFinished(finished);
+      this.renderer.runFinished(finished, this.plan.planOf(finished.runId));
+      this.plan.finished(finished.runId);
       this.tracker.finished(finished);
+      this.titles.delete(finished.runId);
     }
   }
 
@@ -46,6 +62,7 @@ export class Runs implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.plan.dispose();
     this.channel.dispose();
   }
 }

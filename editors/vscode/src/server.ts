@@ -23,6 +23,8 @@ import { ChangesView } from "./changesView";
 import { executeCommandMiddleware } from "./commands";
 import { t } from "./core/messages";
 import {
+  DIAGNOSTICS,
+  PLAN,
   REVIEW_EDIT,
   RUN_FINISHED,
   SAVE_DOCUMENTS,
@@ -31,6 +33,7 @@ import {
 } from "./core/protocol";
 import { resolveServerPath, type Host } from "./core/serverPath";
 import { asReviewMode, initializationOptions, serverSection } from "./core/settings";
+import { EditorDiagnostics } from "./diagnostics";
 import { currentLocale } from "./locale";
 import { NotificationProgress } from "./progress";
 import { DiffReview } from "./review";
@@ -65,6 +68,8 @@ export class KesiServer implements vscode.Disposable {
   readonly log = vscode.window.createOutputChannel("KeSi Server");
   private readonly trace = vscode.window.createOutputChannel("KeSi Server Trace");
   private readonly review = new DiffReview();
+  // Counting diagnostic updates starts with the extension, before any run asks.
+  private readonly diagnostics = new EditorDiagnostics();
   private client: LanguageClient | undefined;
   /** The **KeSi Changes** view's data: the server's change sets (design.md §2.9). */
   readonly changes = new ChangesView(() => this.client);
@@ -175,6 +180,8 @@ export class KesiServer implements vscode.Disposable {
       this.runs.onFinished(params);
       this.changes.refreshSoon();
     });
+    client.onNotification(PLAN, (params: unknown) => this.runs.onPlan(params));
+    client.onRequest(DIAGNOSTICS, (params: unknown) => this.diagnostics.answer(client, params));
     client.onRequest(SAVE_DOCUMENTS, (params: unknown) => handleSaveDocuments(params));
     client.onDidChangeState(({ newState }) => {
       this.status.setServerRunning(newState === State.Running);
@@ -238,6 +245,7 @@ export class KesiServer implements vscode.Disposable {
     void this.stop();
     this.review.dispose();
     this.changes.dispose();
+    this.diagnostics.dispose();
     this.log.dispose();
     this.trace.dispose();
   }

@@ -123,7 +123,8 @@ class ModelClient:
 
     `environ` is the host's environment mapping (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL are used
     when the settings do not say). Raises MissingApiKeyError when there is no key at all.
-    `max_retries` and `timeout` default to the SDK's own (2 retries, 10 minutes).
+    `max_retries` and `timeout` default to the SDK's own (2 retries, 10 minutes); `http_client`
+    to the SDK's own (the warm-up passes one that never goes through a proxy).
     """
 
     def __init__(
@@ -133,6 +134,7 @@ class ModelClient:
         *,
         max_retries: int = DEFAULT_MAX_RETRIES,
         timeout: float | None = None,
+        http_client: httpx2.AsyncClient | None = None,
     ) -> None:
         api_key = settings.api_key or environ.get("ANTHROPIC_API_KEY") or ""
         if not api_key.strip():
@@ -141,6 +143,8 @@ class ModelClient:
         options: dict[str, Any] = {}
         if timeout is not None:
             options["timeout"] = timeout
+        if http_client is not None:
+            options["http_client"] = http_client
         self.base_url = base_url
         self.max_retries = max_retries
         self._client = AsyncAnthropic(

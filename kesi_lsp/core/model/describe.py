@@ -12,6 +12,7 @@ import anthropic
 import httpx2
 
 from kesi_lsp.catalog import Locale, text
+from kesi_lsp.core.watchdog import StreamStalledError
 
 
 def _detail(exc: BaseException) -> str:
@@ -34,6 +35,8 @@ def _underlying(exc: BaseException, locale: Locale) -> str:
 
 def describe_api_error(exc: BaseException, locale: Locale) -> str:
     """The seed's human message for an API (or transport) failure."""
+    if isinstance(exc, StreamStalledError):
+        return text("loop.api.stalled", locale, seconds=f"{exc.seconds:g}")
     if isinstance(exc, anthropic.RateLimitError):
         return text("loop.api.rate_limit", locale)
     if isinstance(exc, anthropic.OverloadedError):

@@ -1,32 +1,33 @@
-"""Read-only git: which subcommands run without asking, and how they run (design §3).
+"""Read-only git: which subcommands run without asking, and what their words must still prove.
 
-Plain `git status` runs `core.fsmonitor`, plain `git diff` runs `diff.external` and textconv
-drivers, and both run the clean filters of `.gitattributes` (`filter.<name>.clean`): one write
-to `.git/config` or `~/.gitconfig` would turn every "read-only" git into code execution. So a
-git command the policy allows runs with those programs turned off, and that command (not the
-model's) is the one the user and the model are shown:
+The subcommands are `status log diff show branch rev-parse ls-files`, after git's harmless
+global options (`git --no-pager log`, `-P`, `--no-optional-locks`). How an allowed git then
+runs, with its configured programs off, is `gitrun.py`'s.
 
-    git --no-pager --no-optional-locks -c core.fsmonitor=false -c core.hooksPath=/dev/null
-        -c log.showSignature=false [-c filter.<name>.clean= ...] diff --no-ext-diff
-        --no-textconv ... -- ':(exclude,glob,icase)**/.env' ...
+What git can be made to print or run is checked here (design §3):
 
-`--no-optional-locks` keeps `git status` from writing the index (and the hook that follows).
-Patches (`diff`, `show`, `log -p`) also leave out committed secrets (`.env`, `.env.*`,
-`.DS_Store`), which the sandbox cannot mask because they live in `.git`'s objects.
-
-What git can be made to print is checked too: options that write or run programs ask
-(`--output`, `--ext-diff`, `--textconv`, `--show-signature`, `%G` formats, `--submodule`), and
-git's own path forms are path-checked (`HEAD:.env`, `:0:.env`, `-L1,1:.env`).
+- options that write or run programs ask (`--output`, `--ext-diff`, `--textconv`,
+  `--show-signature`, `%G` formats, `--submodule`), in any unique prefix (`--out=x`, `--ext`):
+  git's option parser takes those;
+- `git status -v` prints staged patches without the secret exclusions: asks in every spelling
+  (`-sv`, `--verb`); `git branch` that changes something asks in every spelling too (`-uX`,
+  `--edit`, which starts the configured editor, `--set-up=X`);
+- `--ignore-submodules=none`/`untracked` asks: looking into submodules runs their own git, with
+  their own config;
+- git's own path forms are path-checked (`HEAD:.env`, `:0:.env`, `-L1,1:.env`), pathspec magic
+  asks (`:(top).env`), and revisions given to `show`/`diff` are returned so the policy can ask
+  git whether one names a stored file (`git show <id>` prints a blob: maybe a committed `.env`).
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
 READ_ONLY: Final = ("status", "log", "diff", "show", "branch", "rev-parse", "ls-files")
+HARMLESS_GLOBALS: Final = frozenset({"--no-pager", "-P", "--no-optional-locks"})
+"""Global options that only turn things off; the command that runs has them anyway."""
 REFUSED: Final = (
     "--output",
     "--ext-diff",
@@ -36,39 +37,17 @@ REFUSED: Final = (
     "--paginate",
     "--open-files-in-pager",
 )
-STATUS_REFUSED: Final = frozenset({"-v", "-vv", "--verbose"})
+STATUS_VALUE_LETTERS: Final = frozenset("uM")
+"""`git status -uno`, `-M50`: the letters after these are their value, not options."""
 BRANCH_CHANGES: Final = frozenset(
-    {"-d", "-D", "-m", "-M", "-c", "-C", "-f", "-u", "-t", "--delete", "--move", "--copy"}
-    | {"--force", "--set-upstream-to", "--unset-upstream", "--edit-description", "--track"}
-    | {"--no-track", "--create-reflog", "--recurse-submodules"}
+    {"--delete", "--move", "--copy", "--force", "--set-upstream-to", "--unset-upstream"}
+    | {"--edit-description", "--track", "--no-track", "--create-reflog", "--recurse-submodules"}
 )
+BRANCH_CHANGE_LETTERS: Final = frozenset("dDmMcCfut")
 BRANCH_LISTS: Final = frozenset(
     {"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}
 )
-PATCH_OPTIONS: Final = ("-p", "-u", "--patch", "--cc", "-W", "--function-context", "--word-diff")
-NEUTRAL: Final = (
-    "--no-pager",
-    "--no-optional-locks",
-    "-c",
-    "core.fsmonitor=false",
-    "-c",
-    "core.hooksPath=/dev/null",
-    "-c",
-    "log.showSignature=false",
-)
-SECRET_PATHSPECS: Final = (
-    ":(exclude,glob,icase)**/.env",
-    ":(exclude,glob,icase)**/.env.*",
-    ":(exclude,glob,icase)**/.DS_Store",
-)
-MAX_INCLUDES: Final = 16
-
-_FILTER_HEADER = re.compile(
-    r'^\s*\[\s*filter\s+"((?:[^"\\]|\\.)*)"\s*\]|^\s*\[\s*filter\.([\w.-]+)\s*\]'
-)
-_INCLUDE_HEADER = re.compile(r"^\s*\[\s*include(If\s+[^\]]*)?\s*\]", re.IGNORECASE)
-_SECTION = re.compile(r"^\s*\[")
-_PATH_LINE = re.compile(r"^\s*path\s*=\s*(.+?)\s*$", re.IGNORECASE)
+SUBMODULES_LOOKED_INTO: Final = frozenset({"none", "untracked"})
 
 
 @dataclass
@@ -77,17 +56,38 @@ class GitCheck:
 
     paths: list[str] = field(default_factory=list)
     folders: list[str] = field(default_factory=list)
+    revisions: list[str] = field(default_factory=list)
+    """Operands of `show`/`diff` that may name a stored object (ask git: is it a blob?)."""
     question: str | None = None  # a catalog key
 
 
-def check(tokens: list[str]) -> GitCheck:
-    """Judge `git SUB ARGS...` (tokens[0] is `git`) for read-only use."""
+def command_words(tokens: list[str]) -> list[str]:
+    """`git [harmless globals] SUB ARGS...` → `["git", SUB, ARGS...]`."""
+    index = 1
+    while index < len(tokens) and tokens[index] in HARMLESS_GLOBALS:
+        index += 1
+    return [tokens[0], *tokens[index:]]
+
+
+def in_work_tree(root: Path) -> bool:
+    """Whether git run in `root` finds a repository (a `.git` here or in a parent folder).
+
+    Outside one, `git diff A B` is `git diff --no-index A B`: it compares whatever folders it is
+    given, so it is judged like the explicit form, and runs without pathspecs (which the
+    `--no-index` form refuses)."""
+    return any((folder / ".git").exists() for folder in (root, *root.parents))
+
+
+def check(tokens: list[str], *, repository: bool = True) -> GitCheck:
+    """Judge `git SUB ARGS...` (tokens[0] is `git`) for read-only use; `repository` is
+    whether the command runs inside a git work tree (see `in_work_tree`)."""
     result = GitCheck()
-    sub = tokens[1] if len(tokens) > 1 else ""
+    words = command_words(tokens)
+    sub = words[1] if len(words) > 1 else ""
     if sub not in READ_ONLY:
         result.question = "permissions.reason.not_listed"
         return result
-    args = tokens[2:]
+    args = words[2:]
     options_done = False
     operands: list[str] = []
     for word in args:
@@ -106,25 +106,48 @@ def check(tokens: list[str]) -> GitCheck:
             result.paths += _option_values(word)
         else:
             operands.append(word)
+            if not options_done and sub in ("show", "diff") and ":" not in word:
+                result.revisions += _revision_parts(word)
     if sub == "branch" and operands and not any(w in BRANCH_LISTS for w in args):
         result.question = "permissions.reason.git_options"  # `git branch NAME` makes one
         return result
     result.paths += operands
-    if sub == "diff" and "--no-index" in args:
+    if sub == "diff" and ("--no-index" in args or not repository):
         result.folders += operands
     return result
 
 
+def _prefix_of(flag: str, names: frozenset[str] | tuple[str, ...]) -> bool:
+    """git takes any unique prefix of a long option (`--out=x` is `--output=x`)."""
+    return flag.startswith("--") and len(flag) > 2 and any(name.startswith(flag) for name in names)
+
+
 def _refused(sub: str, option: str) -> bool:
-    flag = option.split("=", 1)[0]
-    if len(flag) > 2 and any(name.startswith(flag) for name in REFUSED):
+    flag, _, value = option.partition("=")
+    if _prefix_of(flag, REFUSED):
         return True
     if flag in ("--format", "--pretty") or flag.startswith("--pretty="):
         return "%G" in option
+    if flag == "--ignore-submodules" and value.casefold() in SUBMODULES_LOOKED_INTO:
+        return True
     if sub == "status":
-        return flag in STATUS_REFUSED
+        return _prefix_of(flag, ("--verbose",)) or _short_letter(flag, "v", STATUS_VALUE_LETTERS)
     if sub == "branch":
-        return flag in BRANCH_CHANGES
+        return _prefix_of(flag, BRANCH_CHANGES) or any(
+            _short_letter(flag, letter, frozenset()) for letter in BRANCH_CHANGE_LETTERS
+        )
+    return False
+
+
+def _short_letter(flag: str, letter: str, value_letters: frozenset[str]) -> bool:
+    """Whether the short-option cluster `flag` (`-sv`) holds `letter` before any value."""
+    if flag.startswith("--") or not flag.startswith("-"):
+        return False
+    for char in flag[1:]:
+        if char == letter:
+            return True
+        if char in value_letters:
+            return False
     return False
 
 
@@ -143,84 +166,14 @@ def _option_values(option: str) -> list[str]:
     return [option[i:] for i in range(2, len(option))]  # `-O/etc/passwd`, `-L1,1:x`
 
 
-def neutralized(tokens: list[str], root: Path, home: Path) -> list[str]:
-    """The git command that actually runs for an allowed `tokens` (see the module text)."""
-    sub, args = tokens[1], tokens[2:]
-    words = ["git", *NEUTRAL]
-    for name in sorted(filter_names(root, home)):
-        words += [
-            item
-            for key in ("clean", "smudge", "process")
-            for item in ("-c", f"filter.{name}.{key}=")
-        ]
-    submodules = (root / ".gitmodules").exists()
-    if submodules:
-        words += ["-c", "diff.submodule=short", "-c", "status.submoduleSummary=false"]
-    words.append(sub)
-    if sub in ("diff", "log", "show"):
-        words += ["--no-ext-diff", "--no-textconv"]
-    if submodules and sub in ("status", "diff"):
-        words.append("--ignore-submodules=dirty")
-    if not _prints_patches(sub, args):
-        return [*words, *args]
-    if "--" in args:
-        return [*words, *args, *SECRET_PATHSPECS]
-    paths = [w for w in args if not w.startswith("-") and (root / w).exists()]
-    kept = [w for w in args if w not in paths]
-    return [*words, *kept, "--", *paths, *SECRET_PATHSPECS]
-
-
-def _prints_patches(sub: str, args: list[str]) -> bool:
-    if sub in ("diff", "show"):
-        return "--no-index" not in args
-    if sub != "log":
-        return False
-    return any(w in PATCH_OPTIONS or w.startswith(("-U", "--unified", "--word-diff")) for w in args)
-
-
-def filter_names(root: Path, home: Path) -> set[str]:
-    """The `filter.<name>` drivers the user's and the repository's git config define."""
-    files = [Path("/etc/gitconfig"), home / ".gitconfig", home / ".config" / "git" / "config"]
-    files += _repository_configs(root)
-    names: set[str] = set()
-    seen: set[Path] = set()
-    while files and len(seen) < MAX_INCLUDES:
-        path = files.pop()
-        if path in seen:
-            continue
-        seen.add(path)
-        try:
-            lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-        except OSError:
-            continue
-        in_include = False
-        for line in lines:
-            header = _FILTER_HEADER.match(line)
-            if header:
-                names.add((header.group(1) or header.group(2) or "").replace('\\"', '"'))
-            if _SECTION.match(line):
-                in_include = bool(_INCLUDE_HEADER.match(line))
-            elif in_include and (included := _PATH_LINE.match(line)):
-                target = included.group(1).strip('"')
-                files.append(
-                    Path(target.replace("~", str(home), 1))
-                    if target.startswith("~")
-                    else path.parent / target
-                )
-    return {name for name in names if name}
-
-
-def _repository_configs(root: Path) -> list[Path]:
-    git = root / ".git"
-    if git.is_file():
-        try:
-            first = git.read_text(encoding="utf-8", errors="replace").splitlines()[0]
-        except (OSError, IndexError):
-            return []
-        git = (root / first.partition(":")[2].strip()).resolve()
-        common = git / "commondir"
-        found = [git / "config.worktree"]
-        if common.is_file():
-            found.append((git / common.read_text().strip()).resolve() / "config")
-        return [*found, git / "config"]
-    return [git / "config", git / "config.worktree"]
+def _revision_parts(word: str) -> list[str]:
+    """The revisions in `A`, `A..B`, `A...B`, `^A`, `A^!`: each may name an object."""
+    parts = word.replace("...", "..").split("..")
+    found = []
+    for part in parts:
+        part = part.lstrip("^")
+        for suffix in ("^!", "^@"):
+            part = part.removesuffix(suffix)
+        if part:
+            found.append(part)
+    return found

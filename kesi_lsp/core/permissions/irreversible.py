@@ -1,12 +1,15 @@
 """The red line's other half (design §3): what cannot be taken back besides removing `/` or home.
 
 - writing to a disk device directly (`dd of=/dev/sda`, `> /dev/nvme0n1`, `tee /dev/sdb`),
-- making filesystems or repartitioning (`mkfs.*`, `mke2fs`, `mkswap`, `wipefs`, `fdisk` that
-  is not just listing, `diskutil eraseDisk`),
+- making filesystems, repartitioning or erasing disks (`mkfs.*`, `mke2fs`, `mkswap`, `wipefs`,
+  `fdisk`/`sfdisk`/`parted` that is not just listing, `diskutil eraseDisk`, `cryptsetup
+  luksFormat`, `badblocks -w`, `nvme format`),
 - loading or unloading kernel modules (`insmod`, `rmmod`, `modprobe`, `kextload`),
-- setting setuid/setgid bits or file capabilities (`chmod u+s`, `chmod 4755`, `setcap`),
+- setting setuid/setgid bits, capabilities, immutable flags, device files (`modebits.py`),
 - overwriting system files (`> /etc/passwd`, `cp x /usr/bin/ls`, `sed -i ... /etc/hosts`);
   deleting them is `removal.py`'s.
+
+Asking a program for its help or version (`modprobe --help`) is not on the line.
 
 Command names are compared without case (on macOS' disk `MKFS` is `mkfs`). Like the rest of the
 red line this catches accidents, not attackers.
@@ -20,6 +23,7 @@ from collections.abc import Sequence
 from pathlib import PurePosixPath
 from typing import Final
 
+from kesi_lsp.core.permissions.modebits import mode_denial
 from kesi_lsp.core.permissions.removal import Denial, Places, expand, operands, overwrite_denial
 from kesi_lsp.core.permissions.shellwords import Word
 
@@ -30,10 +34,25 @@ BLOCK_DEVICE: Final = re.compile(
     re.IGNORECASE,
 )
 MAKES_FILESYSTEM: Final = frozenset(
-    {"mke2fs", "mkswap", "mkdosfs", "mkntfs", "mkexfatfs", "wipefs", "blkdiscard"}
-    | {"sgdisk", "gdisk", "cfdisk", "cgdisk", "zpool"}
+    {"mkfs", "newfs", "mke2fs", "mkswap", "mkdosfs", "mkntfs", "mkexfatfs", "mkexfat", "wipefs"}
+    | {"mkfatfs", "mkreiserfs", "mkudffs", "blkdiscard", "sgdisk", "gdisk", "cfdisk", "cgdisk"}
+    | {"zpool", "pvremove", "vgremove", "lvremove"}
 )
-PARTITION_EDITORS: Final = frozenset({"fdisk", "sfdisk", "parted"})
+MAKES_FILESYSTEM_PREFIXES: Final = ("mkfs.", "newfs_", "newfs.")
+PARTITION_EDITORS: Final = frozenset({"fdisk", "sfdisk"})
+PARTITION_CHANGES: Final = frozenset(
+    {"mklabel", "mktable", "mkpart", "mkpartfs", "mkfs", "rm", "resizepart", "resize", "rescue"}
+    | {"move", "cp", "name", "set", "toggle", "disk_set", "disk_toggle", "type", "-w", "--wipe"}
+    | {"--delete", "-r", "--reorder", "--part-type", "--part-label", "--part-uuid", "-A"}
+    | {"--part-attrs", "--relocate", "--activate", "-N", "--move-data", "-a", "--append"}
+)
+"""parted's commands and sfdisk's options that change a partition table."""
+ERASING_SUBCOMMANDS: Final = {
+    "cryptsetup": frozenset({"luksformat", "erase", "lukserase", "reencrypt"}),
+    "nvme": frozenset({"format", "sanitize"}),
+    "badblocks": frozenset({"-w"}),
+}
+HELP_ONLY: Final = frozenset({"--help", "-h", "--version", "-V"})
 DISKUTIL_ERASERS: Final = frozenset(
     {"erasedisk", "erasevolume", "zerodisk", "randomdisk", "secureerase", "partitiondisk"}
     | {"reformat", "apfs"}
@@ -55,48 +74,33 @@ FILESYSTEM_DENIAL: Final = Denial("permissions.reason.makes_filesystem")
 
 def irreversible(name: str, shown: str, args: Sequence[Word], places: Places) -> Denial | None:
     """The red line for one command `name` (folded, base name) written as `shown`."""
-    if name.startswith(("mkfs", "newfs")) or name in MAKES_FILESYSTEM:
+    if args and all(w.text in HELP_ONLY for w in args):
+        return None
+    if name in MAKES_FILESYSTEM or name.startswith(MAKES_FILESYSTEM_PREFIXES):
         return FILESYSTEM_DENIAL
-    if name in PARTITION_EDITORS and not _lists_only(args):
+    if name in PARTITION_EDITORS and not _lists_only(args, ("-l", "--list", "-s", "--show-size")):
+        return FILESYSTEM_DENIAL
+    if name == "parted" and not _lists_only(args, ("-l", "--list", "print", "p")):
+        return FILESYSTEM_DENIAL
+    erasing = ERASING_SUBCOMMANDS.get(name, frozenset())
+    if any(w.text.casefold() in erasing for w in args):
         return FILESYSTEM_DENIAL
     if name == "diskutil" and any(w.text.casefold() in DISKUTIL_ERASERS for w in args):
         return FILESYSTEM_DENIAL
     if name in KERNEL_MODULES or (name == "kmutil" and _kmutil_loads(args)):
         return Denial("permissions.reason.kernel_module", shown)
-    if name == "setcap" or (name in ("chmod", "install") and _sets_id_bits(name, args)):
-        return Denial("permissions.reason.setuid", shown)
-    return _writes(name, args, places)
+    denial = mode_denial(name, shown, args, places)
+    return denial if denial is not None else _writes(name, args, places)
 
 
-def _lists_only(args: Sequence[Word]) -> bool:
-    return any(w.text in ("-l", "--list", "-s", "--show-size") for w in args) and not any(
-        w.text.casefold() in ("mklabel", "mkpart", "rm", "resizepart", "-w", "--wipe") for w in args
-    )
+def _lists_only(args: Sequence[Word], listing: tuple[str, ...]) -> bool:
+    """Only listing (`fdisk -l`, `parted /dev/sda print`): a listing word and no change."""
+    words = [w.text.casefold() for w in args]
+    return any(w in listing for w in words) and not any(w in PARTITION_CHANGES for w in words)
 
 
 def _kmutil_loads(args: Sequence[Word]) -> bool:
     return any(w.text.casefold() in ("load", "unload", "install") for w in args[:1])
-
-
-_SYMBOLIC_ID: Final = re.compile(r"^[ugoa]*[+=][rwxXstugo]*s", re.IGNORECASE)
-
-
-def _sets_id_bits(name: str, args: Sequence[Word]) -> bool:
-    """`chmod u+s`, `chmod 4755`, `chmod g=rxs`; `install -m 4755`."""
-    if name == "install":
-        modes = [
-            args[i + 1].text for i, w in enumerate(args[:-1]) if w.text in ("-m", "--mode")
-        ] + [w.text.split("=", 1)[1] for w in args if w.text.startswith("--mode=")]
-        modes += [w.text[2:] for w in args if w.text.startswith("-m") and len(w.text) > 2]
-    else:
-        modes = [w.text for w in args if not w.text.startswith("--")]
-    return any(_mode_sets_id(mode) for mode in modes)
-
-
-def _mode_sets_id(mode: str) -> bool:
-    if mode.isdigit() and len(mode) >= 4:
-        return int(mode[-4], 8) & 0o6 != 0 if mode[-4] in "01234567" else False
-    return any(_SYMBOLIC_ID.match(clause) for clause in mode.lstrip("-").split(","))
 
 
 def _writes(name: str, args: Sequence[Word], places: Places) -> Denial | None:

@@ -10,17 +10,25 @@ Two questions, both answered from the filesystem without changing it:
   contents of folders (`grep -r`, `rg`, `diff -r`, `git diff --no-index`) would read an
   ignore-listed file inside it (`diff -rN src .` printed `.env` and `.git/config`), or follow a
   symlink out of the workspace. `hidden_ok` models ripgrep, which skips hidden entries unless
-  told otherwise. A folder too large to look through counts as holding one.
+  told otherwise or a whitelist reveals them (`rgignore.py`). A folder too large to look
+  through counts as holding one.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 from typing import Final
 
 from kesi_lsp.core.paths import IGNORED_NAMES, IGNORED_PREFIX
 from kesi_lsp.core.permissions.removal import Places
+from kesi_lsp.core.permissions.rgignore import (
+    folder_patterns,
+    inherited_patterns,
+    option_patterns,
+    revealed,
+)
 
 MAX_WALK: Final = 20_000
 """Entries a folder check looks at before it gives up (and asks)."""
@@ -66,36 +74,55 @@ def touches_forbidden(raw: str, places: Places) -> bool:
     return any(is_ignored_name(part) for part in resolved.relative_to(root).parts)
 
 
-def folder_holds_closed(raw: str, places: Places, *, hidden_ok: bool = False) -> bool:
+def folder_holds_closed(
+    raw: str,
+    places: Places,
+    *,
+    hidden_ok: bool = False,
+    reveals: Sequence[str] = (),
+    ignore_files: Sequence[str] = (),
+) -> bool:
     """Tell whether the folder `raw` (inside the workspace) holds something closed to the tools.
 
     Not a folder (a file, nothing at all): False, `touches_forbidden` judges the word itself.
+    A symlink to a folder inside the workspace is judged by that folder (`grep -r x link`
+    follows it). `hidden_ok`: the program skips hidden entries unless a whitelist reveals them
+    (`rgignore.py`); `reveals` and `ignore_files` are the whitelists its options add.
     """
     folder = places.root / raw
     try:
-        if folder.is_symlink() or not folder.is_dir():
+        if folder.is_symlink():
+            folder = folder.resolve(strict=True)
+            if not folder.is_relative_to(places.root):
+                return False  # outside: touches_forbidden asks for the word itself
+        if not folder.is_dir():
             return False
-    except OSError:
+    except (OSError, RuntimeError):
         return True
-    pending = [folder]
+    base = None
+    if hidden_ok:
+        base = option_patterns(reveals) + inherited_patterns(folder, places, ignore_files)
+    pending: list[tuple[Path, list[str] | None]] = [(folder, base)]
     seen = 0
     while pending:
-        current = pending.pop()
+        current, inherited = pending.pop()
         try:
             with os.scandir(current) as listing:
                 entries = list(listing)
         except OSError:
             continue  # unreadable to us: the program cannot read it either
+        patterns = None if inherited is None else inherited + folder_patterns(current)
         for entry in entries:
             seen += 1
             if seen > MAX_WALK:
                 return True
-            if hidden_ok and entry.name.startswith("."):
+            hidden = patterns is not None and entry.name.startswith(".")
+            if hidden and not revealed(entry.name, patterns or ()):
                 continue
             if is_ignored_name(entry.name) or _escapes(entry, places.root):
                 return True
             if entry.is_dir(follow_symlinks=False):
-                pending.append(Path(entry.path))
+                pending.append((Path(entry.path), patterns))
     return False
 
 

@@ -30,12 +30,19 @@ from typing import Final, Literal
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.permissions import gitsafe
+from kesi_lsp.core.permissions.gitconfig import object_types
+from kesi_lsp.core.permissions.gitrun import neutralized
 from kesi_lsp.core.permissions.pathcheck import (
     folder_holds_closed,
     is_ignored_name,
     touches_forbidden,
 )
-from kesi_lsp.core.permissions.readonly import PROGRAMS, find_arguments, read_arguments
+from kesi_lsp.core.permissions.readonly import (
+    PROGRAMS,
+    Arguments,
+    find_arguments,
+    read_arguments,
+)
 from kesi_lsp.core.permissions.redline import Places, red_line
 from kesi_lsp.core.permissions.shellwords import Script, Word, parse, read_tokens
 from kesi_lsp.core.sandbox.toolchain import VENV_NAMES
@@ -123,40 +130,61 @@ def shell_features(script: Script) -> bool:
     return any(w.dynamic or w.globbing or w.special for words in script.commands for w in words)
 
 
-def _segment_question(
-    tokens: list[str], places: Places, masked: bool
-) -> tuple[str, dict[str, str]] | None:
+Question = tuple[str, dict[str, str]]
+
+
+def _segment_question(tokens: list[str], places: Places, masked: bool) -> Question | None:
     """Why one simple command needs a human, or None if it is read-only and stays inside."""
     name = tokens[0]
+    read = _read(tokens, places.root)
+    if isinstance(read, tuple):
+        return read
+    shadow = _shadowed(name, places.root)
+    if shadow is not None:
+        return "permissions.reason.shadowed", {"command": name, "path": shadow}
+    if any(touches_forbidden(raw, places) for raw in read.paths):
+        return "permissions.reason.forbidden_path", {}
+    if not masked:
+        for folder in read.folders:
+            closed = folder_holds_closed(
+                folder,
+                places,
+                hidden_ok=read.hidden_ok,
+                reveals=read.reveals,
+                ignore_files=read.ignore_files,
+            )
+            if closed:
+                return "permissions.reason.folder_holds_closed", {"folder": folder}
+    if read.revisions:
+        types = object_types(places.root, places.home, read.revisions)
+        blob = next((rev for rev in read.revisions if types.get(rev) == "blob"), None)
+        if blob is not None:
+            return "permissions.reason.git_blob", {"revision": blob}
+    return None
+
+
+def _read(tokens: list[str], root: Path) -> Arguments | Question:
+    """The words of one simple command to check, or why it asks without looking further."""
+    name = tokens[0]
     if name == "git":
-        check = gitsafe.check(tokens)
+        check = gitsafe.check(tokens, repository=gitsafe.in_work_tree(root))
         if check.question is not None:
-            return check.question, {"command": " ".join(tokens[:2])}
-        paths, folders, hidden_ok = check.paths, check.folders, False
-    elif name == "find":
+            words = gitsafe.command_words(tokens)
+            return check.question, {"command": " ".join(words[:2])}
+        return Arguments(paths=check.paths, folders=check.folders, revisions=check.revisions)
+    if name == "find":
         found = find_arguments(tokens[1:])
         if found.question is not None:
             key, option = found.question
             return key, {"command": name, "option": option}
-        paths, folders, hidden_ok = found.paths, [], False
-    elif name in PROGRAMS:
+        return Arguments(paths=found.paths)
+    if name in PROGRAMS:
         read = read_arguments(name, tokens[1:])
         if read.question is not None:
             key, option = read.question
             return key, {"command": " ".join(tokens), "option": option}
-        paths, folders, hidden_ok = read.paths, read.folders, read.hidden_ok
-    else:
-        return "permissions.reason.not_listed", {"command": name}
-    shadow = _shadowed(name, places.root)
-    if shadow is not None:
-        return "permissions.reason.shadowed", {"command": name, "path": shadow}
-    if any(touches_forbidden(raw, places) for raw in paths):
-        return "permissions.reason.forbidden_path", {}
-    if not masked:
-        for folder in folders:
-            if folder_holds_closed(folder, places, hidden_ok=hidden_ok):
-                return "permissions.reason.folder_holds_closed", {"folder": folder}
-    return None
+        return read
+    return "permissions.reason.not_listed", {"command": name}
 
 
 def _shadowed(name: str, root: Path) -> str | None:
@@ -174,7 +202,7 @@ def _shadowed(name: str, root: Path) -> str | None:
 
 
 def _neutralized(command: str, places: Places) -> str:
-    """The allowed command with every git in it run as `gitsafe.neutralized` says."""
+    """The allowed command with every git in it run as `gitrun.neutralized` says."""
     parts: list[str] = []
     segment: list[str] = []
 
@@ -182,7 +210,7 @@ def _neutralized(command: str, places: Places) -> str:
         if segment:
             words = segment
             if words[0] == "git":
-                words = gitsafe.neutralized(words, places.root, places.home)
+                words = neutralized(words, places.root, places.home)
             parts.append(shlex.join(words))
             segment.clear()
 

@@ -19,7 +19,7 @@ from typing import Final, Literal
 
 from kesi_lsp.core.permissions.sedscript import print_only
 
-Operands = Literal["paths", "none", "pattern_then_paths", "script_then_paths"]
+Operands = Literal["paths", "none", "pattern_then_paths", "script_then_paths", "date_format"]
 
 
 @dataclass(frozen=True)
@@ -30,12 +30,17 @@ class Program:
     """Options that take a value (the next word, or glued: `-n5`, `--lines=5`)."""
     not_paths: frozenset[str] = frozenset()
     """Of those, the ones whose value is a pattern or a format, never a file."""
+    glued: frozenset[str] = frozenset()
+    """Short options whose (optional) value can only be glued (`date -Iseconds`): the next word
+    is not theirs, and the letters after them are not options."""
     refused: frozenset[str] = frozenset()
     """Options (short `-x` or long `--name`, unique prefixes count) that make it more."""
     refusal: str = "permissions.reason.option_not_read_only"
     recursive: frozenset[str] = frozenset()
     """Options that make it read the contents of folders."""
     reads_folders: bool = False
+    """It reads the files inside a folder it is given even without an option (`diff -N src .`
+    prints `./.env`): every path it is given is folder-checked."""
     operands: Operands = "paths"
     default_operand: str | None = None
     max_operands: int | None = None
@@ -50,7 +55,7 @@ def _set(names: str) -> frozenset[str]:
 _GREP_VALUES = _set(
     "-e --regexp -f --file -m --max-count -A --after-context -B --before-context -C --context "
     "-d --directories -D --devices --label --include --exclude --exclude-from --exclude-dir "
-    "--color --colour --binary-files --group-separator"
+    "--binary-files --group-separator"
 )
 _RG_VALUES = _set(
     "-e --regexp -f --file -g --glob --iglob -t --type -T --type-not -m --max-count -A "
@@ -59,6 +64,10 @@ _RG_VALUES = _set(
     "--color -E --encoding --path-separator --max-filesize --engine --context-separator"
 )
 _PATTERNS = _set("-e --regexp -g --glob --iglob -t --type -T --type-not -r --replace --type-add")
+_FILES_FROM = _set("--files0-from")
+"""Reads the names of the files to read from another file: names the policy never sees."""
+RG_REVEALING: Final = _set("-g --glob --iglob --type-add")
+"""ripgrep options whose globs can make it search a hidden file it would otherwise skip."""
 
 PROGRAMS: Final[dict[str, Program]] = {
     "ls": Program(values=_set("-I --ignore -w --width -T --tabsize --hide --block-size")),
@@ -70,30 +79,34 @@ PROGRAMS: Final[dict[str, Program]] = {
         refused=_set("-f -F --follow --retry"),
         refusal="permissions.reason.never_ends",
     ),
-    "wc": Program(values=_set("--files0-from")),
+    "wc": Program(refused=_FILES_FROM),
     "echo": Program(operands="none"),
     "printf": Program(operands="none"),
     "which": Program(operands="none"),
     "diff": Program(
         values=_set("--from-file --to-file -x --exclude -X --exclude-from -I -F -D --label"),
         not_paths=_set("-x --exclude -I -F -D --label"),
-        recursive=_set("-r --recursive"),
+        reads_folders=True,
     ),
     "stat": Program(values=_set("-c --format --printf"), not_paths=_set("-c --format --printf")),
-    "du": Program(values=_set("-d --max-depth -B --block-size -t --threshold -X --exclude-from")),
-    "date": Program(
-        values=_set("-d --date -f --file -r --reference -I"),
-        not_paths=_set("-d --date -I"),
+    "du": Program(
+        values=_set("-d --max-depth -B --block-size -t --threshold -X --exclude-from"),
+        refused=_FILES_FROM,
+    ),
+    "date": Program(  # `-I[FMT]` takes its value only glued, like `--iso-8601[=FMT]`
+        values=_set("-d --date -f --file -r --reference --rfc-3339"),
+        not_paths=_set("-d --date --rfc-3339"),
+        glued=_set("-I"),
         refused=_set("-s --set"),
         refusal="permissions.reason.changes_system",
-        operands="none",
+        operands="date_format",
     ),
     "nl": Program(values=_set("-b -d -f -h -i -l -n -s -v -w")),
     "tac": Program(values=_set("-s --separator"), not_paths=_set("-s --separator")),
     "sort": Program(
-        values=_set("-k --key -t --field-separator -S --buffer-size --files0-from"),
+        values=_set("-k --key -t --field-separator -S --buffer-size"),
         not_paths=_set("-k --key -t --field-separator -S --buffer-size"),
-        refused=_set("-o --output --compress-program -T --temporary-directory"),
+        refused=_set("-o --output --compress-program -T --temporary-directory") | _FILES_FROM,
     ),
     "uniq": Program(values=_set("-f -s -w"), not_paths=_set("-f -s -w"), max_operands=1),
     "cut": Program(values=_set("-b -c -d -f --output-delimiter"), not_paths=_set("-b -c -d -f")),
@@ -113,7 +126,7 @@ PROGRAMS: Final[dict[str, Program]] = {
     "true": Program(operands="none"),
     "grep": Program(
         values=_GREP_VALUES,
-        not_paths=_PATTERNS | _set("-m --max-count -A -B -C --context -d -D --label --color"),
+        not_paths=_PATTERNS | _set("-m --max-count -A -B -C --context -d -D --label"),
         recursive=_set("-r -R --recursive --dereference-recursive"),
         operands="pattern_then_paths",
     ),
@@ -143,68 +156,113 @@ class Arguments:
     folders: list[str] = field(default_factory=list)
     """Operands whose contents the program reads if they are folders."""
     hidden_ok: bool = False
+    reveals: list[str] = field(default_factory=list)
+    """Globs that make ripgrep search hidden files it would skip (`-g .env`)."""
+    ignore_files: list[str] = field(default_factory=list)
+    """`rg --ignore-file F`: its `!` lines may do the same."""
+    revisions: list[str] = field(default_factory=list)
+    """git revisions that must not name a stored file (`git show <blob id>`)."""
     question: tuple[str, str] | None = None
     """(catalog key, the option) when the command is not read-only."""
 
 
 def _matches(option: str, names: frozenset[str]) -> str | None:
-    """The name in `names` that `option` spells (exact, or a unique long prefix)."""
+    """The name in `names` that `option` spells (exact, or a unique long prefix).
+
+    getopt_long takes any unambiguous prefix, one letter included: `sed --i` is `--in-place`,
+    `sort --o=x` is `--output=x`.
+    """
     if option in names:
         return option
-    if option.startswith("--") and len(option) > 3:
+    if option.startswith("--") and len(option) >= 3:
         found = [name for name in names if name.startswith(option)]
         return found[0] if len(found) == 1 else None
     return None
 
 
+@dataclass
+class _Reading:
+    """What `read_arguments` has learnt so far about one command."""
+
+    result: Arguments
+    recursive: bool
+    operands: list[str] = field(default_factory=list)
+    pattern_given: bool = False
+    names_only: bool = False
+    parse_only: bool = False
+    """BSD `date -j`: the operand is a date to read, not one to set."""
+
+
 def read_arguments(name: str, args: list[str]) -> Arguments:
     """Read `args` of the read-only program `name` (which must be in PROGRAMS)."""
     program = PROGRAMS[name]
-    result = Arguments(hidden_ok=program.hidden_skipped)
-    operands: list[str] = []
-    recursive = program.reads_folders
-    pattern_given = False
+    state = _Reading(Arguments(hidden_ok=program.hidden_skipped), program.reads_folders)
     index = 0
     while index < len(args):
         word = args[index]
         index += 1
         if word == "--":
-            operands += args[index:]
+            state.operands += args[index:]
             break
         if not word.startswith("-") or word == "-" or _number(word):
-            operands.append(word)
+            state.operands.append(word)
             continue
-        options = _split_options(word, program)
-        for option, value in options:
-            if _matches(option, program.refused):
-                result.question = (program.refusal, option)
-                return result
-            if option in ("-.", "--hidden", "-u", "--unrestricted", "--no-ignore-dot"):
-                result.hidden_ok = False
-            known = _matches(option, program.values)
-            if known is not None and value is None and index < len(args):
-                value = args[index]
-                index += 1
-            if _matches(option, program.recursive) or _recurse_value(option, value):
-                recursive = True
-            if known in ("-e", "--regexp", "-f", "--file", "--expression"):
-                pattern_given = True
-                script = known in ("-e", "--expression") and value is not None
-                if name == "sed" and script and not print_only(value or ""):
-                    result.question = ("permissions.reason.option_not_read_only", "sed")
-                    return result
-            if value is not None and (known is None or known not in program.not_paths):
-                result.paths.append(value)
-        result.paths += _glued_suffixes(word)
-    return _operands(name, program, operands, recursive, pattern_given, result)
+        for option, value in _split_options(word, program):
+            following = args[index] if index < len(args) else None
+            taken = _option(name, program, option, value, following, state)
+            if state.result.question is not None:
+                return state.result
+            index += taken
+        state.result.paths += _glued_suffixes(word)
+    return _operands(name, program, state)
+
+
+def _option(
+    name: str,
+    program: Program,
+    option: str,
+    value: str | None,
+    following: str | None,
+    state: _Reading,
+) -> int:
+    """Judge one option; return how many of the following words it took as its value."""
+    result = state.result
+    if _matches(option, program.refused):
+        result.question = (program.refusal, option)
+        return 0
+    if option in ("-.", "--hidden", "-u", "--unrestricted", "--no-ignore-dot"):
+        result.hidden_ok = False
+    if name == "date" and option == "-j":
+        state.parse_only = True
+    if name == "rg" and option in ("--files", "--type-list"):
+        state.pattern_given = state.names_only = True  # names only, no pattern operand
+    known = _matches(option, program.values)
+    taken = 0
+    if known is not None and value is None and following is not None:
+        value, taken = following, 1
+    if _matches(option, program.recursive) or _recurse_value(known, value):
+        state.recursive = True
+    if known in ("-e", "--regexp", "-f", "--file", "--expression"):
+        state.pattern_given = True
+        script = known in ("-e", "--expression") and value is not None
+        if name == "sed" and script and not print_only(value or ""):
+            result.question = ("permissions.reason.option_not_read_only", "sed")
+    if name == "rg" and value is not None:
+        if known in RG_REVEALING:
+            result.reveals.append(value.split(":", 1)[1] if known == "--type-add" else value)
+        elif known == "--ignore-file":
+            result.ignore_files.append(value)
+    if value is not None and option not in program.glued and known not in program.not_paths:
+        result.paths.append(value)
+    return taken
 
 
 def _number(word: str) -> bool:
     return word[1:].isdigit()  # `head -5`, `tail -20`
 
 
-def _recurse_value(option: str, value: str | None) -> bool:
-    return option in ("-d", "--directories") and value == "recurse"
+def _recurse_value(known: str | None, value: str | None) -> bool:
+    return known in ("-d", "--directories") and value == "recurse"  # `--dir=recurse` too
 
 
 def _split_options(word: str, program: Program) -> list[tuple[str, str | None]]:
@@ -216,7 +274,7 @@ def _split_options(word: str, program: Program) -> list[tuple[str, str | None]]:
     found: list[tuple[str, str | None]] = []
     for position, letter in enumerate(word[1:], start=1):
         option = "-" + letter
-        if option in program.values:
+        if option in program.values or option in program.glued:
             rest = word[position + 1 :]
             found.append((option, rest or None))
             return found
@@ -231,19 +289,19 @@ def _glued_suffixes(word: str) -> list[str]:
     return [word[i:] for i in range(2, len(word))]
 
 
-def _operands(
-    name: str,
-    program: Program,
-    operands: list[str],
-    recursive: bool,
-    pattern_given: bool,
-    result: Arguments,
-) -> Arguments:
+def _operands(name: str, program: Program, state: _Reading) -> Arguments:
+    result, operands = state.result, state.operands
     if program.operands == "none":
         return result
-    if program.operands == "pattern_then_paths" and not pattern_given and operands:
+    if program.operands == "date_format":
+        # `date MMDDhhmm` sets the clock: only `+FORMAT` is read-only.
+        setting = next((word for word in operands if not word.startswith("+")), None)
+        if setting is not None and not state.parse_only:
+            result.question = (program.refusal, setting)
+        return result
+    if program.operands == "pattern_then_paths" and not state.pattern_given and operands:
         operands = operands[1:]
-    if program.operands == "script_then_paths" and not pattern_given:
+    if program.operands == "script_then_paths" and not state.pattern_given:
         if not operands or not print_only(operands[0]):
             result.question = ("permissions.reason.option_not_read_only", name)
             return result
@@ -251,11 +309,12 @@ def _operands(
     if program.max_operands is not None and len(operands) > program.max_operands:
         result.question = ("permissions.reason.option_not_read_only", name)
         return result
+    recursive = state.recursive and not state.names_only
     if recursive and not operands:
         operands = [program.default_operand or "."]
     result.paths += operands
-    if recursive:
-        result.folders += operands
+    if recursive:  # option values too: `diff --from-file=. src` reads the folder `.`
+        result.folders += result.paths
     return result
 
 

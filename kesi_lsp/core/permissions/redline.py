@@ -17,9 +17,11 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path, PurePosixPath
 from typing import Final
 
+from kesi_lsp.core.permissions.computed import assignments, possible_names
 from kesi_lsp.core.permissions.irreversible import irreversible, redirect_denial
 from kesi_lsp.core.permissions.removal import (
     REMOVES_ROOT,
@@ -29,6 +31,7 @@ from kesi_lsp.core.permissions.removal import (
     Denial,
     Places,
     expand,
+    moved_away,
     operands,
     removal,
     target_denial,
@@ -48,7 +51,9 @@ __all__ = [
     "target_denial",
 ]
 
-ESCALATION_COMMANDS: Final = frozenset({"sudo", "su", "doas", "pkexec", "sudoedit", "run0"})
+ESCALATION_COMMANDS: Final = frozenset(
+    {"sudo", "su", "doas", "pkexec", "sudoedit", "run0", "runuser", "ksu", "calife"}
+)
 """The seed's `sudo su doas`, plus the other common ways to become root."""
 
 REMOVAL_COMMANDS: Final = frozenset({"rm", "rmdir", "shred", "srm", "unlink"})
@@ -65,11 +70,12 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 def red_line(command: str, places: Places) -> Denial | None:
     """Return why `command` must never run, or None when the red line has nothing to say."""
     if places.workspace is None:
-        places = Places(places.root, places.home, places.root)
+        places = replace(places, workspace=places.root)
     return _judge_script(parse(command), places, 0)
 
 
 def _judge_script(script: Script, places: Places, depth: int) -> Denial | None:
+    places = replace(places, variables=places.variables | assignments(script.commands))
     seen = [places]
     for words in script.commands:
         places = _after_cd(words, places)
@@ -92,14 +98,14 @@ def _after_cd(words: Sequence[Word], places: Places) -> Places:
     """
     while words and words[0].text in RESERVED_WORDS:
         words = words[1:]
-    if not words or words[0].text.casefold() != "cd":
+    if not words or words[0].text.casefold() not in ("cd", "pushd"):
         return places
     found = operands(words[1:])
     target = expand(found[0].text, places) if found else str(places.home)
     if not target or target == "-":
         return places
     where = Path("/" + os.path.normpath(str(places.root / target)).lstrip("/"))
-    return Places(where, places.home, places.workspace)
+    return replace(places, root=where)
 
 
 def _judge_text(text: str, places: Places, depth: int) -> Denial | None:
@@ -108,24 +114,51 @@ def _judge_text(text: str, places: Places, depth: int) -> Denial | None:
     return _judge_script(parse(text), places, depth + 1)
 
 
+def _command_words(words: list[Word]) -> list[Word]:
+    """Drop what precedes the command name: reserved words, `NAME=value`, `function NAME`."""
+    while words:
+        first = words[0].text
+        if first == "function":
+            words = words[2:]
+        elif first in RESERVED_WORDS or _NAME.match(first):
+            words = words[1:]
+        else:
+            break
+    return words
+
+
+def command_name(text: str) -> str:
+    """The name to compare: the base name, case-folded (on macOS' disk `SUDO` is `sudo`).
+    Look-alikes (`ｓｕｄｏ`) are other names to the shell: they ask, as round one decided."""
+    return PurePosixPath(text).name.casefold()
+
+
 def _judge(words: list[Word], places: Places, depth: int) -> Denial | None:
     """Judge one simple command, unwrapping wrappers until the real command shows."""
     if depth > MAX_DEPTH:
         return None
-    while words and (words[0].text in RESERVED_WORDS or _NAME.match(words[0].text)):
-        words = words[1:]
+    words = _command_words(words)
     if not words:
         return None
     head, args = words[0], words[1:]
     if head.dynamic:
-        # The shell computes the command name: assume the worst about what it removes.
+        # The shell computes the command name: what it may become, and the worst it removes.
+        for name in possible_names(head.text, places.variables):
+            computed = parse(name).commands
+            if computed and not _same(computed[0], head):
+                denial = _judge([*computed[0], *args], places, depth + 1)
+                if denial:
+                    return denial
         return removal(args, places)
     shown = PurePosixPath(head.text).name
-    name = shown.casefold()
+    name = command_name(head.text)
     if name in ESCALATION_COMMANDS:
         return Denial("permissions.reason.escalation", shown)
     if name in REMOVAL_COMMANDS:
         return removal(args, places)
+    denial = moved_away(name, args, places)
+    if denial is not None:
+        return denial
     denial = irreversible(name, shown, args, places)
     if denial is not None:
         return denial
@@ -137,6 +170,10 @@ def _judge(words: list[Word], places: Places, depth: int) -> Denial | None:
         inner = unwrap(args)
         return _judge(inner, places, depth + 1) if inner else None
     return None
+
+
+def _same(words: tuple[Word, ...], head: Word) -> bool:
+    return len(words) == 1 and words[0].text == head.text  # `S=$S`: no progress
 
 
 _JUDGES: Final = Judges(words=_judge, text=_judge_text, script=_judge_script)

@@ -45,7 +45,9 @@ SYSTEM_DIRS: Final = (
 )
 """The system's own folders (compared without case: macOS' disk is case-insensitive)."""
 
-_HOME_VARIABLE = re.compile(r"^(\$HOME|\$\{HOME\})(?=/|$)")
+
+_HOME_VARIABLE = re.compile(r"^(\$HOME|\$\{HOME(:?[-=?][^}]*)?\})(?=/|$)")
+"""`$HOME`, `${HOME}`, and the forms that are $HOME whenever it is set: `${HOME:?}`, `${HOME-x}`."""
 _GLOB = re.compile(r"[*?\[]")
 
 
@@ -65,11 +67,13 @@ SYSTEM_FILES: Final = Denial("permissions.reason.system_files")
 @dataclass(frozen=True)
 class Places:
     """The directories the red line needs (resolved): where the command runs (`root`, moved
-    by `cd`), the user's home, and the workspace itself (`root` when not given)."""
+    by `cd`), the user's home, and the workspace itself (`root` when not given); and the
+    literal values the text assigns to names (`S=sudo; $S ls`), for computed command names."""
 
     root: Path
     home: Path
     workspace: Path | None = field(default=None)
+    variables: frozenset[tuple[str, str]] = field(default=frozenset())
 
     @property
     def fence(self) -> Path:
@@ -165,6 +169,35 @@ def target_denial(word: Word, places: Places) -> Denial | None:
     if any(is_system_path(p, places) for p in paths):
         return SYSTEM_FILES
     return None
+
+
+def moved_away(name: str, args: Sequence[Word], places: Places) -> Denial | None:
+    """What leaves its place: `mv`'s sources (`mv ~ /tmp/x` takes home away), and what
+    `rsync --delete` (its destination) or `--remove-source-files` (its sources) removes."""
+    found = operands(args)
+    if name == "mv":
+        return removal(_mv_sources(args, found), places)
+    if name != "rsync" or len(found) < 2:
+        return None
+    removed: list[Word] = []
+    if any(w.text.startswith("--del") for w in args):
+        removed.append(found[-1])
+    if any(w.text == "--remove-source-files" for w in args):
+        removed += found[:-1]
+    return next((d for w in removed if (d := target_denial(w, places)) is not None), None)
+
+
+def _mv_sources(args: Sequence[Word], found: list[Word]) -> list[Word]:
+    """`mv SRC... DEST`, or `mv -t DEST SRC...` / `--target-directory=DEST SRC...`."""
+    for index, word in enumerate(args):
+        if word.text.startswith("--target-directory=") or (
+            word.text.startswith("-t") and len(word.text) > 2 and not word.text.startswith("--")
+        ):
+            return found
+        if word.text in ("-t", "--target-directory") and index + 1 < len(args):
+            target = args[index + 1]
+            return [w for w in found if w is not target]
+    return found[:-1]
 
 
 def overwrite_denial(text: str, places: Places) -> Denial | None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from kesi_lsp.core.permissions.shellquotes import matching
+from kesi_lsp.core.permissions.shellquotes import ansi_c, matching
 
 MAX_NESTING: Final = 8
 """Substitutions nested deeper than this are not read (the script is then not complete)."""
@@ -39,7 +39,8 @@ class Word:
     `dynamic`: part of the word is computed when the command runs (`$X`, `$(...)`, backticks).
     `globbing`: it has an unquoted `*`, `?` or `[`, so the shell may turn it into file names.
     `special`: it has another character the shell may treat specially when unquoted (`{ } ]`,
-    `!`, a backslash, a leading `#`), so what runs may differ from the text as read.
+    `!`, a backslash, a leading `#`) or bash's `$'...'` / `$"..."` quoting, so what runs may
+    differ from the text as read.
     """
 
     text: str
@@ -129,7 +130,7 @@ class _Reader:
         elif char == '"':
             self._double_quoted()
         elif char == "$":
-            self._dollar()
+            self._dollar(quoted=False)
         elif char == "`":
             self._backticks()
         else:
@@ -167,7 +168,7 @@ class _Reader:
                     self._text.append(source[self.pos + 1])
                 self.pos += 2
             elif char == "$":
-                self._dollar()
+                self._dollar(quoted=True)
             elif char == "`":
                 self._backticks()
             else:
@@ -175,10 +176,21 @@ class _Reader:
                 self.pos += 1
         self.complete = False
 
-    def _dollar(self) -> None:
+    def _dollar(self, *, quoted: bool) -> None:
         source = self.source
         following = source[self.pos + 1 : self.pos + 2]
-        if following == "(":
+        if following in ("'", '"') and not quoted:
+            # bash's `$'...'` (escapes) and `$"..."` (translated); dash reads them otherwise.
+            self._special = True
+            self.pos += 1
+            if following == '"':
+                self._double_quoted()
+                return
+            meant, end = ansi_c(source, self.pos)
+            self._text.append(meant)
+            self.complete = self.complete and end >= 0
+            self.pos = end if end >= 0 else len(source)
+        elif following == "(":
             self.pos += 1
             self._substitution("(", ")")
         elif following == "{":

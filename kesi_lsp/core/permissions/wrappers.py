@@ -2,48 +2,28 @@
 
 The seed unwrapped `command`, `builtin`, `nohup`, `noglob`, `env` and `sh -c`. Added here:
 `timeout`, `xargs`, `nice`, `ionice`, `stdbuf`, `setsid`, `exec`, `time`, `busybox`, `eval`,
-`watch`, `flock`, `env -S`, shells nested up to the reader's limit, and `find -exec` /
-`-delete`. Wrappers that only change how a command runs are `WRAPPERS` (they return the inner
-words); the ones that carry a script of their own are `SPECIAL` (they judge it through the
-`Judges` the red line hands them, so this module needs no import of it).
-
-`find START -delete` is denied only when START is `/` or home (or above): deleting matching
-files under `/tmp` is something a user may approve (design §3).
+`watch`, `flock`, `env -S`, `chroot`, `unshare`, `caffeinate`, `script -c`, shells nested up
+to the reader's limit, and `find -exec` / `-delete` (`finddelete.py`). Wrappers that only
+change how a command runs are `WRAPPERS` (they return the inner words); the ones that carry a
+script of their own are `SPECIAL` (they judge it through the `Judges` the red line hands them,
+so this module needs no import of it).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Final
 
-from kesi_lsp.core.permissions.removal import (
-    REMOVES_ROOT,
-    SYSTEM_FILES,
-    Denial,
-    Places,
-    candidates,
-    expand,
-    is_system_path,
-    removal,
-)
+from kesi_lsp.core.permissions.finddelete import find_denial
+from kesi_lsp.core.permissions.judges import Judges, Special
+from kesi_lsp.core.permissions.removal import Denial, Places
 from kesi_lsp.core.permissions.shellwords import Script, Word, parse
+
+__all__ = ["SHELL_COMMANDS", "SPECIAL", "WRAPPERS", "Judges"]
 
 SHELL_COMMANDS: Final = frozenset(
     {"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "posh", "fish"}
 )
-
-
-@dataclass(frozen=True)
-class Judges:
-    """The red line's three entry points, for wrappers that carry a script of their own."""
-
-    words: Callable[[list[Word], Places, int], Denial | None]
-    text: Callable[[str, Places, int], Denial | None]
-    script: Callable[[Script, Places, int], Denial | None]
-
-
-Special = Callable[[list[Word], Places, int, Judges], Denial | None]
 
 
 def _skip_options(
@@ -87,6 +67,11 @@ def _find_options(names: str) -> frozenset[str]:
     return frozenset(names.split())
 
 
+def _chroot(args: list[Word]) -> list[Word]:
+    """`chroot [--userspec=U] NEWROOT [COMMAND...]`: the command after the new root."""
+    return _skip_options(args, _find_options("--userspec --groups"))[1:]
+
+
 WRAPPERS: Final[dict[str, Callable[[list[Word]], list[Word]]]] = {
     "command": _command_builtin,
     "builtin": _plain,
@@ -102,6 +87,15 @@ WRAPPERS: Final[dict[str, Callable[[list[Word]], list[Word]]]] = {
     "ionice": lambda a: _skip_options(a, _find_options("-c --class -n --classdata")),
     "stdbuf": lambda a: _skip_options(a, _find_options("-i --input -o --output -e --error")),
     "timeout": _timeout,
+    "chroot": _chroot,
+    "caffeinate": lambda a: _skip_options(a, _find_options("-t -w")),
+    "unshare": lambda a: _skip_options(
+        a,
+        _find_options(
+            "-S --setuid -G --setgid -R --root -w --wd --map-user --map-group --propagation "
+            "--setgroups --map-users --map-groups"
+        ),
+    ),
     "xargs": lambda a: _skip_options(
         a,
         _find_options(
@@ -178,6 +172,22 @@ def _watch(args: list[Word], places: Places, depth: int, judge: Judges) -> Denia
     return judge.text(" ".join(w.text for w in rest), places, depth)
 
 
+def _script(args: list[Word], places: Places, depth: int, judge: Judges) -> Denial | None:
+    """util-linux `script -c CMD [FILE]`; BSD/macOS `script [-aq] [FILE [COMMAND...]]`."""
+    for index, word in enumerate(args):
+        text = word.text
+        following = args[index + 1].text if index + 1 < len(args) else ""
+        if text == "--command":
+            return judge.text(following, places, depth)
+        if text.startswith("--command="):
+            return judge.text(text.split("=", 1)[1], places, depth)
+        if text.startswith("-") and not text.startswith("--") and "c" in text:
+            glued = text[text.index("c") + 1 :]  # `-qc CMD`, `-cCMD`
+            return judge.text(glued or following, places, depth)
+    rest = _skip_options(args, _find_options("-t -T -F -E --echo -O --log-out -I --log-in"))
+    return judge.words(rest[1:], places, depth)
+
+
 def _flock(args: list[Word], places: Places, depth: int, judge: Judges) -> Denial | None:
     rest = _skip_options(args, _find_options("-w --timeout -E --conflict-exit-code"))
     if len(rest) >= 3 and rest[1].text in ("-c", "--command"):
@@ -185,108 +195,12 @@ def _flock(args: list[Word], places: Places, depth: int, judge: Judges) -> Denia
     return judge.words(rest[1:], places, depth)
 
 
-_FIND_ACTIONS: Final = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
-
-
-def _find(args: list[Word], places: Places, depth: int, judge: Judges) -> Denial | None:
-    """`find START... EXPR`: `-delete` or an `-exec rm {}` removes what START names."""
-    index = 0
-    while index < len(args) and args[index].text in ("-H", "-L", "-P"):
-        index += 1
-    starts: list[Word] = []
-    while index < len(args) and not _find_expression(args[index].text):
-        starts.append(args[index])
-        index += 1
-    starts = starts or [Word(".")]
-    expression = args[index:]
-    if any(w.text == "-delete" for w in expression):
-        denial = removal(starts, places)
-        if denial is REMOVES_ROOT and _filters(expression):
-            # Only what matches goes: the line is `/` or home itself, not a folder above home.
-            denial = next((REMOVES_ROOT for w in starts if _is_root_or_home(w, places)), None)
-        if denial is REMOVES_ROOT or denial is SYSTEM_FILES:
-            return denial
-        if any(is_system_path(p, places) for w in starts for p in candidates(w.text, places)):
-            return SYSTEM_FILES
-    position = 0
-    while position < len(expression):
-        if expression[position].text not in _FIND_ACTIONS:
-            position += 1
-            continue
-        end = position + 1
-        while end < len(expression) and expression[end].text not in (";", "+"):
-            end += 1
-        action = expression[position + 1 : end]
-        for start in starts:
-            filled = [
-                Word(w.text.replace("{}", start.text), w.dynamic or start.dynamic) for w in action
-            ]
-            denial = judge.words(filled, places, depth)
-            if denial:
-                return denial
-        position = end + 1
-    return None
-
-
-_FIND_TESTS: Final = frozenset(
-    [
-        "-name",
-        "-iname",
-        "-path",
-        "-ipath",
-        "-wholename",
-        "-iwholename",
-        "-regex",
-        "-iregex",
-        "-type",
-        "-xtype",
-        "-size",
-        "-empty",
-        "-newer",
-        "-anewer",
-        "-cnewer",
-        "-newermt",
-        "-mtime",
-        "-mmin",
-        "-atime",
-        "-amin",
-        "-ctime",
-        "-cmin",
-        "-user",
-        "-group",
-        "-uid",
-        "-gid",
-        "-perm",
-        "-links",
-        "-inum",
-        "-samefile",
-        "-lname",
-        "-ilname",
-    ]
-)
-
-
-def _filters(expression: Sequence[Word]) -> bool:
-    return any(w.text in _FIND_TESTS for w in expression)
-
-
-def _is_root_or_home(word: Word, places: Places) -> bool:
-    if word.text in ("/", "~", "~/", "$HOME", "${HOME}"):
-        return True
-    expanded = expand(word.text, places)
-    found = candidates(expanded, places) if expanded else set()
-    return any(p == "/" or p == str(places.home) for p in found)
-
-
-def _find_expression(text: str) -> bool:
-    return (text.startswith("-") and text != "-") or text in ("(", "!", ",", ")")
-
-
 SPECIAL: Final[dict[str, Special]] = {
     "env": _env,
     "eval": _eval,
     "watch": _watch,
     "flock": _flock,
-    "find": _find,
+    "script": _script,
+    "find": find_denial,
     **dict.fromkeys(SHELL_COMMANDS, _shell),
 }

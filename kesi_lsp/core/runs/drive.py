@@ -6,32 +6,37 @@ the core answers like Ctrl-C; the front end shutting down cancels the outer task
 the inner one and still reports the end. Every path ends with exactly one
 `RunFrontend.finish`.
 
-On the way the run gets its sandbox (chosen once per folder, announced the first time), the
-approvals notice (once per folder under "acceptEdits": a change that is not shown should never
-come as a surprise) and its permission gate, wired to the front end's approver.
+On the way the run gets its sandbox (chosen once per folder, announced the first time with the
+seed's two start-up lines, Day 15: 「工作目錄：…」 and 「指令沙箱：…」), the approvals notice
+(once per folder under "acceptEdits": a change that is not shown should never come as a
+surprise) and its permission gate, wired to the front end's approver.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from kesi_lsp.catalog import text
+from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.approval import Approver
 from kesi_lsp.core.changes.run import RunChanges
+from kesi_lsp.core.editor_problems import EditorProblems
 from kesi_lsp.core.errors import SandboxUnavailableError
 from kesi_lsp.core.events import Event, Notice, RunFinished
 from kesi_lsp.core.meter import Usage
 from kesi_lsp.core.permissions import PermissionGate, home_from
-from kesi_lsp.core.runs.agent import AgentRunner
+from kesi_lsp.core.problems import ProblemWatch
+from kesi_lsp.core.runs.agent import AgentRunner, run_core_compaction
+from kesi_lsp.core.runs.loading import Busy, never_busy
 from kesi_lsp.core.runs.registry import Run
 from kesi_lsp.core.runs.sandboxes import Sandboxes, announcement
 from kesi_lsp.core.sandbox import Sandbox
 from kesi_lsp.core.sandbox.selection import describe, masks_secrets
+from kesi_lsp.core.settings import AgentSettings
 from kesi_lsp.core.tools.context import ToolContext
 from kesi_lsp.core.workspace import WorkspaceView
 
@@ -49,6 +54,12 @@ class RunFrontend(Protocol):
     @property
     def approver(self) -> Approver:
         """Who the permission gate asks."""
+        ...
+
+    @property
+    def diagnostics(self) -> EditorProblems | None:
+        """What the editor's other language servers report (design §2.10), when the front end
+        can ask; None: nothing is claimed about new problems after a change."""
         ...
 
     async def begin(self) -> None:
@@ -75,16 +86,43 @@ class RunFrontend(Protocol):
 
 @dataclass
 class Runtime:
-    """What all runs of one front end share: the host environment, the agent, the sandboxes
-    chosen so far and the folders already told that edits land without a review."""
+    """What all runs of one front end share: the host environment, the agent (and the summary
+    `kesi.compact` runs), the sandboxes chosen so far and the folders already told that edits
+    land without a review."""
 
     environ: Mapping[str, str]
     runner: AgentRunner
+    compaction: AgentRunner = run_core_compaction
     sandboxes: Sandboxes = field(init=False)
     told_edits_accepted: set[Path] = field(default_factory=set)
+    told_workspace: set[Path] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.sandboxes = Sandboxes(self.environ)
+
+    async def prepare(
+        self, folders: Sequence[tuple[Path, AgentSettings]], busy: Busy = never_busy
+    ) -> None:
+        """Get ready for the first run of each folder, in the background of a front end that
+        has just connected: let the agent load itself and its model client
+        (`CoreAgent.prepare`, stepping aside while `busy()`; other runners have nothing to
+        load), then choose the sandboxes (a bwrap probe each). A failure here is only logged:
+        the run that needs the part tries again and says why.
+        """
+        prepare = getattr(self.runner, "prepare", None)
+        if prepare is not None and folders:
+            await prepare(folders[0][1], self.environ, busy)
+        for root, settings in folders:
+            try:
+                await self.sandboxes.choose(root, settings)
+            except SandboxUnavailableError as exc:
+                log.info("no sandbox for %s yet: %s", root, exc)
+
+    async def aclose(self) -> None:
+        """The front end is going away: let the agent release what it kept."""
+        close = getattr(self.runner, "aclose", None)
+        if close is not None:
+            await close()
 
 
 def _cancelled(run: Run) -> RunFinished:
@@ -96,6 +134,8 @@ async def drive(run: Run, runtime: Runtime, frontend: RunFrontend) -> RunFinishe
     settings = run.session.settings
     try:
         await frontend.begin()
+        for note in run.session.take_notices():  # a resumed conversation says so first
+            frontend.emit(Notice("resume", note))
         sandbox, fresh = await runtime.sandboxes.get(run.root, settings)
     except asyncio.CancelledError:  # cancelled before the agent even started
         _uncancel()
@@ -118,11 +158,12 @@ async def drive(run: Run, runtime: Runtime, frontend: RunFrontend) -> RunFinishe
         environ=runtime.environ,
         emit=frontend.emit,
         changes=_run_changes(run),
+        problems=_problems(frontend, settings.locale),
     )
 
     async def agent(ctx: ToolContext, prompt: str) -> RunFinished:
         await frontend.prepare()  # inside the agent's task, so a cancel here is a cancelled run
-        return await runtime.runner(ctx, prompt)
+        return await (run.runner or runtime.runner)(ctx, prompt)
 
     return _finish(frontend, await _run_agent(agent, ctx, run))
 
@@ -134,15 +175,28 @@ def _run_changes(run: Run) -> RunChanges | None:
     return RunChanges(run.session.changes, run.root, run.id, run.prompt)
 
 
+def _problems(frontend: RunFrontend, locale: Locale) -> ProblemWatch | None:
+    """The editor's diagnostics around the run's changes, when the front end can ask."""
+    editor = frontend.diagnostics
+    return ProblemWatch(editor, locale) if editor is not None else None
+
+
 def _finish(frontend: RunFrontend, finished: RunFinished) -> RunFinished:
     frontend.finish(finished)
     return finished
 
 
 def _announce_sandbox(run: Run, runtime: Runtime, frontend: RunFrontend, sandbox: Sandbox) -> None:
-    """Say once per folder what confines shell commands: a notice at the start of the first
-    run's story, and a warning the user cannot miss when commands run unconfined."""
-    said = announcement(sandbox, run.root, run.session.settings, runtime.environ)
+    """Say once per folder where KeSi works and what confines its shell commands, the seed's
+    start-up lines (Day 15: 「工作目錄：…」, 「指令沙箱：…」; "protection you can't see doesn't
+    count"): notices at the start of the first run's story, and a warning the user cannot miss
+    when commands run unconfined. A changed sandbox setting is announced again; the folder is
+    not."""
+    settings = run.session.settings
+    if run.root not in runtime.told_workspace:
+        runtime.told_workspace.add(run.root)
+        frontend.emit(Notice("workspace", text("runs.workspace", settings.locale, root=run.root)))
+    said = announcement(sandbox, run.root, settings, runtime.environ)
     frontend.emit(Notice("sandbox", said.line))
     if said.unconfined:
         frontend.unconfined(said.line)

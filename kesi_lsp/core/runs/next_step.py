@@ -17,7 +17,13 @@ from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.events import RunFinished
 
 NextStep = Literal[
-    "missing_key", "unreachable", "max_turns", "max_tokens", "context_window", "tool_failures"
+    "missing_key",
+    "unreachable",
+    "max_turns",
+    "max_tokens",
+    "context_window",
+    "tool_failures",
+    "repeating",
 ]
 
 _UNREACHABLE: Final = ("loop.api.connection", "loop.api.connection_lost", "loop.api.timeout")

@@ -20,10 +20,13 @@ import uuid
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kesi_lsp.core.events import RunFinished
 from kesi_lsp.core.session import Session
+
+if TYPE_CHECKING:
+    from kesi_lsp.core.runs.agent import AgentRunner
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +49,7 @@ class Run:
     edits: list[Path] = field(default_factory=list)  # every file an edit landed in, in order
     task: asyncio.Task[RunFinished] | None = None
     agent: asyncio.Task[RunFinished] | None = None  # the core loop inside `task`
+    runner: AgentRunner | None = None  # what runs instead of the agent (kesi.compact's summary)
 
     @property
     def root(self) -> Path:

@@ -20,21 +20,43 @@ from kesi_lsp.core.settings import AgentSettings
 
 @dataclass
 class Sandboxes:
-    """The sandbox of each (folder, mode): choosing one probes bwrap, so it is done once."""
+    """The sandbox of each (folder, mode): choosing one probes bwrap, so it is done once —
+    ahead of time when the front end prepares (`choose`), else by the first run (`get`)."""
 
     environ: Mapping[str, str]
     chosen: dict[tuple[Path, str], Sandbox] = field(default_factory=dict)
+    announced: set[tuple[Path, str]] = field(default_factory=set)
+    _choosing: dict[tuple[Path, str], asyncio.Task[Sandbox]] = field(default_factory=dict)
 
-    async def get(self, root: Path, settings: AgentSettings) -> tuple[Sandbox, bool]:
-        """The sandbox, and whether it was just chosen (then the user is told which)."""
+    async def choose(self, root: Path, settings: AgentSettings) -> Sandbox:
+        """The sandbox of (root, mode), probed once (concurrent callers share the probe)."""
         key = (root, settings.sandbox)
         if key in self.chosen:
-            return self.chosen[key], False
-        sandbox = await asyncio.to_thread(
-            select_sandbox, settings.sandbox, root, self.environ, locale=settings.locale
-        )
+            return self.chosen[key]
+        choosing = self._choosing.get(key)
+        if choosing is None:
+            choosing = asyncio.ensure_future(
+                asyncio.to_thread(
+                    select_sandbox, settings.sandbox, root, self.environ, locale=settings.locale
+                )
+            )
+            self._choosing[key] = choosing
+        try:
+            sandbox = await asyncio.shield(choosing)
+        finally:
+            if choosing.done():
+                self._choosing.pop(key, None)
         self.chosen[key] = sandbox
-        return sandbox, True
+        return sandbox
+
+    async def get(self, root: Path, settings: AgentSettings) -> tuple[Sandbox, bool]:
+        """The sandbox, and whether this is the first run to use it (then the user is told
+        which: a sandbox chosen ahead of time is still announced by the first run)."""
+        sandbox = await self.choose(root, settings)
+        key = (root, settings.sandbox)
+        fresh = key not in self.announced
+        self.announced.add(key)
+        return sandbox, fresh
 
 
 @dataclass(frozen=True)

@@ -1,11 +1,14 @@
-"""KeSi's seven tools: read_file, list_files, glob, grep, edit_file, write_file, run_command.
+"""KeSi's tools: the seed's seven (read_file, list_files, glob, grep, edit_file, write_file,
+run_command), the plan (todo, Day 01), and search_agent, which hands a wide search to a
+read-only sub-agent.
 
 The public surface the loop uses:
 - `TOOL_NAMES`, `READ_ONLY_TOOLS`;
 - `tool_schemas(locale)`: the tool definitions sent to the Messages API (strict schemas);
-- `run_tool(name, tool_input, ctx)`: run one call; never raises for bad input, an unknown tool
-  or a failing tool (those become `ToolResult(..., is_error=True)`); only cancellation
-  (`asyncio.CancelledError`) propagates.
+- `run_tool(name, tool_input, ctx, call_id=...)`: run one call; never raises for bad input, an
+  unknown tool or a failing tool (those become `ToolResult(..., is_error=True)`); only
+  cancellation (`asyncio.CancelledError`) propagates. `call_id` (the tool_use id) lets the
+  search sub-agent's events name the call they belong to.
 
 The dispatch table is the seed's (Day 07): look the name up, check the arguments against the
 same table the schemas come from, run, and turn anything unexpected into an error result so one
@@ -14,23 +17,21 @@ broken tool never brings the loop down.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Final
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.tools.context import ToolContext
-from kesi_lsp.core.tools.files import edit_file, read_file, write_file
+from kesi_lsp.core.tools.dispatch import READ_ONLY_TOOLS, TOOL_FUNCTIONS, dispatch
 from kesi_lsp.core.tools.result import ToolResult
-from kesi_lsp.core.tools.ripgrep import grep
 from kesi_lsp.core.tools.schemas import check_arguments, tool_schema
-from kesi_lsp.core.tools.search import glob_files, list_files
-from kesi_lsp.core.tools.shell import run_command
+from kesi_lsp.core.tools.search_agent import search_agent
 
 if TYPE_CHECKING:
     from anthropic.types import ToolParam
 
 __all__ = [
     "READ_ONLY_TOOLS",
+    "TOOL_FUNCTIONS",
     "TOOL_NAMES",
     "ToolContext",
     "ToolResult",
@@ -46,41 +47,27 @@ TOOL_NAMES: Final = (
     "edit_file",
     "write_file",
     "run_command",
+    "todo",
+    "search_agent",
 )
-READ_ONLY_TOOLS: Final = frozenset({"read_file", "list_files", "glob", "grep"})
-
-ToolFunction = Callable[[dict[str, str], ToolContext], Awaitable[ToolResult]]
-
-TOOL_FUNCTIONS: Final[Mapping[str, ToolFunction]] = {
-    "read_file": read_file,
-    "list_files": list_files,
-    "glob": glob_files,
-    "grep": grep,
-    "edit_file": edit_file,
-    "write_file": write_file,
-    "run_command": run_command,
-}
 
 
 def tool_schemas(locale: Locale) -> list[ToolParam]:
-    """The seven tool definitions, descriptions in `locale`, in `TOOL_NAMES` order."""
+    """The tool definitions, descriptions in `locale`, in `TOOL_NAMES` order."""
     return [tool_schema(name, locale) for name in TOOL_NAMES]
 
 
-async def run_tool(name: str, tool_input: object, ctx: ToolContext) -> ToolResult:
+async def run_tool(
+    name: str, tool_input: object, ctx: ToolContext, *, call_id: str = ""
+) -> ToolResult:
     """Run one tool call and return its result; only cancellation propagates."""
-    locale = ctx.locale
-    function = TOOL_FUNCTIONS.get(name)
-    if function is None:
-        return ToolResult(text("tools.unknown", locale, name=name), True)
-    arguments = check_arguments(name, tool_input, locale)
+    if name != "search_agent":
+        return await dispatch(name, tool_input, ctx)
+    arguments = check_arguments(name, tool_input, ctx.locale)
     if isinstance(arguments, ToolResult):
         return arguments
     try:
-        if name == "run_command" and ctx.changes is not None:
-            # The files it deletes among those KeSi knows go into the run's change set.
-            async with ctx.changes.watching(ctx.session.read_texts):
-                return await function(arguments, ctx)
-        return await function(arguments, ctx)
+        return await search_agent(arguments, ctx, call_id)
     except Exception as exc:
-        return ToolResult(text("tools.crashed", locale, name=name, error=type(exc).__name__), True)
+        error = type(exc).__name__
+        return ToolResult(text("tools.crashed", ctx.locale, name=name, error=error), True)

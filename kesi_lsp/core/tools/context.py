@@ -4,14 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from kesi_lsp.catalog import Locale
 from kesi_lsp.core.changes.run import RunChanges
 from kesi_lsp.core.events import EventSink, discard
 from kesi_lsp.core.permissions import PermissionGate
+from kesi_lsp.core.problems import ProblemWatch
 from kesi_lsp.core.sandbox import NoSandbox, Sandbox
 from kesi_lsp.core.session import Session
 from kesi_lsp.core.workspace import WorkspaceView
+
+if TYPE_CHECKING:
+    from kesi_lsp.core.bill import RunBill
+    from kesi_lsp.core.model.anthropic import ModelClient
 
 
 @dataclass
@@ -20,6 +26,10 @@ class ToolContext:
 
     `environ` is the host environment the shell child starts from; the sandbox scrubs it.
     `changes` records what the run lands in its session's change sets (None: not recorded).
+    `problems` watches the editor's diagnostics around changes (None: the editor cannot say,
+    and nothing is claimed about them).
+    `model` and `bill` are set by the loop for the run it drives: the search sub-agent calls
+    the model through the one and charges the other (None outside a run).
     """
 
     session: Session
@@ -29,6 +39,9 @@ class ToolContext:
     environ: Mapping[str, str] = field(default_factory=dict)
     emit: EventSink = discard
     changes: RunChanges | None = None
+    problems: ProblemWatch | None = None
+    model: ModelClient | None = None
+    bill: RunBill | None = None
 
     @property
     def locale(self) -> Locale:

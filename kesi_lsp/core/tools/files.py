@@ -24,7 +24,7 @@ import contextlib
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from kesi_lsp.catalog import text
 from kesi_lsp.core.approval import Choice
@@ -38,13 +38,17 @@ from kesi_lsp.core.paths import (
     safe_path,
     safe_write_path,
 )
+from kesi_lsp.core.reads import seen
+from kesi_lsp.core.tools import ranged
 from kesi_lsp.core.tools.context import ToolContext
 from kesi_lsp.core.tools.result import ToolResult
 from kesi_lsp.core.tools.typed_over import typed_over
 from kesi_lsp.core.workspace import DeliveryStatus, FileChange, FileText
 
 MAX_READ_BYTES: Final = 262_144
-"""read_file refuses larger files: the whole text would be resent with every request."""
+"""The largest text read_file returns at once: a whole file without a range, or a part with a
+`limit`. A larger file is read in parts (`kesi_lsp.core.tools.ranged`): the whole text would
+be resent with every request."""
 
 
 def text_digest(value: str) -> str:
@@ -100,32 +104,73 @@ async def _current_text(ctx: ToolContext, path: Path, raw: str) -> FileText | To
         return _error(ctx, "tools.read.os_error", path=raw, error=exc.strerror or exc)
 
 
-async def read_file(args: dict[str, str], ctx: ToolContext) -> ToolResult:
-    """Return a file's whole text and record its digest; any failure clears an old record."""
+async def read_file(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
+    """Return a file's whole text, or a numbered part of it (`offset`, `limit`), and record the
+    digest of the whole text; a failure to read clears an old record.
+
+    Without a range, a file that fits in MAX_READ_BYTES comes back whole and exact (the seed's
+    read); a larger one comes back as its first part, saying so, instead of being refused.
+    """
     root, raw = ctx.session.root, args["file_path"]
+    offset, limit = args.get("offset"), args.get("limit")
+    bad = ranged.check_range(offset, limit)
+    if bad is not None:  # nothing was read: every record stays as it was
+        return _error(ctx, bad.key, **bad.fields)
     written_as, found = await asyncio.to_thread(_locate_read, root, raw)
-    if written_as is not None:
-        _forget(ctx, written_as)
     if isinstance(found, str):
+        _forget(ctx, written_as)
         return _error(ctx, found, path=raw)
-    _forget(ctx, found.path)
-    if found.size > MAX_READ_BYTES:
-        return _error(ctx, "tools.read.too_large", path=raw, size=found.size, limit=MAX_READ_BYTES)
+    if written_as != found.path:  # read through another name: the old name's record is void
+        _forget(ctx, written_as)
     current = await _current_text(ctx, found.path, raw)
     if isinstance(current, ToolResult):
+        _forget(ctx, found.path)
         return current
-    size = len(current.text.encode("utf-8", "surrogatepass"))
-    if size > MAX_READ_BYTES:
-        return _error(ctx, "tools.read.too_large", path=raw, size=size, limit=MAX_READ_BYTES)
-    ctx.session.reads[found.path] = text_digest(current.text)
-    ctx.session.read_texts.remember(found.path, current.text)
-    return ToolResult(current.text or text("tools.read.empty", ctx.locale))
+    content = current.text
+    size = len(content.encode("utf-8", "surrogatepass"))
+    whole = offset is None and limit is None and size <= MAX_READ_BYTES
+    if whole or (not content and (offset or 1) == 1):
+        ctx.session.reads[found.path] = text_digest(content)
+        ctx.session.read_parts.pop(found.path, None)
+        ctx.session.read_texts.remember(found.path, content)
+        return ToolResult(content or text("tools.read.empty", ctx.locale))
+    return _read_part(ctx, found.path, raw, content, offset, limit, size)
 
 
-def _forget(ctx: ToolContext, path: Path) -> None:
+def _read_part(
+    ctx: ToolContext,
+    path: Path,
+    raw: str,
+    content: str,
+    offset: int | None,
+    limit: int | None,
+    size: int,
+) -> ToolResult:
+    """A numbered part of `content`; the lines it shows are added to what was seen of it."""
+    cap = MAX_READ_BYTES if limit is not None else ranged.MAX_PART_BYTES
+    part = ranged.select(content, offset, limit, byte_cap=cap, path=raw, locale=ctx.locale)
+    if isinstance(part, ranged.RangeError):  # the file is there: its record stays
+        return _error(ctx, part.key, **part.fields)
+    digest = text_digest(content)
+    ctx.session.reads[path] = digest
+    ctx.session.read_texts.remember(path, content)
+    parts = seen(ctx.session.read_parts.get(path), digest, part.total, (part.first, part.last))
+    if parts.whole:
+        ctx.session.read_parts.pop(path, None)
+    else:
+        ctx.session.read_parts[path] = parts
+    out = part.body + "\n" + ranged.footer(part, raw, ctx.locale)
+    if offset is None and limit is None:  # a big file read without a range: say why a part
+        out += "\n" + text("tools.read.partial_view", ctx.locale, path=raw, size=size)
+    return ToolResult(out, summary=ranged.summary(part, ctx.locale))
+
+
+def _forget(ctx: ToolContext, path: Path | None) -> None:
     """Drop what the session knew it had read of `path` (the seed clears it on a failed read)."""
-    ctx.session.reads.pop(path, None)
-    ctx.session.read_texts.forget(path)
+    if path is not None:
+        ctx.session.reads.pop(path, None)
+        ctx.session.read_parts.pop(path, None)
+        ctx.session.read_texts.forget(path)
 
 
 def _start_line(content: str, offset: int) -> int:
@@ -226,6 +271,11 @@ async def write_file(args: dict[str, str], ctx: ToolContext) -> ToolResult:
     record = ctx.session.reads.get(found.path)
     if record is None:
         return _error(ctx, "tools.write.read_first")
+    parts = ctx.session.read_parts.get(found.path)
+    if parts is not None and parts.digest == record:
+        return _error(
+            ctx, "tools.write.read_in_part", path=raw, seen=parts.describe(), total=parts.total
+        )
     try:
         current = await ctx.view.read_text(found.path)
     except (OSError, UnicodeDecodeError) as exc:
@@ -243,10 +293,13 @@ async def write_file(args: dict[str, str], ctx: ToolContext) -> ToolResult:
 
 
 async def _deliver(ctx: ToolContext, change: FileChange, done: str) -> ToolResult:
-    """Hand a fully checked change to the workspace view and report what became of it."""
+    """Hand a fully checked change to the workspace view and report what became of it, with
+    what the editor's language servers newly report once it settled (design §2.10)."""
     refusal = ctx.gate.edit_refusal(change.path)  # the user's edit rules: deny first
     if refusal is not None:
         return ToolResult(refusal, True)
+    watch = ctx.problems
+    before = await watch.before([change.path]) if watch is not None else None
     review = ctx.gate.needs_review(change.path)
     if ctx.changes is not None:
         delivery = await ctx.changes.deliver(ctx.view, change, review=review)
@@ -266,4 +319,8 @@ async def _deliver(ctx: ToolContext, change: FileChange, done: str) -> ToolResul
     diff = await asyncio.to_thread(unified_diff, change.rel, change.before, landed)
     with contextlib.suppress(Exception):  # a broken sink must not misreport a landed edit
         ctx.emit(EditApplied(change.tool, change.rel, diff))
-    return ToolResult(f"{done} {delivery.note}" if delivery.note else done)
+    said = f"{done} {delivery.note}" if delivery.note else done
+    if watch is not None and before is not None:
+        problems = await watch.after([change.path], [change.rel], before, ctx.emit)
+        return ToolResult(f"{said}\n{problems}", summary=said)
+    return ToolResult(said)

@@ -25,9 +25,12 @@ from typing import Any, Final
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.approval import Refused
-from kesi_lsp.core.events import Notice
+from kesi_lsp.core.events import CommandFinished, Notice
+from kesi_lsp.core.paths import relative
+from kesi_lsp.core.problems import Before, disk_signatures
 from kesi_lsp.core.sandbox.env import scrub_environment
 from kesi_lsp.core.sandbox.hidden import explain
+from kesi_lsp.core.summary import summarize
 from kesi_lsp.core.tools.context import ToolContext
 from kesi_lsp.core.tools.pipes import settle
 from kesi_lsp.core.tools.result import ToolResult
@@ -259,6 +262,7 @@ async def run_command(args: dict[str, str], ctx: ToolContext) -> ToolResult:
     root = ctx.session.root
     timeout = ctx.session.settings.command_timeout
     env = scrub_environment(ctx.sandbox.environment(ctx.environ, root))
+    watched = await _watch(ctx)
     try:
         proc = await _spawn(ctx.sandbox.argv(actual, root), root, env)
     except (OSError, ValueError) as exc:
@@ -266,7 +270,39 @@ async def run_command(args: dict[str, str], ctx: ToolContext) -> ToolResult:
         return ToolResult(text("tools.run.launch_failed", ctx.locale, error=error), True)
     outcome = await supervise(proc, timeout)
     result = report(outcome, timeout, ctx.locale, explain=_explainer(ctx))
-    return ToolResult(ran_as + result.text, result.is_error) if ran_as else result
+    result = ToolResult(ran_as + result.text, result.is_error) if ran_as else result
+    return await _reported(ctx, actual, result, outcome, watched)
+
+
+_Watched = tuple[dict[Path, Any], Before] | None
+
+
+async def _watch(ctx: ToolContext) -> _Watched:
+    """The open files' disk state and diagnostics before the command (None: not watched)."""
+    if ctx.problems is None or not (opened := ctx.problems.open_files()):
+        return None
+    signatures = await asyncio.to_thread(disk_signatures, opened)
+    return signatures, await ctx.problems.before(opened)
+
+
+async def _reported(
+    ctx: ToolContext, command: str, result: ToolResult, outcome: _Outcome, watched: _Watched
+) -> ToolResult:
+    """Tell verification what ran; add what the editor newly reports in the open files the
+    command changed (a formatter, a code generator, `git checkout`)."""
+    changed: list[Path] = []
+    if watched is not None:
+        now = await asyncio.to_thread(disk_signatures, list(watched[0]))
+        changed = [path for path, before in watched[0].items() if now.get(path) != before]
+    rels = tuple(relative(ctx.session.root, path) for path in changed)
+    summary = summarize("run_command", result.text, is_error=result.is_error, locale=ctx.locale)
+    event = CommandFinished(command, outcome.returncode, outcome.timed_out, rels, summary)
+    with contextlib.suppress(Exception):  # a broken sink must not misreport a finished command
+        ctx.emit(event)
+    if not changed or watched is None or ctx.problems is None:
+        return result
+    problems = await ctx.problems.after(changed, rels, watched[1], ctx.emit)
+    return ToolResult(f"{result.text}\n{problems}", result.is_error, summary)
 
 
 def _ran_as(ctx: ToolContext, command: str, actual: str) -> str:

@@ -17,6 +17,8 @@ if TYPE_CHECKING:
 
 PLACEHOLDER_MARK: Final = "[kesi:cleared]"
 """Starts every placeholder, so a cleared result is recognised (and never cleared twice)."""
+UNCHANGED: Final = "[kesi:unchanged]"
+"""Starts the note that replaces an unchanged re-read (`unchanged.py`)."""
 
 
 def estimate_tokens(value: str) -> int:

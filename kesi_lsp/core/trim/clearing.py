@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from kesi_lsp.catalog import Locale
 from kesi_lsp.core.paths import safe_path, safe_write_path
 from kesi_lsp.core.trim.calls import (
+    UNCHANGED,
     ToolCall,
     blocks_of,
     field_of,
@@ -41,9 +42,13 @@ class TrimReport:
 
 
 def _latest_reads(calls: Sequence[ToolCall]) -> dict[str, ToolCall]:
+    """The latest read of each file that put its text in view (an unchanged re-read's note
+    does not: the text it points at is the earlier read's)."""
     latest: dict[str, ToolCall] = {}
     for call in calls:
-        if call.name == "read_file" and call.result_at is not None and not call.is_error:
+        if call.name != "read_file" or call.result_at is None or call.is_error:
+            continue
+        if not call.result_text.startswith(UNCHANGED):
             latest[normalized_path(call.input.get("file_path"))] = call
     return latest
 

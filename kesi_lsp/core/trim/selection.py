@@ -12,7 +12,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Literal
 
-from kesi_lsp.core.trim.calls import ToolCall, history_tokens, normalized_path, tool_calls
+from kesi_lsp.core.trim.calls import (
+    UNCHANGED,
+    ToolCall,
+    history_tokens,
+    normalized_path,
+    tool_calls,
+)
 
 if TYPE_CHECKING:
     from anthropic.types import MessageParam
@@ -45,12 +51,15 @@ class Cut:
 def supersession_key(call: ToolCall) -> tuple[str, str] | None:
     """Calls with the same key answer the same question; a later one supersedes an earlier.
 
-    read_file is keyed by the (normalised) path; the others by their whole input.
+    read_file is keyed by the (normalised) path and the part read (a later read of another part
+    answers another question: Days 06 and 10's ranged reads); the others by their whole input.
     """
     if call.name not in TRIMMABLE_TOOLS:
         return None
     if call.name == "read_file":
-        return ("read_file", normalized_path(call.input.get("file_path")))
+        path = normalized_path(call.input.get("file_path"))
+        part = f"{call.input.get('offset', '')}:{call.input.get('limit', '')}"
+        return ("read_file", path if part == ":" else f"{path}@{part}")
     if call.name == "list_files":
         return ("list_files", normalized_path(call.input.get("path")))
     canonical = json.dumps(dict(call.input), ensure_ascii=False, sort_keys=True)
@@ -69,8 +78,8 @@ def superseded(calls: Sequence[ToolCall]) -> set[str]:
         key = supersession_key(call)
         if key is None or call.result_at is None:
             continue
-        if call.name == "read_file" and call.is_error:
-            continue
+        if call.name == "read_file" and (call.is_error or call.result_text.startswith(UNCHANGED)):
+            continue  # a failed re-read, or an unchanged one, tells the model nothing new
         previous = latest.get(key)
         if previous is not None:
             out.add(previous)

@@ -3,7 +3,7 @@ scripted server. The approver says yes once to everything and remembers what it 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -90,7 +90,8 @@ MakeAgent = Callable[..., Agent]
 
 @pytest.fixture
 async def make_agent(scripted_api: StartServer, tmp_path: Path) -> AsyncIterator[MakeAgent]:
-    """`make_agent(script, locale="zh-TW", max_retries=2, timeout=None, **settings)`."""
+    """`make_agent(script, locale="zh-TW", max_retries=2, timeout=None, hooks=None, **settings)`
+    (`hooks`: the scripted server's keyword arguments, e.g. `choose_step`)."""
     models: list[ModelClient] = []
 
     def make(
@@ -100,9 +101,10 @@ async def make_agent(scripted_api: StartServer, tmp_path: Path) -> AsyncIterator
         max_retries: int = 2,
         timeout: float | None = None,
         unsaved: Sequence[str] = (),
+        hooks: Mapping[str, Any] | None = None,
         **settings: Any,
     ) -> Agent:
-        server = scripted_api(steps)
+        server = scripted_api(steps, **(hooks or {}))
         workspace = tmp_path / "work"
         workspace.mkdir(exist_ok=True)
         home = tmp_path / "home"

@@ -18,6 +18,17 @@ from tests.core.loop.conftest import MakeAgent
 from tests.processes import running
 
 LOOP = reply("我再看一次目錄。", tool_use("list_files", {}), forever=True)
+
+
+def wandering(rounds: int) -> list[Any]:
+    """A model that never concludes but never repeats itself exactly either (each call lists
+    the same folder under another spelling), so only the turn limit can stop it."""
+    return [
+        reply("我再看一次目錄。", tool_use("list_files", {"path": "." + "/." * i}))
+        for i in range(rounds)
+    ]
+
+
 FAIL = reply(
     "我看一下這個檔案。", tool_use("read_file", {"file_path": "不存在的檔案.txt"}), forever=True
 )
@@ -26,7 +37,7 @@ FAIL = reply(
 @pytest.mark.slow
 async def test_endless_tool_calls_are_stopped_by_max_turns(make_agent: MakeAgent) -> None:
     """PASS 無限開單會被 MAX_TURNS 攔住 / PASS 用滿上限後日記結尾是 assistant"""
-    agent = make_agent(script(LOOP), max_retries=0)
+    agent = make_agent(script(*wandering(20)), max_retries=0)
     finished = await agent.ask("看一下目錄")
     assert finished.status == "limit" and finished.limit == "max_turns"
     assert "20 次模型往返" in finished.text
@@ -38,7 +49,7 @@ async def test_endless_tool_calls_are_stopped_by_max_turns(make_agent: MakeAgent
 
 
 async def test_max_turns_follows_the_setting(make_agent: MakeAgent) -> None:
-    agent = make_agent(script(LOOP), max_retries=0, max_turns=4)
+    agent = make_agent(script(*wandering(4)), max_retries=0, max_turns=4)
     finished = await agent.ask("看一下目錄")
     assert "4 次模型往返" in finished.text
     assert len(agent.server.requests) == 4

@@ -9,7 +9,7 @@ import math
 
 from kesi_lsp.core.events import UsageReported
 from kesi_lsp.core.history import check_history
-from kesi_lsp.core.meter import Usage, describe, price_for, record
+from kesi_lsp.core.meter import Usage, cost_lines, describe, price_for, record
 from kesi_lsp.scripted_api import event_names, reply, reset_after, script, tool_use
 from tests.core.loop.conftest import MakeAgent
 
@@ -61,6 +61,65 @@ def test_the_bill_line_notes_a_partial_request() -> None:
     assert line.startswith("（本輪 2 次請求，input 300、output 25，$0.0004")
     assert "中斷" not in describe(Usage(), Usage(), "zh-TW")
     assert "partial" not in describe(Usage(), Usage(), "en")
+
+
+def test_the_bill_line_is_the_seeds_word_for_word() -> None:
+    """The audit's example (Day 18's `report`): cache figures and the partial note included."""
+    run = Usage(
+        requests=3,
+        input_tokens=16_227,
+        output_tokens=530,
+        cache_read_tokens=1_000,
+        cache_write_tokens=200,
+        cost_usd=0.0189,
+        partial_requests=1,
+    )
+    session = run + Usage(requests=1, cost_usd=0.01)
+    assert describe(run, session, "zh-TW") == (
+        "（本輪 3 次請求，input 16,227、output 530、快取讀 1,000、快取寫 200，$0.0189，"
+        "其中 1 次只算到中斷前收到的部分；累計 $0.0289）"
+    )
+    assert describe(run, session, "en") == (
+        "(this run: 3 request(s), input 16,227, output 530, cache read 1,000, cache write 200, "
+        "$0.0189, 1 of them counted only up to the interruption; session total $0.0289)"
+    )
+    plain = Usage(requests=3, input_tokens=16_227, output_tokens=530, cost_usd=0.0189)
+    assert describe(plain, plain, "zh-TW") == (
+        "（本輪 3 次請求，input 16,227、output 530，$0.0189；累計 $0.0189）"
+    )
+
+
+def test_cost_lines_are_the_seeds_slash_cost() -> None:
+    """Day 18's `/cost`: the cache line only when there is cache; the seed's mock numbers."""
+    mock = Usage(requests=1, input_tokens=100, output_tokens=20, cost_usd=0.0002)
+    assert cost_lines(mock, "zh-TW") == [
+        "這個 session 共 1 次請求",
+        "input 100、output 20",
+        "合計 $0.0002",
+    ]
+    cached = Usage(
+        requests=2,
+        input_tokens=1_234,
+        output_tokens=56,
+        cache_read_tokens=17_003,
+        cache_write_tokens=4_000,
+        cost_usd=0.0123,
+        partial_requests=1,
+    )
+    assert cost_lines(cached, "zh-TW") == [
+        "這個 session 共 2 次請求",
+        "input 1,234、output 56",
+        "快取讀 17,003、快取寫 4,000",
+        "合計 $0.0123",
+        "（其中 1 次只算到中斷前收到的部分）",
+    ]
+    assert cost_lines(cached, "en") == [
+        "This session: 2 request(s)",
+        "input 1,234, output 56",
+        "cache read 17,003, cache write 4,000",
+        "Total $0.0123",
+        "(1 of them counted only up to the interruption)",
+    ]
 
 
 def test_prices_per_model() -> None:

@@ -108,7 +108,9 @@ async def test_a_crashing_tool_becomes_an_error_result(
 ) -> None:
     """run_tool promises never to raise; if a bug breaks that promise, the loop still holds."""
 
-    async def broken(name: str, tool_input: object, ctx: ToolContext) -> ToolResult:
+    async def broken(
+        name: str, tool_input: object, ctx: ToolContext, *, call_id: str = ""
+    ) -> ToolResult:
         raise RuntimeError("boom")
 
     monkeypatch.setattr(tool_registry, "run_tool", broken)

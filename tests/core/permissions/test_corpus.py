@@ -73,7 +73,7 @@ def test_seed_red_line_messages_are_word_for_word(layout: Layout) -> None:
     verdict = classify("rm -rf /", layout.root, layout.home, locale="zh-TW")
     refusal = text("permissions.denied", "zh-TW", reason=verdict.reason)
     seed = "錯誤：這個操作被安全規則擋下來了（這個指令會刪掉根目錄或家目錄），沒有執行。"
-    assert refusal.startswith(seed)
+    assert refusal == seed  # nothing added: "don't resend" is the system prompt's rule
     sudo = classify("sudo apt install x", layout.root, layout.home, locale="zh-TW")
     assert sudo.reason == "不允許提權指令 sudo"
     assert "提權" in text("permissions.denied", "zh-TW", reason=sudo.reason)

@@ -70,7 +70,7 @@ async def test_allow_for_session_covers_the_exact_string_only(layout: Layout) ->
     assert stripped == Allowed(Choice.ALLOW_SESSION)
     assert len(approver.asked) == 1
     refusal = await gate.authorize_command("pytest -q tests/")
-    assert refusal == Refused("錯誤：使用者拒絕執行這個指令。不要再送出同一個指令。")
+    assert refusal == Refused("錯誤：使用者拒絕執行這個指令。")
     assert isinstance(await gate.authorize_command("pytest && rm -rf build"), Refused)
     assert [r.command for r in approver.asked] == [
         "pytest -v",
@@ -122,7 +122,7 @@ async def test_allow_once_is_not_remembered(layout: Layout) -> None:
 async def test_nobody_to_ask_fails_closed(layout: Layout) -> None:
     gate = gate_for(layout, DenyAll())
     refusal = await gate.authorize_command("pytest -q")
-    assert refusal == Refused("錯誤：使用者拒絕執行這個指令。不要再送出同一個指令。")
+    assert refusal == Refused("錯誤：使用者拒絕執行這個指令。")
 
 
 class Broken:
@@ -147,16 +147,16 @@ async def test_an_approver_that_breaks_or_answers_nonsense_is_a_no(layout: Layou
         assert gate.session.grants.commands == set()
 
 
-async def test_refusals_in_english_tell_the_model_not_to_resend(layout: Layout) -> None:
+async def test_refusals_in_english_mirror_the_seeds_exactly(layout: Layout) -> None:
+    """One sentence each, as the seed's (Day 14/16); "don't resend" is the system prompt's."""
     gate = gate_for(layout, DenyAll(), locale="en")
     refused = await gate.authorize_command("pytest")
-    assert refused == Refused(
-        "Error: the user refused to run this command. Do not send the same command again."
-    )
+    assert refused == Refused("Error: the user refused to run this command.")
     denied = await gate.authorize_command("rm -rf /")
-    assert isinstance(denied, Refused)
-    assert denied.message.startswith("Error: this operation was blocked by the safety rules (")
-    assert "Do not send the same command again." in denied.message
+    assert denied == Refused(
+        "Error: this operation was blocked by the safety rules (this command would delete "
+        "the root or home directory); it was not run."
+    )
 
 
 def test_file_grants_are_per_resolved_path(layout: Layout) -> None:
@@ -197,7 +197,7 @@ async def test_refused_call_does_not_stop_the_batch(layout: Layout) -> None:
     gate = gate_for(layout, approver)
     results = [await gate.authorize_command(c) for c in ("rm -rf /", "pytest", "cat README.md")]
     assert isinstance(results[0], Refused) and "安全規則" in results[0].message
-    assert results[1] == Refused("錯誤：使用者拒絕執行這個指令。不要再送出同一個指令。")
+    assert results[1] == Refused("錯誤：使用者拒絕執行這個指令。")
     assert results[2] == Allowed()
     assert [r.command for r in approver.asked] == ["pytest"]
 

@@ -44,9 +44,7 @@ async def test_user_rejects_nothing_changes(tmp_path: object) -> None:
     await ws.call("read_file", file_path="greet.py")
     record = dict(ws.session.reads)
     result = await edit(ws, "greet.py", "helo", "hello")
-    assert result == ToolResult(
-        "錯誤：使用者拒絕修改這個檔案。檔案沒有任何變動，不要再送出同樣的修改。", True
-    )
+    assert result == ToolResult("錯誤：使用者拒絕修改這個檔案。", True)
     assert ws.read("greet.py") == b'print("helo")\n'
     assert ws.events == []
     assert ws.session.reads == record  # still a valid read: the file did not change

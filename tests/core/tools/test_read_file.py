@@ -157,13 +157,20 @@ async def test_empty_file_says_so(zh: Workspace) -> None:
     assert zh.session.reads[path] == sha("")
 
 
-async def test_too_large_file_is_refused_with_advice(ws: Workspace) -> None:
-    ws.write("big.log", "x" * (MAX_READ_BYTES + 1))
+async def test_a_file_too_large_to_return_whole_comes_back_as_its_first_part(
+    ws: Workspace,
+) -> None:
+    """No more refusal and no pointer at head or sed -n (Day 16): the first part, and how to
+    read on (the rest of ranged reads: test_read_ranges.py)."""
+    path = ws.write("big.log", "".join(f"line {n} " + "x" * 200 + "\n" for n in range(1, 3001)))
     result = await ws.call("read_file", file_path="big.log")
-    assert result.is_error
-    assert f"{MAX_READ_BYTES + 1} bytes" in result.text
-    assert "grep" in result.text
-    assert ws.session.reads == {}
+    assert not result.is_error
+    assert result.text.startswith("   1 | line 1 x")
+    assert len(result.text.encode()) < MAX_READ_BYTES
+    assert "read on with offset=" in result.text
+    assert "too large to return at once" in result.text
+    assert "head" not in result.text and "sed" not in result.text
+    assert path in ws.session.reads
 
 
 async def test_workspace_living_under_an_ignored_name(tmp_path: Path) -> None:

@@ -234,7 +234,7 @@ async def test_cancelling_while_the_shell_starts_leaves_nothing_behind(
 async def test_a_refused_command_does_not_run(tmp_path: Path) -> None:
     ws = make_workspace(tmp_path, AlwaysDeny(), locale="zh-TW")
     result = await run(ws, "touch ran.txt")
-    assert result == ToolResult("錯誤：使用者拒絕執行這個指令。不要再送出同一個指令。", True)
+    assert result == ToolResult("錯誤：使用者拒絕執行這個指令。", True)
     assert not (ws.root / "ran.txt").exists()
 
 

@@ -194,9 +194,7 @@ async def test_rejected_new_file_leaves_no_trace(tmp_path: Path) -> None:
     ws = make_workspace(tmp_path, AlwaysDeny(), locale="zh-TW")
     before = ws.snapshot()
     result = await write(ws, "new/deep/file.txt", "x\n")
-    assert result == ToolResult(
-        "錯誤：使用者拒絕修改這個檔案。檔案沒有任何變動，不要再送出同樣的修改。", True
-    )
+    assert result == ToolResult("錯誤：使用者拒絕修改這個檔案。", True)
     assert ws.snapshot() == before  # not even the folders
 
 

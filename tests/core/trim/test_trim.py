@@ -79,6 +79,21 @@ def test_with_a_cache_superseded_results_wait_for_the_budget() -> None:
     assert plan(conv.history, CACHED) == []
 
 
+def test_a_read_of_another_part_supersedes_nothing() -> None:
+    """Ranged reads (Days 06 and 10): lines 1-200 and lines 201-400 answer different questions;
+    only the same part read again replaces the older read."""
+    conv = Conversation()
+    whole = conv.call("read_file", source("big", 200), file_path="big.py")
+    conv.answer("Long.", "And the next part?")
+    part = conv.call("read_file", source("big", 200), file_path="big.py", offset=201)  # type: ignore[arg-type]
+    conv.answer("More.", "That part again?")
+    assert plan(conv.history, NO_CACHE) == []
+    again = conv.call("read_file", source("big", 200), file_path="big.py", offset=201)  # type: ignore[arg-type]
+    conv.answer("Same.", "ok")
+    cuts = plan(conv.history, NO_CACHE)
+    assert [c.use_id for c in cuts] == [part] and whole != again
+
+
 def test_a_failed_reread_supersedes_nothing() -> None:
     conv = Conversation()
     first = conv.call("read_file", source("a", 200), file_path="a.py")

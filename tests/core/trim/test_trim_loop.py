@@ -114,12 +114,15 @@ async def test_with_caching_on_and_below_the_budget_each_request_extends_the_las
         assert current.cache_read_input_tokens >= prompt - previous.input_tokens
 
 
+# Each run prints the time last, so six runs of the same command are six different answers
+# (the same answer four times in a row would be a loop: kesi_lsp.core.repeats stops it).
+SEQ = "seq 1 400; date +%s%N"
+
+
 async def test_without_caching_superseded_output_is_cleared_at_once(
     make_agent: MakeAgent,
 ) -> None:
-    run = [
-        reply(tool_use("run_command", {"command": "seq 1 400"}, id=f"toolu_{i}")) for i in range(6)
-    ]
+    run = [reply(tool_use("run_command", {"command": SEQ}, id=f"toolu_{i}")) for i in range(6)]
     agent = make_agent(
         script(*run, reply("The numbers never change.")),
         locale="en",
@@ -130,19 +133,20 @@ async def test_without_caching_superseded_output_is_cleared_at_once(
     last = dict(_results(agent.server.requests[-1].body))
     for i in (0, 1):  # superseded, and older than the four newest results
         assert last[f"toolu_{i}"].startswith(PLACEHOLDER_MARK)
-        assert "`seq 1 400`" in last[f"toolu_{i}"] and "(exit code 0)" in last[f"toolu_{i}"]
+        assert f"`{SEQ}`" in last[f"toolu_{i}"] and "(exit code 0)" in last[f"toolu_{i}"]
     for i in (2, 3, 4, 5):
         assert last[f"toolu_{i}"].startswith("1\n2\n3\n")
     agent.assert_history_sound()
 
 
 async def test_trimming_can_be_turned_off(make_agent: MakeAgent) -> None:
-    run = [reply(tool_use("run_command", {"command": "seq 1 400"})) for _ in range(6)]
+    run = [reply(tool_use("run_command", {"command": SEQ})) for _ in range(6)]
     agent = make_agent(
         script(*run, reply("Same output.")),
         locale="en",
         prompt_caching=False,
         context_trimming=False,
+        compaction=False,
         context_budget=100,
     )
     await agent.ask("Run seq six times.")

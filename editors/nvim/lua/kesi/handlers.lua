@@ -1,4 +1,5 @@
----@mod kesi.handlers Per-client handlers for KeSi's own LSP methods (design.md §2.5, §2.7).
+---@mod kesi.handlers Per-client handlers for KeSi's own LSP methods (design.md §2.5, §2.7,
+--- §2.10).
 --- `lsp/kesi.lua` installs `M.handlers`; each one loads what it needs only when it is used.
 
 local M = {}
@@ -16,7 +17,13 @@ local function run_for(client_id, run_id)
   return run
 end
 
+--- The latest sub-total of each search still running, by the id of its tool call.
+local searches = {} ---@type table<string, table>
+
+local INDENT = '    '
+
 --- `kesi/stream` {runId, kind, ...}: model text, tool lines, notices and usage, as they happen.
+--- A sub-agent's events carry `depth` (and `parentToolUseId`): they are indented under the call.
 ---@param params table
 ---@param ctx lsp.HandlerContext
 function M.stream(_, params, ctx)
@@ -26,19 +33,32 @@ function M.stream(_, params, ctx)
   local output = require('kesi.output')
   local run = run_for(ctx.client_id, params.runId)
   local kind = params.kind
+  local indent = INDENT:rep(math.max(0, tonumber(params.depth) or 0))
   if kind == 'text' then
-    output.text(params.text or '')
+    output.text(params.text or '', indent)
   elseif kind == 'toolStart' then
-    output.tool_start(params.tool or '?', params.input)
+    output.tool_start(params.tool or '?', params.input, indent)
   elseif kind == 'toolEnd' then
-    output.tool_end(params.tool or '?', params.isError == true, params.summary)
+    output.tool_end(params.tool or '?', params.isError == true, params.summary, indent)
+    local subtotal = params.toolUseId and searches[params.toolUseId]
+    if subtotal then -- the search's bill follows its result
+      searches[params.toolUseId] = nil
+      output.bill('search', subtotal, INDENT)
+    end
     if params.tool == 'run_command' then
       require('kesi.reload').unmodified() -- like VS Code, show what the command changed
     end
+  elseif kind == 'notice' and (params.notice == 'workspace' or params.notice == 'sandbox') then
+    output.startup(tostring(params.text or '')) -- Day 15's 工作目錄：… / 指令沙箱：…
   elseif kind == 'notice' then
-    output.notice(tostring(params.text or params.message or ''))
+    output.notice(tostring(params.text or params.message or ''), false, params.notice)
   elseif kind == 'usage' then
     require('kesi.runs').usage(run, params.run or params.usage, params.session)
+    if params.purpose == 'compaction' and type(params.request) == 'table' then
+      output.bill('summary of the conversation', params.request)
+    elseif params.purpose == 'search' and params.parentToolUseId and type(params.subtotal) == 'table' then
+      searches[params.parentToolUseId] = params.subtotal
+    end
   elseif kind == 'turn' then
     require('kesi.runs').turn(run, params.turn, params.maxTurns)
   elseif kind == 'edit' then
@@ -46,7 +66,8 @@ function M.stream(_, params, ctx)
   end
 end
 
---- `kesi/runFinished` {runId, status, text, usage}: the footer with the run's cost.
+--- `kesi/runFinished` {runId, status, statusText, text, usage, bill}: the footer, in the
+--- server's words (the session's locale; `bill` is the seed's Day 18 line).
 ---@param params table
 ---@param ctx lsp.HandlerContext
 function M.run_finished(_, params, ctx)
@@ -57,14 +78,38 @@ function M.run_finished(_, params, ctx)
   local run = run_for(ctx.client_id, params.runId)
   local status = params.status or 'done'
   require('kesi.review').close_run(run.id)
-  runs.finish(run, status, params.usage)
+  local verified = type(params.verified) == 'table' and params.verified or nil
+  runs.finish(run, status, params.usage, verified)
   local output = require('kesi.output')
   if status ~= 'done' and type(params.text) == 'string' and params.text ~= '' then
     -- Why it stopped (a done run's text is the model's, already streamed).
     output.notice(params.text, true)
   end
-  output.finish(status, params.usage, run.cost)
-  require('kesi').finished(run, params.text)
+  if run.plan then -- the plan leaves the top; its final state stays in the run's story
+    require('kesi.plan').clear()
+    require('kesi.plan').record(run.plan)
+  end
+  output.finish(status, runs.footer(params, run.cost), verified)
+  require('kesi').finished(run, params)
+end
+
+--- `kesi/plan` {runId, items}: the whole plan, at the top of the output, updated in place.
+---@param params table
+---@param ctx lsp.HandlerContext
+function M.plan(_, params, ctx)
+  if type(params) ~= 'table' or type(params.runId) ~= 'string' or type(params.items) ~= 'table' then
+    return
+  end
+  local run = run_for(ctx.client_id, params.runId)
+  require('kesi.runs').plan(run, params.items)
+  require('kesi.plan').show(params.items, run.title)
+end
+
+--- `kesi/diagnostics` {uris} -> {items}: what every language server reports for those files.
+---@param params table
+---@param ctx lsp.HandlerContext
+function M.diagnostics(_, params, ctx)
+  return require('kesi.diagnostics').request(params or {}, ctx and ctx.client_id)
 end
 
 --- `kesi/reviewEdit` {runId, uri, path, before, after, diff} -> {decision}. Waits for the user.
@@ -90,6 +135,8 @@ M.handlers = {
   ['kesi/runFinished'] = M.run_finished,
   ['kesi/reviewEdit'] = M.review_edit,
   ['kesi/saveDocuments'] = M.save_documents,
+  ['kesi/plan'] = M.plan,
+  ['kesi/diagnostics'] = M.diagnostics,
 }
 
 return M

@@ -37,19 +37,21 @@ function M.announce(run)
   if config.options.output.open then
     output.open(false)
   end
+  require('kesi.plan').clear() -- the last run's plan is in its story; this run has its own
   output.header(run.title)
 end
 
 --- Called when a run ends: a one-line summary when the output is not in view.
 ---@param run kesi.Run
----@param text string?
-function M.finished(run, text)
+---@param finished table the `kesi/runFinished` params
+function M.finished(run, finished)
   if not config.options.notify_done or require('kesi.output').is_visible() then
     return
   end
   local level = run.status == 'done' and vim.log.levels.INFO or vim.log.levels.WARN
-  local msg = ('KeSi: %s · %s'):format(run.status, runs.format_cost(run.cost))
-  if run.status ~= 'done' and text and text ~= '' then
+  local msg = 'KeSi: ' .. runs.footer(finished, run.cost)
+  local text = finished.text
+  if run.status ~= 'done' and type(text) == 'string' and text ~= '' then
     msg = msg .. '\n' .. text
   end
   vim.notify(msg, level)
@@ -250,28 +252,42 @@ local function session_command(command, on_result)
   end)
 end
 
---- Clear the session's history and read records (the seed's /reset).
+--- Show the server's answer to a session command: its `lines` or its `message`, the seed's
+--- words in the session's locale (the server says them; the plugin never words its own).
+---@param result any
+---@param fallback string what an older server that sends neither did
+local function say(result, fallback)
+  local lines = type(result) == 'table' and result.lines
+  if type(lines) == 'table' and #lines > 0 then
+    vim.notify(table.concat(vim.tbl_map(tostring, lines), '\n'), vim.log.levels.INFO)
+  elseif type(result) == 'table' and type(result.message) == 'string' then
+    vim.notify(result.message, vim.log.levels.INFO)
+  else
+    vim.notify('KeSi: ' .. fallback, vim.log.levels.INFO)
+  end
+end
+
+--- Clear the session's history and read records (the seed's /reset):
+--- 「日記與檔案版本紀錄已清空，我們重新開始」.
 function M.reset()
-  session_command('kesi.reset', function()
-    vim.notify('KeSi: conversation and read records cleared', vim.log.levels.INFO)
+  session_command('kesi.reset', function(result)
+    say(result, 'conversation and read records cleared')
   end)
 end
 
---- Format `kesi.cost`'s answer.
----@param c table
----@return string
-function M.format_usage(c)
-  return ('KeSi session: %s · %d requests · %d input, %d output, %d cache read, %d cache write tokens'):format(
-    runs.format_cost(c.costUsd or 0),
-    c.requests or 0,
-    c.inputTokens or 0,
-    c.outputTokens or 0,
-    c.cacheReadTokens or 0,
-    c.cacheWriteTokens or 0
-  )
+--- Summarise the older part of the conversation now (kesi.compact), as a short run of its own.
+function M.compact()
+  local bufnr = vim.api.nvim_get_current_buf()
+  local client = client_mod.require(bufnr)
+  if not client then
+    return
+  end
+  local uri = client_mod.uri(bufnr)
+  local args = uri and { uri = uri } or vim.empty_dict()
+  M.start(client, 'kesi.compact', args, 'compact the conversation', bufnr)
 end
 
---- Show what this session has cost (the seed's /cost).
+--- Show what this session has cost (the seed's /cost, Day 18's lines).
 function M.cost()
   session_command('kesi.cost', function(result, client)
     if type(result) ~= 'table' then
@@ -280,55 +296,28 @@ function M.cost()
     if type(result.costUsd) == 'number' then
       runs.reported_session_cost[client.id] = result.costUsd
     end
-    vim.notify(M.format_usage(result), vim.log.levels.INFO)
+    say(result, runs.format_cost(result.costUsd or 0))
   end)
 end
 
---- Show this session's grants (the seed's /permissions).
+--- Show this session's grants (the seed's /permissions: 已放行的指令：… / 已放行的檔案：…).
 function M.permissions()
   session_command('kesi.permissions', function(result)
-    result = type(result) == 'table' and result or {}
-    local commands, files = result.commands or {}, result.files or {}
-    local accepted = result.approvals == 'acceptEdits'
-    local rules = type(result.rules) == 'table' and #result.rules > 0
-    local server_lines = type(result.lines) == 'table' and result.lines or {}
-    if #commands == 0 and #files == 0 and not accepted and not rules then
-      vim.notify('KeSi: no permissions granted in this session', vim.log.levels.INFO)
-      return
-    end
-    local lines = { 'KeSi permissions for this session:' }
-    if accepted then
-      table.insert(lines, '  edits: all allowed without asking (approvals = acceptEdits)')
-    end
-    if #commands > 0 then
-      table.insert(lines, '  commands:')
-      for _, c in ipairs(commands) do
-        table.insert(lines, '    ' .. tostring(c))
-      end
-    end
-    if #files > 0 then
-      table.insert(lines, '  files:')
-      for _, f in ipairs(files) do
-        table.insert(lines, '    ' .. tostring(f))
-      end
-    end
-    if rules and #server_lines > 0 then
-      -- the server's own line: the rules in force and where each came from
-      table.insert(lines, '  ' .. tostring(server_lines[#server_lines]))
-    end
-    vim.notify(table.concat(lines, '\n'), vim.log.levels.INFO)
+    say(result, 'permissions unknown (update kesi-lsp)')
   end)
 end
 
 --- Withdraw every grant of this session (the seed's /revoke).
 function M.revoke()
-  session_command('kesi.revoke', function()
-    vim.notify('KeSi: all permissions of this session revoked', vim.log.levels.INFO)
+  session_command('kesi.revoke', function(result)
+    say(result, 'all permissions of this session revoked')
   end)
 end
 
---- For statuslines: "KeSi ● running · $0.0012" while a run lives, "KeSi $0.0345" after, ""
---- where no KeSi server serves the buffer.
+--- For statuslines: "KeSi ● turn 2/20 · step 2/3: Fix the sign · $0.0012" while a run lives
+--- (the plan's step in progress, when it has one), "KeSi ✓ verified · $0.0345" after (the
+--- server's verdict on the last run's changes, when it gave one), "" where no KeSi server
+--- serves the buffer.
 ---@param bufnr integer?
 ---@return string
 function M.status(bufnr)
@@ -338,11 +327,25 @@ function M.status(bufnr)
   end
   local run = runs.active_run(client.id)
   if run then
-    local doing = run.turn and ('turn ' .. run.turn) or 'running'
-    return ('KeSi ● %s · %s'):format(doing, runs.format_cost(run.cost))
+    local parts = { run.turn and ('turn ' .. run.turn) or 'running' }
+    local step = require('kesi.plan').step(run.plan)
+    if step then
+      if vim.fn.strchars(step) > 48 then
+        step = vim.fn.strcharpart(step, 0, 47) .. '…'
+      end
+      table.insert(parts, step)
+    end
+    table.insert(parts, runs.format_cost(run.cost))
+    return 'KeSi ● ' .. table.concat(parts, ' · ')
   end
-  local cost = runs.session_cost(client.id)
-  return ('KeSi %s'):format(runs.format_cost(cost))
+  local cost = runs.format_cost(runs.session_cost(client.id))
+  local last = runs.last_finished(client.id)
+  local verdict = last and require('kesi.output').verdict(last.verified)
+  if verdict then
+    local mark = ({ verified = '✓', unverified = '?' })[last.verified.status] or '✗'
+    return ('KeSi %s %s · %s'):format(mark, verdict, cost)
+  end
+  return ('KeSi %s'):format(cost)
 end
 
 return M

@@ -1,6 +1,7 @@
 ---@mod kesi.output The `kesi://output` buffer: what KeSi says and does, as it happens.
 --- Model text streams in as prose; tool calls, their results, notices and the cost of each run
---- are lines of their own, each with a highlight group (see |kesi-highlights|).
+--- are lines of their own, each with a highlight group (see |kesi-highlights|). A search
+--- sub-agent's text and tool lines are indented under the call that started it.
 
 local config = require('kesi.config')
 
@@ -16,11 +17,19 @@ M.highlights = {
   KeSiToolOk = 'DiagnosticOk',
   KeSiToolError = 'DiagnosticError',
   KeSiNotice = 'DiagnosticWarn',
+  KeSiStartup = 'Comment',
+  KeSiInfo = 'DiagnosticInfo',
   KeSiCost = 'Comment',
   KeSiDone = 'DiagnosticOk',
   KeSiStopped = 'DiagnosticWarn',
   KeSiFailed = 'DiagnosticError',
   KeSiPending = 'DiagnosticInfo',
+  KeSiPlanDone = 'DiagnosticOk',
+  KeSiPlanActive = 'DiagnosticInfo',
+  KeSiPlanPending = 'Comment',
+  KeSiVerified = 'DiagnosticOk',
+  KeSiUnverified = 'DiagnosticWarn',
+  KeSiVerifyFailed = 'DiagnosticError',
 }
 
 function M.define_highlights()
@@ -29,8 +38,12 @@ function M.define_highlights()
   end
 end
 
---- Whether the last line holds model text that further deltas continue.
+--- Whether the last line holds model text that further deltas continue, and its indent.
 local in_text = false
+local text_indent = ''
+
+--- The last notice of the current run, so the run's end does not repeat it.
+local last_notice = nil ---@type string?
 
 ---@return integer?
 local function find_buf()
@@ -57,6 +70,7 @@ function M.buf()
   vim.bo[buf].filetype = 'kesioutput'
   vim.keymap.set('n', 'q', '<Cmd>close<CR>', { buffer = buf, nowait = true, desc = 'Close' })
   in_text = false
+  text_indent = ''
   return buf
 end
 
@@ -174,14 +188,63 @@ local function add_lines(lines, group)
   in_text = false
 end
 
+--- Append lines, each highlighted with its own group (`groups[i]`, nil for none).
+---@param lines string[]
+---@param groups (string|false)[]
+function M.lines(lines, groups)
+  edit(function(buf)
+    local start = vim.api.nvim_buf_line_count(buf)
+    if is_empty(buf) then
+      start = 0
+      vim.api.nvim_buf_set_lines(buf, 0, -1, true, lines)
+    else
+      vim.api.nvim_buf_set_lines(buf, -1, -1, true, lines)
+    end
+    for i, line in ipairs(lines) do
+      if groups[i] then
+        vim.api.nvim_buf_set_extmark(buf, M.ns, start + i - 1, 0, { end_col = #line, hl_group = groups[i] })
+      end
+    end
+  end)
+  in_text = false
+end
+
+--- Replace the first `count` lines with `lines` (the plan block at the top), then `after(buf)`.
+---@param count integer
+---@param lines string[]
+---@param after fun(buf: integer)?
+function M.replace_top(count, lines, after)
+  edit(function(buf)
+    count = math.min(count, vim.api.nvim_buf_line_count(buf))
+    if #lines == 0 and count >= vim.api.nvim_buf_line_count(buf) then
+      vim.api.nvim_buf_set_lines(buf, 0, -1, true, {})
+      in_text = false
+    else
+      vim.api.nvim_buf_set_lines(buf, 0, count, true, lines)
+    end
+    if after then
+      after(buf)
+    end
+  end)
+end
+
 --- Model text, as it streams: continues the current paragraph, newlines start new lines.
+--- With `indent` (a sub-agent's text) every line it starts is indented.
 ---@param text string
-function M.text(text)
+---@param indent string?
+function M.text(text, indent)
+  indent = indent or ''
   if text == '' then
     return
   end
+  if in_text and indent ~= text_indent then
+    in_text = false -- the sub-agent's text never continues the main text's line, nor back
+  end
   edit(function(buf)
     local pieces = vim.split(text, '\n', { plain = true })
+    for i = in_text and 2 or 1, #pieces do
+      pieces[i] = indent .. pieces[i]
+    end
     if not in_text then
       if is_empty(buf) then
         vim.api.nvim_buf_set_lines(buf, 0, -1, true, pieces)
@@ -195,6 +258,7 @@ function M.text(text)
     end
   end)
   in_text = true
+  text_indent = indent
 end
 
 --- A short, readable form of a tool's input for its line in the output.
@@ -202,10 +266,10 @@ end
 ---@param input table?
 ---@return string
 function M.describe_input(tool, input)
-  if type(input) ~= 'table' then
-    return ''
+  if type(input) ~= 'table' or type(input.items) == 'table' then
+    return '' -- the todo tool: the plan itself is at the top of the output
   end
-  for _, key in ipairs({ 'command', 'file_path', 'path', 'pattern', 'glob' }) do
+  for _, key in ipairs({ 'command', 'task', 'file_path', 'path', 'pattern', 'glob' }) do
     if type(input[key]) == 'string' then
       local value = input[key]
       if key == 'pattern' and type(input.path) == 'string' and input.path ~= '' then
@@ -227,37 +291,76 @@ end
 
 ---@param tool string
 ---@param input table?
-function M.tool_start(tool, input)
+---@param indent string? a sub-agent's tool call: indented under its parent
+function M.tool_start(tool, input, indent)
   local detail = M.describe_input(tool, input)
-  add_lines({ ('▸ %s%s'):format(tool, detail ~= '' and (' ' .. detail) or '') }, 'KeSiTool')
+  local line = ('%s▸ %s%s'):format(indent or '', tool, detail ~= '' and (' ' .. detail) or '')
+  add_lines({ line }, 'KeSiTool')
 end
 
 ---@param tool string
 ---@param is_error boolean
 ---@param summary string?
-function M.tool_end(tool, is_error, summary)
+---@param indent string?
+function M.tool_end(tool, is_error, summary, indent)
   local text = (summary and summary ~= '') and summary or tool
   text = text:gsub('\n', ' ⏎ ')
   if is_error then
-    add_lines({ ('  ✗ %s'):format(text) }, 'KeSiToolError')
+    add_lines({ ('%s  ✗ %s'):format(indent or '', text) }, 'KeSiToolError')
   else
-    add_lines({ ('  ✓ %s'):format(text) }, 'KeSiToolOk')
+    add_lines({ ('%s  ✓ %s'):format(indent or '', text) }, 'KeSiToolOk')
   end
 end
 
---- The last notice of the current run, so the run's end does not repeat it.
-local last_notice = nil ---@type string?
+--- Notices that only inform (a resumed conversation, a summary of it) are not warnings.
+local calm = { resume = true, compaction = true, info = true }
 
 ---@param text string
 ---@param once boolean? skip it when it repeats the run's last notice
-function M.notice(text, once)
+---@param kind string? the server's notice kind
+function M.notice(text, once, kind)
   if once and text == last_notice then
     return
   end
   last_notice = text
   local lines = vim.split(text, '\n', { plain = true })
-  lines[1] = '! ' .. lines[1]
-  add_lines(lines, 'KeSiNotice')
+  lines[1] = (calm[kind or ''] and 'ℹ ' or '! ') .. lines[1]
+  add_lines(lines, calm[kind or ''] and 'KeSiInfo' or 'KeSiNotice')
+end
+
+--- Token counts and cost of a summary or a search (one line of the bill).
+---@param usage table
+---@return string
+function M.format_bill(usage)
+  local parts = {}
+  if type(usage.requests) == 'number' and usage.requests > 1 then
+    table.insert(parts, ('%d requests'):format(usage.requests))
+  end
+  table.insert(
+    parts,
+    ('%d in / %d out tokens (%d cache read, %d cache write)'):format(
+      usage.inputTokens or 0,
+      usage.outputTokens or 0,
+      usage.cacheReadTokens or 0,
+      usage.cacheWriteTokens or 0
+    )
+  )
+  table.insert(parts, ('cost %s'):format(require('kesi.runs').format_cost(usage.costUsd or 0)))
+  return table.concat(parts, ' · ')
+end
+
+--- A line of the bill of its own: what a summary or a search cost.
+---@param label string "summary of the conversation" | "search"
+---@param usage table
+---@param indent string?
+function M.bill(label, usage, indent)
+  add_lines({ ('%s$ %s: %s'):format(indent or '', label, M.format_bill(usage)) }, 'KeSiCost')
+end
+
+--- A start-up line (the working directory, the sandbox), indented as the seed prints it.
+---@param text string
+function M.startup(text)
+  add_lines({ '  ' .. text }, 'KeSiStartup')
 end
 
 ---@param text string
@@ -272,38 +375,46 @@ local status_groups = {
   failed = 'KeSiFailed',
 }
 
---- The end of a run: its status and what it cost.
----@param status string
----@param usage table?
----@param cost number
-function M.finish(status, usage, cost)
-  local parts = { status }
-  if type(usage) == 'table' then
-    if type(usage.requests) == 'number' then
-      table.insert(parts, ('%d request%s'):format(usage.requests, usage.requests == 1 and '' or 's'))
-    end
-    if type(usage.inputTokens) == 'number' and type(usage.outputTokens) == 'number' then
-      local tokens = ('%d in / %d out tokens'):format(usage.inputTokens, usage.outputTokens)
-      local cache = {}
-      if (usage.cacheReadTokens or 0) > 0 then
-        table.insert(cache, ('%d cache read'):format(usage.cacheReadTokens))
-      end
-      if (usage.cacheWriteTokens or 0) > 0 then
-        table.insert(cache, ('%d cache write'):format(usage.cacheWriteTokens))
-      end
-      if #cache > 0 then
-        tokens = ('%s (%s)'):format(tokens, table.concat(cache, ', '))
-      end
-      table.insert(parts, tokens)
-    end
+local verdict_groups = {
+  verified = 'KeSiVerified',
+  unverified = 'KeSiUnverified',
+  failed = 'KeSiVerifyFailed',
+}
+local verdict_marks = { verified = '✓', unverified = '?', failed = '✗' }
+
+--- The server's verdict on the run's changes (`kesi/runFinished.verified`), or nil: its word
+--- (the server's own, `text`, when it sent one) and its line for the output.
+---@param verified table?
+---@return string? word, string? line
+function M.verdict(verified)
+  if type(verified) ~= 'table' or type(verified.status) ~= 'string' then
+    return nil, nil
   end
-  table.insert(parts, ('cost %s'):format(require('kesi.runs').format_cost(cost)))
-  local line = '── ' .. table.concat(parts, ' · ')
-  add_lines({ line }, status_groups[status] or 'KeSiCost')
+  local word = type(verified.text) == 'string' and verified.text
+    or (verified.status == 'failed' and 'verification failed' or verified.status)
+  local line = ('%s %s'):format(verdict_marks[verified.status] or '·', word)
+  if type(verified.detail) == 'string' and verified.detail ~= '' then
+    line = ('%s: %s'):format(line, verified.detail)
+  end
+  return word, line
+end
+
+--- The end of a run: the server's verdict on its changes (when it gave one), then its footer
+--- line (`kesi.runs.footer`: the server's status word, the verdict's and the bill).
+---@param status string
+---@param footer string
+---@param verified table? `kesi/runFinished.verified`
+function M.finish(status, footer, verified)
+  local _, line = M.verdict(verified)
+  if line then
+    add_lines({ line }, verdict_groups[verified.status])
+  end
+  add_lines({ '── ' .. footer }, status_groups[status] or 'KeSiCost')
 end
 
 --- Remove everything (`:KeSiOutput clear`).
 function M.clear()
+  require('kesi.plan').forget()
   edit(function(buf)
     vim.api.nvim_buf_clear_namespace(buf, M.ns, 0, -1)
     vim.api.nvim_buf_set_lines(buf, 0, -1, true, {})

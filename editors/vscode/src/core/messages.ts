@@ -1,12 +1,14 @@
 /**
  * Every sentence the extension itself shows, in English and Traditional Chinese.
  *
- * The server speaks in the user's `kesi.locale`; the client follows the same setting so one
- * conversation never switches language halfway. The zh-TW lines for /cost, /permissions and
- * /revoke are the seed's own wording (Days 14 and 18).
+ * The server speaks in the user's `kesi.locale`, and whatever the server says the extension
+ * shows as it came: the answers of /cost, /permissions, /revoke and /reset (`lines`,
+ * `message`), a run's end (`statusText`, the seed's Day 18 `bill`). What is left here is the
+ * extension's own UI (its commands, its server's state, its review), in the same setting so
+ * one conversation never switches language halfway.
  */
 
-import type { PermissionsResult, RunStatus, Usage } from "./protocol";
+import type { RunStatus, Usage, VerdictStatus } from "./protocol";
 
 export type Locale = "en" | "zh-TW";
 
@@ -15,19 +17,6 @@ export function asLocale(value: unknown): Locale {
 }
 
 const EN = {
-  "cost.requests": "This session: {n} requests",
-  "cost.tokens": "input {input}, output {output}",
-  "cost.cache": "cache read {read}, cache write {write}",
-  "cost.total": "total ${cost}",
-  "cost.partial": "(includes interrupted requests counted up to where they stopped)",
-  "permissions.commands": "Allowed commands: {list}",
-  "permissions.files": "Allowed files: {list}",
-  "permissions.none": "(none)",
-  "permissions.separator": ", ",
-  "permissions.editsAccepted":
-    "Every file edit is allowed without asking (kesi.approvals is acceptEdits).",
-  "revoke.done": "All grants for this session have been revoked.",
-  "reset.done": "KeSi's history and read records for this session are cleared.",
   "cancel.nothing": "No KeSi run is in progress.",
   "fix.noEditor": "Open a file and select the code KeSi should fix.",
   "fix.notFile": "KeSi can only fix files on disk.",
@@ -60,6 +49,21 @@ const EN = {
   "status.tooltip.idle": "KeSi · session cost ${cost} · click to show the output",
   "status.tooltip.running": "KeSi is working · session cost ${cost} · click to cancel",
   "status.tooltip.stopped": "KeSi's server is not running · click to show the log",
+  "status.tooltip.verdict": "Last run: {verdict}: {detail}",
+  "verify.verified": "verified",
+  "verify.failed": "verification failed",
+  "verify.unverified": "unverified",
+  "plan.title": "Plan ({done}/{total} done)",
+  "plan.summary": "{done}/{total} done",
+  "plan.step": "step {number}/{total}: {content}",
+  "plan.status.completed": "done",
+  "plan.status.in_progress": "in progress",
+  "plan.status.pending": "to do",
+  "plan.finished": "run ended",
+  "run.title.compact": "Compact the conversation",
+  "bill.compaction": "summary of the conversation: {tokens} · ${cost}",
+  "bill.search": "search: {requests} requests · {tokens} · ${cost}",
+  "bill.tokens": "input {input}, cache read {read}, cache write {write}, output {output}",
   "changes.top": "at the top",
   "changes.after": "after line {line}",
   "changes.line": "line {line}",
@@ -79,18 +83,6 @@ const EN = {
 export type MessageKey = keyof typeof EN;
 
 const ZH_TW: Record<MessageKey, string> = {
-  "cost.requests": "這個 session 共 {n} 次請求",
-  "cost.tokens": "input {input}、output {output}",
-  "cost.cache": "快取讀 {read}、快取寫 {write}",
-  "cost.total": "合計 ${cost}",
-  "cost.partial": "（其中有中斷的請求，只算到中斷前收到的部分）",
-  "permissions.commands": "已放行的指令：{list}",
-  "permissions.files": "已放行的檔案：{list}",
-  "permissions.none": "（無）",
-  "permissions.separator": "、",
-  "permissions.editsAccepted": "所有改檔都不先問，直接允許（kesi.approvals 是 acceptEdits）。",
-  "revoke.done": "（這個 session 的授權已全部收回）",
-  "reset.done": "已清空這個 session 的對話與讀檔紀錄。",
   "cancel.nothing": "KeSi 現在沒有在執行。",
   "fix.noEditor": "請先打開檔案，選取要 KeSi 修的程式碼。",
   "fix.notFile": "KeSi 只能修磁碟上的檔案。",
@@ -123,6 +115,21 @@ const ZH_TW: Record<MessageKey, string> = {
   "status.tooltip.idle": "KeSi · 這個 session 花了 ${cost} · 點一下看輸出",
   "status.tooltip.running": "KeSi 正在工作 · 這個 session 花了 ${cost} · 點一下中斷",
   "status.tooltip.stopped": "KeSi 的伺服器沒有在執行 · 點一下看紀錄",
+  "status.tooltip.verdict": "上一輪：{verdict}：{detail}",
+  "verify.verified": "已驗證",
+  "verify.failed": "驗證失敗",
+  "verify.unverified": "未驗證",
+  "plan.title": "計畫（完成 {done}/{total}）",
+  "plan.summary": "完成 {done}/{total}",
+  "plan.step": "第 {number}/{total} 步：{content}",
+  "plan.status.completed": "完成",
+  "plan.status.in_progress": "進行中",
+  "plan.status.pending": "待辦",
+  "plan.finished": "這一輪已結束",
+  "run.title.compact": "濃縮對話",
+  "bill.compaction": "濃縮對話：{tokens} · ${cost}",
+  "bill.search": "搜尋：{requests} 次請求 · {tokens} · ${cost}",
+  "bill.tokens": "input {input}、快取讀 {read}、快取寫 {write}、output {output}",
   "changes.top": "檔案開頭",
   "changes.after": "第 {line} 行之後",
   "changes.line": "第 {line} 行",
@@ -155,55 +162,50 @@ export function formatUsd(cost: number): string {
   return cost.toFixed(4);
 }
 
+/** The server's words for a session command's answer: its `lines`, else its `message`. */
+export function serverLines(result: unknown): string[] | undefined {
+  if (typeof result !== "object" || result === null) {
+    return undefined;
+  }
+  const { lines, message } = result as { lines?: unknown; message?: unknown };
+  if (Array.isArray(lines) && lines.length > 0) {
+    return lines.map(String);
+  }
+  return typeof message === "string" ? [message] : undefined;
+}
+
 function count(n: number): string {
   return n.toLocaleString("en-US");
 }
 
-/** The `/cost` report (seed Day 18): requests, tokens, cache when used, total. */
-export function formatCost(usage: Usage, locale: Locale): string[] {
-  const lines = [
-    t("cost.requests", locale, { n: count(usage.requests) }),
-    t("cost.tokens", locale, {
-      input: count(usage.inputTokens),
-      output: count(usage.outputTokens),
-    }),
-  ];
-  if (usage.cacheReadTokens || usage.cacheWriteTokens) {
-    lines.push(
-      t("cost.cache", locale, {
-        read: count(usage.cacheReadTokens),
-        write: count(usage.cacheWriteTokens),
-      }),
-    );
-  }
-  lines.push(t("cost.total", locale, { cost: formatUsd(usage.costUsd) }));
-  if (usage.partial) {
-    lines.push(t("cost.partial", locale));
-  }
-  return lines;
+/** One line of the bill for a summary or a search: its tokens (cache included) and cost. */
+export function formatBill(
+  key: "bill.compaction" | "bill.search",
+  usage: Usage,
+  locale: Locale,
+): string {
+  const tokens = t("bill.tokens", locale, {
+    input: count(usage.inputTokens),
+    read: count(usage.cacheReadTokens),
+    write: count(usage.cacheWriteTokens),
+    output: count(usage.outputTokens),
+  });
+  return t(key, locale, {
+    requests: count(usage.requests),
+    tokens,
+    cost: formatUsd(usage.costUsd),
+  });
 }
 
-/** The `/permissions` report (seed Day 14): one line for commands, one for files. */
-export function formatPermissions(result: PermissionsResult, locale: Locale): string[] {
-  const list = (items: string[]): string =>
-    items.length
-      ? [...items].sort().join(t("permissions.separator", locale))
-      : t("permissions.none", locale);
-  const lines = [
-    t("permissions.commands", locale, { list: list(result.commands) }),
-    t("permissions.files", locale, { list: list(result.files) }),
-  ];
-  if (result.approvals === "acceptEdits") {
-    lines.push(t("permissions.editsAccepted", locale));
+/** A run's status in words: the server's `statusText` (its locale), else this client's. */
+export function runEndWord(
+  finished: { status: RunStatus; statusText?: string },
+  locale: Locale,
+): string {
+  if (typeof finished.statusText === "string" && finished.statusText !== "") {
+    return finished.statusText;
   }
-  if (result.rulesLine) {
-    lines.push(result.rulesLine);
-  }
-  return lines;
-}
-
-export function runEndWord(status: RunStatus, locale: Locale): string {
-  switch (status) {
+  switch (finished.status) {
     case "done":
       return t("run.end.done", locale);
     case "cancelled":
@@ -212,5 +214,16 @@ export function runEndWord(status: RunStatus, locale: Locale): string {
       return t("run.end.limit", locale);
     default:
       return t("run.end.failed", locale);
+  }
+}
+
+export function verdictWord(status: VerdictStatus, locale: Locale): string {
+  switch (status) {
+    case "verified":
+      return t("verify.verified", locale);
+    case "failed":
+      return t("verify.failed", locale);
+    default:
+      return t("verify.unverified", locale);
   }
 }

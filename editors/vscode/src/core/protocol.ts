@@ -9,6 +9,8 @@ export const STREAM = "kesi/stream";
 export const RUN_FINISHED = "kesi/runFinished";
 export const SAVE_DOCUMENTS = "kesi/saveDocuments";
 export const REVIEW_EDIT = "kesi/reviewEdit";
+export const PLAN = "kesi/plan";
+export const DIAGNOSTICS = "kesi/diagnostics";
 
 /**
  * What this client announces under `capabilities.experimental.kesi` (§2.2). `reviewEdit` only
@@ -16,9 +18,8 @@ export const REVIEW_EDIT = "kesi/reviewEdit";
  * edits and VS Code's Refactor Preview reviews them.
  */
 export function kesiClientCapabilities(reviewEdit: boolean): Record<string, boolean> {
-  return reviewEdit
-    ? { stream: true, reviewEdit: true, saveDocuments: true }
-    : { stream: true, saveDocuments: true };
+  const common = { stream: true, saveDocuments: true, plan: true, diagnostics: true };
+  return reviewEdit ? { ...common, reviewEdit: true } : common;
 }
 
 /** The server's commands (§2.3); each is also a VS Code command of the same id. */
@@ -30,6 +31,7 @@ export const SERVER_COMMANDS = [
   "kesi.cost",
   "kesi.permissions",
   "kesi.revoke",
+  "kesi.compact",
   "kesi.changes",
   "kesi.keep",
   "kesi.undo",
@@ -62,44 +64,63 @@ export interface Usage {
   partial?: boolean;
 }
 
-export interface TextEvent {
+/**
+ * Every stream event may come from a sub-agent (the search agent) working inside a tool call:
+ * then it names that call (`parentToolUseId`), the agent, and its depth (1 = directly under a
+ * call of the main run), so it can be shown indented under the call.
+ */
+export interface Nesting {
+  parentToolUseId?: string;
+  agent?: string;
+  depth?: number;
+}
+
+export interface TextEvent extends Nesting {
   runId: string;
   kind: "text";
   text: string;
 }
 
-export interface ToolStartEvent {
+export interface ToolStartEvent extends Nesting {
   runId: string;
   kind: "toolStart";
+  toolUseId?: string;
   tool: string;
   input?: Record<string, unknown>;
 }
 
-export interface ToolEndEvent {
+export interface ToolEndEvent extends Nesting {
   runId: string;
   kind: "toolEnd";
+  toolUseId?: string;
   tool: string;
   isError: boolean;
   summary?: string;
 }
 
-export interface NoticeEvent {
+export interface NoticeEvent extends Nesting {
   runId: string;
   kind: "notice";
   text: string;
   notice?: string;
 }
 
-export interface UsageEvent {
+/** Why a request was made: a round of the run, a summary of old turns, a search. */
+export type Purpose = "turn" | "compaction" | "search";
+
+export interface UsageEvent extends Nesting {
   runId: string;
   kind: "usage";
+  purpose?: Purpose;
   request?: Usage;
   run?: Usage;
   session?: Usage;
+  /** A search's running total (its requests only). */
+  subtotal?: Usage;
 }
 
 /** An edit reached the workspace (disk and buffer agree); `diff` is its unified diff. */
-export interface EditEvent {
+export interface EditEvent extends Nesting {
   runId: string;
   kind: "edit";
   tool?: string;
@@ -108,7 +129,7 @@ export interface EditEvent {
 }
 
 /** A model round trip began (the progress notification shows it too). */
-export interface TurnEvent {
+export interface TurnEvent extends Nesting {
   runId: string;
   kind: "turn";
   turn: number;
@@ -120,11 +141,48 @@ export type StreamEvent =
 
 export type RunStatus = "done" | "cancelled" | "failed" | "limit";
 
+export type VerdictStatus = "verified" | "failed" | "unverified";
+
+/** The server's own verdict on a run's changes (§2.10): never the model's word. */
+export interface Verdict {
+  status: VerdictStatus;
+  /** The status in the server's words (its `kesi.locale`). */
+  text?: string;
+  by: string | null;
+  detail: string;
+}
+
 export interface RunFinished {
   runId: string;
   status: RunStatus;
   text?: string;
   usage?: Usage;
+  /** The status in the server's words (its `kesi.locale`). */
+  statusText?: string;
+  /** The seed's bill line (Day 18); null when the run made no request. */
+  bill?: string | null;
+  /** Which limit stopped a "limit" run: max_turns, max_tokens, tool_failures, repeating... */
+  limit?: string | null;
+  /** Absent or null when the run changed and checked nothing. */
+  verified?: Verdict | null;
+}
+
+export type PlanStatus = "pending" | "in_progress" | "completed";
+
+export interface PlanItem {
+  content: string;
+  status: PlanStatus;
+}
+
+/** `kesi/plan`: the model's whole plan, sent again after every update. */
+export interface PlanParams {
+  runId: string;
+  items: PlanItem[];
+}
+
+/** `kesi/diagnostics`: the files whose problems the server asks about. */
+export interface DiagnosticsParams {
+  uris: string[];
 }
 
 export interface RunStarted {
@@ -133,15 +191,6 @@ export interface RunStarted {
 
 export interface CancelResult {
   cancelled: boolean;
-}
-
-export interface PermissionsResult {
-  commands: string[];
-  files: string[];
-  /** kesi.approvals: "acceptEdits" means every file edit is allowed without asking. */
-  approvals?: string;
-  /** The server's line listing the permission rules in force and where each came from. */
-  rulesLine?: string;
 }
 
 export interface SaveDocumentsParams {
@@ -183,11 +232,56 @@ export function asStreamEvent(value: unknown): StreamEvent | undefined {
   }
 }
 
+const VERDICTS: readonly string[] = ["verified", "failed", "unverified"];
+const PLAN_STATUSES: readonly string[] = ["pending", "in_progress", "completed"];
+
+export function asVerdict(value: unknown): Verdict | undefined {
+  if (!isRecord(value) || typeof value.status !== "string" || !VERDICTS.includes(value.status)) {
+    return undefined;
+  }
+  const verdict: Verdict = {
+    status: value.status as VerdictStatus,
+    by: typeof value.by === "string" ? value.by : null,
+    detail: typeof value.detail === "string" ? value.detail : "",
+  };
+  if (typeof value.text === "string" && value.text !== "") {
+    verdict.text = value.text;
+  }
+  return verdict;
+}
+
 export function asRunFinished(value: unknown): RunFinished | undefined {
   if (!isRecord(value) || typeof value.runId !== "string" || typeof value.status !== "string") {
     return undefined;
   }
-  return value as unknown as RunFinished;
+  const finished = value as unknown as RunFinished;
+  return { ...finished, verified: asVerdict(value.verified) ?? null };
+}
+
+export function asPlan(value: unknown): PlanParams | undefined {
+  if (!isRecord(value) || typeof value.runId !== "string" || !Array.isArray(value.items)) {
+    return undefined;
+  }
+  const items: PlanItem[] = [];
+  for (const item of value.items) {
+    if (
+      !isRecord(item) ||
+      typeof item.content !== "string" ||
+      typeof item.status !== "string" ||
+      !PLAN_STATUSES.includes(item.status)
+    ) {
+      return undefined;
+    }
+    items.push({ content: item.content, status: item.status as PlanStatus });
+  }
+  return { runId: value.runId, items };
+}
+
+export function asDiagnosticsParams(value: unknown): DiagnosticsParams | undefined {
+  if (!isRecord(value) || !Array.isArray(value.uris)) {
+    return undefined;
+  }
+  return { uris: value.uris.filter((uri): uri is string => typeof uri === "string") };
 }
 
 export function asRunStarted(value: unknown): RunStarted | undefined {
@@ -198,25 +292,6 @@ export function asUsage(value: unknown): Usage | undefined {
   return isRecord(value) && typeof value.costUsd === "number"
     ? (value as unknown as Usage)
     : undefined;
-}
-
-export function asPermissions(value: unknown): PermissionsResult | undefined {
-  if (!isRecord(value) || !Array.isArray(value.commands) || !Array.isArray(value.files)) {
-    return undefined;
-  }
-  const result: PermissionsResult = {
-    commands: value.commands.map(String),
-    files: value.files.map(String),
-  };
-  if (typeof value.approvals === "string") {
-    result.approvals = value.approvals;
-  }
-  const lines = Array.isArray(value.lines) ? value.lines : [];
-  const last: unknown = lines[lines.length - 1];
-  if (Array.isArray(value.rules) && typeof last === "string") {
-    result.rulesLine = last; // the server's words, in the session's locale
-  }
-  return result;
 }
 
 export function asSaveDocumentsParams(value: unknown): SaveDocumentsParams | undefined {

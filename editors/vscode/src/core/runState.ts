@@ -3,13 +3,15 @@
  * "KeSi: Cancel" (which cancels the newest live run).
  */
 
-import { formatUsd, t, type Locale } from "./messages";
-import type { RunFinished, StreamEvent, Usage } from "./protocol";
+import { formatUsd, t, verdictWord, type Locale } from "./messages";
+import type { RunFinished, StreamEvent, Usage, Verdict } from "./protocol";
 
 export class RunTracker {
   private readonly live: string[] = [];
   private readonly ended = new Set<string>();
   private cost: number | undefined;
+  private verdict: Verdict | undefined;
+  private bill: string | undefined;
   private readonly listeners: (() => void)[] = [];
 
   /** Called whenever `running`, `currentRunId` or `sessionCostUsd` may have changed. */
@@ -24,6 +26,16 @@ export class RunTracker {
   /** The newest run still going, if any. */
   get currentRunId(): string | undefined {
     return this.live[this.live.length - 1];
+  }
+
+  /** The server's verdict on the last run that ended (undefined: it had none). */
+  get lastVerdict(): Verdict | undefined {
+    return this.verdict;
+  }
+
+  /** The bill line (Day 18, the server's words) of the run that ended last, if it had one. */
+  get lastBill(): string | undefined {
+    return this.bill;
   }
 
   /** The session total reported last (undefined until the server reports one). */
@@ -48,6 +60,10 @@ export class RunTracker {
 
   finished(finished: RunFinished): void {
     this.ended.add(finished.runId);
+    this.verdict = finished.verified ?? undefined;
+    if (typeof finished.bill === "string" && finished.bill !== "") {
+      this.bill = finished.bill;
+    }
     const index = this.live.indexOf(finished.runId);
     if (index >= 0) {
       this.live.splice(index, 1);
@@ -84,12 +100,27 @@ export interface StatusView {
   command: "kesi.cancel" | "kesi.showOutput" | "kesi.showServerLog";
 }
 
-/** What the status bar item says, from the tracker's state and whether the server runs. */
+const VERDICT_ICON = {
+  verified: "$(pass)",
+  failed: "$(error)",
+  unverified: "$(question)",
+} as const;
+
+/**
+ * What the status bar item says, from the tracker's state and whether the server runs. When the
+ * last run ended with a verdict, the idle item says it (icon and word) and its tooltip why.
+ */
 export function statusView(
-  state: { running: boolean; sessionCostUsd: number | undefined },
+  state: {
+    running: boolean;
+    sessionCostUsd: number | undefined;
+    lastBill?: string;
+    lastVerdict?: Verdict;
+  },
   serverRunning: boolean,
   locale: Locale,
 ): StatusView {
+  const bill = state.lastBill ? `\n${state.lastBill}` : ""; // the last run's, as the server said it
   const cost = formatUsd(state.sessionCostUsd ?? 0);
   if (!serverRunning) {
     return {
@@ -101,13 +132,23 @@ export function statusView(
   if (state.running) {
     return {
       text: `$(loading~spin) ${t("status.running", locale)} $${cost}`,
-      tooltip: t("status.tooltip.running", locale, { cost }),
+      tooltip: t("status.tooltip.running", locale, { cost }) + bill,
       command: "kesi.cancel",
+    };
+  }
+  const verdict = state.lastVerdict;
+  if (verdict) {
+    const word = verdict.text ?? verdictWord(verdict.status, locale);
+    const why = t("status.tooltip.verdict", locale, { verdict: word, detail: verdict.detail });
+    return {
+      text: `${VERDICT_ICON[verdict.status]} ${t("status.idle", locale)} · ${word} $${cost}`,
+      tooltip: `${why}\n${t("status.tooltip.idle", locale, { cost })}${bill}`,
+      command: "kesi.showOutput",
     };
   }
   return {
     text: `$(hubot) ${t("status.idle", locale)} $${cost}`,
-    tooltip: t("status.tooltip.idle", locale, { cost }),
+    tooltip: t("status.tooltip.idle", locale, { cost }) + bill,
     command: "kesi.showOutput",
   };
 }

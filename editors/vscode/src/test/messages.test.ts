@@ -1,61 +1,33 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { asLocale, formatCost, formatPermissions, t } from "../core/messages";
+import { asLocale, runEndWord, serverLines, t } from "../core/messages";
 
-const usage = {
-  requests: 3,
-  inputTokens: 16227,
-  outputTokens: 530,
-  cacheReadTokens: 0,
-  cacheWriteTokens: 0,
-  costUsd: 0.0189,
-};
-
-describe("formatCost", () => {
-  it("reports requests, tokens and the total like the seed's /cost", () => {
-    assert.deepEqual(formatCost(usage, "en"), [
-      "This session: 3 requests",
-      "input 16,227, output 530",
-      "total $0.0189",
-    ]);
-    assert.deepEqual(formatCost(usage, "zh-TW"), [
-      "這個 session 共 3 次請求",
-      "input 16,227、output 530",
-      "合計 $0.0189",
-    ]);
+describe("serverLines", () => {
+  it("shows a session command's lines as the server worded them", () => {
+    const cost = {
+      requests: 1,
+      costUsd: 0.0002,
+      lines: ["這個 session 共 1 次請求", "input 100、output 20", "合計 $0.0002"],
+    };
+    assert.deepEqual(serverLines(cost), cost.lines);
   });
 
-  it("adds the cache line only when the cache was used, and flags partial counts", () => {
-    const lines = formatCost(
-      { ...usage, cacheReadTokens: 1200, cacheWriteTokens: 0, partial: true },
-      "zh-TW",
-    );
-    assert.ok(lines.includes("快取讀 1,200、快取寫 0"));
-    assert.ok(lines.some((line) => line.includes("中斷")));
+  it("takes the message of an answer that has one line", () => {
+    const reset = { message: "（日記與檔案版本紀錄已清空，我們重新開始）" };
+    assert.deepEqual(serverLines(reset), [reset.message]);
+  });
+
+  it("says nothing of an answer without words (an older server)", () => {
+    assert.equal(serverLines({}), undefined);
+    assert.equal(serverLines({ lines: [] }), undefined);
+    assert.equal(serverLines(null), undefined);
   });
 });
 
-describe("formatPermissions", () => {
-  it("lists grants sorted, or says there are none, in the seed's words", () => {
-    assert.deepEqual(
-      formatPermissions({ commands: ["pytest -q", "git status"], files: [] }, "zh-TW"),
-      ["已放行的指令：git status、pytest -q", "已放行的檔案：（無）"],
-    );
-    assert.deepEqual(formatPermissions({ commands: [], files: ["src/a.py"] }, "en"), [
-      "Allowed commands: (none)",
-      "Allowed files: src/a.py",
-    ]);
-  });
-
-  it("says when kesi.approvals lets every edit through", () => {
-    assert.deepEqual(
-      formatPermissions({ commands: [], files: [], approvals: "acceptEdits" }, "en"),
-      [
-        "Allowed commands: (none)",
-        "Allowed files: (none)",
-        "Every file edit is allowed without asking (kesi.approvals is acceptEdits).",
-      ],
-    );
+describe("runEndWord", () => {
+  it("prefers the server's word for the status", () => {
+    assert.equal(runEndWord({ status: "done", statusText: "完成" }, "en"), "完成");
+    assert.equal(runEndWord({ status: "limit" }, "en"), "stopped at a limit");
   });
 });
 
@@ -71,9 +43,6 @@ describe("t", () => {
   it("falls back to English for unknown locales", () => {
     assert.equal(asLocale("fr"), "en");
     assert.equal(asLocale("zh-TW"), "zh-TW");
-    assert.equal(
-      t("revoke.done", asLocale(undefined)),
-      "All grants for this session have been revoked.",
-    );
+    assert.equal(t("cancel.nothing", asLocale(undefined)), "No KeSi run is in progress.");
   });
 });

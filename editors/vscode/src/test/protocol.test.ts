@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import {
-  asPermissions,
   asRunFinished,
   asSaveDocumentsParams,
   asStreamEvent,
@@ -25,19 +24,18 @@ describe("wire readers", () => {
     assert.equal(asStreamEvent(null), undefined);
   });
 
-  it("read run endings, usage, permissions and save requests", () => {
+  it("read run endings (with the server's words), usage and save requests", () => {
     assert.ok(asRunFinished({ runId: "r", status: "done", text: "" }));
     assert.equal(asRunFinished({ runId: "r" }), undefined);
     assert.equal(asUsage({ requests: 1 }), undefined);
-    assert.deepEqual(asPermissions({ commands: ["ls"], files: [] }), {
-      commands: ["ls"],
-      files: [],
+    const finished = asRunFinished({
+      runId: "r",
+      status: "done",
+      statusText: "完成",
+      bill: "（…）",
     });
-    assert.deepEqual(
-      asPermissions({ commands: [], files: [], approvals: "acceptEdits", lines: [] }),
-      { commands: [], files: [], approvals: "acceptEdits" },
-    );
-    assert.equal(asPermissions({ commands: [] }), undefined);
+    assert.equal(finished?.statusText, "完成");
+    assert.equal(finished?.bill, "（…）");
     assert.deepEqual(asSaveDocumentsParams({ uris: ["file:///a", 3] }), { uris: ["file:///a"] });
   });
 

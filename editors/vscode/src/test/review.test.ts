@@ -54,12 +54,9 @@ describe("diff-editor review", () => {
   });
 
   it("announces reviewEdit only in diff-editor mode, which needs a restart to change", () => {
-    assert.deepEqual(kesiClientCapabilities(false), { stream: true, saveDocuments: true });
-    assert.deepEqual(kesiClientCapabilities(true), {
-      stream: true,
-      reviewEdit: true,
-      saveDocuments: true,
-    });
+    const always = { stream: true, saveDocuments: true, plan: true, diagnostics: true };
+    assert.deepEqual(kesiClientCapabilities(false), always);
+    assert.deepEqual(kesiClientCapabilities(true), { ...always, reviewEdit: true });
     assert.equal(asReviewMode("diffEditor"), "diffEditor");
     assert.equal(asReviewMode("nonsense"), "refactorPreview");
     assert.equal(

@@ -76,6 +76,18 @@ describe("statusView", () => {
     assert.match(view.tooltip, /click to cancel/);
   });
 
+  it("adds the last run's bill to the tooltip, in the server's words", () => {
+    const tracker = new RunTracker();
+    tracker.started("a");
+    const bill = "（本輪 1 次請求，input 100、output 20，$0.0002；累計 $0.0002）";
+    tracker.finished({ runId: "a", status: "done", bill });
+    assert.equal(tracker.lastBill, bill);
+    const view = statusView(tracker, true, "zh-TW");
+    assert.ok(view.tooltip.endsWith(`\n${bill}`), view.tooltip);
+    tracker.finished({ runId: "b", status: "failed", bill: null });
+    assert.equal(tracker.lastBill, bill, "a run without a request keeps the last bill");
+  });
+
   it("warns when the server is not running", () => {
     const view = statusView({ running: false, sessionCostUsd: 1 }, false, "zh-TW");
     assert.equal(view.text, "$(warning) KeSi");

@@ -72,6 +72,42 @@ describe("StreamRenderer", () => {
     assert.equal(out(), "━━ first ━━\n━━ done · $0.0123 ━━\n\n━━ second ━━\n");
   });
 
+  it("ends a run with the server's status word and the seed's bill (Day 18)", () => {
+    const { out, r } = renderer();
+    r.runStarted(run, "t");
+    const bill =
+      "（本輪 3 次請求，input 16,227、output 530、快取讀 1,000、快取寫 200，$0.0189，" +
+      "其中 1 次只算到中斷前收到的部分；累計 $0.0189）";
+    r.runFinished({ runId: run, status: "done", statusText: "完成", bill, usage: usage(0.0189) });
+    assert.equal(out(), `━━ t ━━\n━━ 完成 · ${bill} ━━\n`);
+  });
+
+  it("shows no bill for a run that made no request", () => {
+    const { out, r } = renderer();
+    r.runStarted(run, "t");
+    r.runFinished({
+      runId: run,
+      status: "failed",
+      statusText: "失敗",
+      bill: null,
+      usage: usage(0),
+    });
+    assert.equal(out(), "━━ t ━━\n━━ 失敗 ━━\n");
+  });
+
+  it("prints the start-up lines as the seed does, not as warnings (Day 15)", () => {
+    const { out, r } = renderer();
+    r.runStarted(run, "t");
+    r.event({ runId: run, kind: "notice", notice: "workspace", text: "工作目錄：/p" });
+    r.event({
+      runId: run,
+      kind: "notice",
+      notice: "sandbox",
+      text: "指令沙箱：開啟（/usr/bin/bwrap）",
+    });
+    assert.equal(out(), "━━ t ━━\n  工作目錄：/p\n  指令沙箱：開啟（/usr/bin/bwrap）\n");
+  });
+
   it("shows the server's words for a run that did not finish normally", () => {
     const { out, r } = renderer();
     r.runStarted(run, "t");
@@ -168,5 +204,76 @@ describe("edits", () => {
     r.runStarted(run, "t");
     r.event({ runId: run, kind: "turn", turn: 2, maxTurns: 20 });
     assert.equal(out(), "━━ t ━━\n");
+  });
+});
+
+describe("a search sub-agent, summaries and resumed conversations", () => {
+  const nested = { parentToolUseId: "toolu_s", agent: "search", depth: 1 };
+
+  it("indents the search's lines under its call and bills it after the call's result", () => {
+    const { out, r } = renderer();
+    r.runStarted(run, "t");
+    const events: StreamEvent[] = [
+      {
+        runId: run,
+        kind: "toolStart",
+        toolUseId: "toolu_s",
+        tool: "search_agent",
+        input: { task: "Where is LIMIT set?" },
+      },
+      { runId: run, kind: "text", text: "Searching.\nFirst grep.", ...nested },
+      { runId: run, kind: "toolStart", tool: "grep", input: { pattern: "LIMIT" }, ...nested },
+      { runId: run, kind: "toolEnd", tool: "grep", isError: false, summary: "a.py:1", ...nested },
+      {
+        runId: run,
+        kind: "usage",
+        purpose: "search",
+        request: usage(0.001),
+        subtotal: { ...usage(0.003), requests: 3 },
+        ...nested,
+      },
+      {
+        runId: run,
+        kind: "toolEnd",
+        toolUseId: "toolu_s",
+        tool: "search_agent",
+        isError: false,
+        summary: "LIMIT is 42 (config.py:1).",
+      },
+    ];
+    events.forEach((e) => r.event(e));
+    assert.equal(
+      out(),
+      [
+        "━━ t ━━",
+        "⚙ search_agent: Where is LIMIT set?",
+        "    Searching.",
+        "    First grep.",
+        "    ⚙ grep: LIMIT",
+        "      ✓ a.py:1",
+        "  ✓ LIMIT is 42 (config.py:1).",
+        "    $ search: 3 requests · input 10, cache read 0, cache write 0, output 5 · $0.0030",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("gives a summary of the conversation its own bill line, and calm notices a calm mark", () => {
+    const { out, r } = renderer();
+    r.runStarted(run, "t");
+    r.event({
+      runId: run,
+      kind: "notice",
+      notice: "resume",
+      text: "Continuing this folder's conversation.",
+    });
+    r.event({ runId: run, kind: "notice", notice: "compaction", text: "Summarised 12 messages." });
+    r.event({ runId: run, kind: "usage", purpose: "compaction", request: usage(0.0021) });
+    r.event({ runId: run, kind: "usage", purpose: "turn", request: usage(0.5) });
+    assert.equal(
+      out(),
+      "━━ t ━━\nℹ Continuing this folder's conversation.\nℹ Summarised 12 messages.\n" +
+        "$ summary of the conversation: input 10, cache read 0, cache write 0, output 5 · $0.0021\n",
+    );
   });
 });

@@ -1,0 +1,59 @@
+"""The seed's dispatch table (Day 07): look the name up, check the arguments, run, and turn
+anything unexpected into an error result, so one broken tool never brings a loop down.
+
+It holds the seed's seven tools and the plan (todo, Day 01). The registry
+(`kesi_lsp.core.tools`) adds search_agent on top; the search sub-agent dispatches through this
+table directly, limited to the read-only four, so the sub-agent and the tool that starts it
+never import each other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Collection, Mapping
+from typing import Any, Final
+
+from kesi_lsp.catalog import text
+from kesi_lsp.core.tools.context import ToolContext
+from kesi_lsp.core.tools.files import edit_file, read_file, write_file
+from kesi_lsp.core.tools.result import ToolResult
+from kesi_lsp.core.tools.ripgrep import grep
+from kesi_lsp.core.tools.schemas import check_arguments
+from kesi_lsp.core.tools.search import glob_files, list_files
+from kesi_lsp.core.tools.shell import run_command
+from kesi_lsp.core.tools.todo import todo
+
+ToolFunction = Callable[[dict[str, Any], ToolContext], Awaitable[ToolResult]]
+
+TOOL_FUNCTIONS: Final[Mapping[str, ToolFunction]] = {
+    "read_file": read_file,
+    "list_files": list_files,
+    "glob": glob_files,
+    "grep": grep,
+    "edit_file": edit_file,
+    "write_file": write_file,
+    "run_command": run_command,
+    "todo": todo,
+}
+READ_ONLY_TOOLS: Final = frozenset({"read_file", "list_files", "glob", "grep"})
+"""The tools that change nothing and ask nobody: one reply's reads run at the same time."""
+
+
+async def dispatch(
+    name: str, tool_input: object, ctx: ToolContext, *, only: Collection[str] | None = None
+) -> ToolResult:
+    """Run one of the table's tools (of `only`, when given); only cancellation propagates."""
+    locale = ctx.locale
+    function = TOOL_FUNCTIONS.get(name) if only is None or name in only else None
+    if function is None:
+        return ToolResult(text("tools.unknown", locale, name=name), True)
+    arguments = check_arguments(name, tool_input, locale)
+    if isinstance(arguments, ToolResult):
+        return arguments
+    try:
+        if name == "run_command" and ctx.changes is not None:
+            # The files it deletes among those KeSi knows go into the run's change set.
+            async with ctx.changes.watching(ctx.session.read_texts):
+                return await function(arguments, ctx)
+        return await function(arguments, ctx)
+    except Exception as exc:
+        return ToolResult(text("tools.crashed", locale, name=name, error=type(exc).__name__), True)
