@@ -78,7 +78,8 @@ async def time_hook(
     sessions = Sessions()
     feed = ChangeFeed(link, sessions.all)
     sessions.on_new = feed.attach
-    session: Session = sessions.get(Folder(root.as_uri(), root, root.name), AgentSettings())
+    folder = Folder(root.as_uri(), root, root.name)
+    session: Session = await sessions.open(folder, AgentSettings())
     if change_sets:
         changes: ChangeSets = session.changes
         with changes.holding(path):

@@ -127,3 +127,20 @@ def test_the_change_sets_typing_leaves_the_text_and_the_hunks_as_they_were() -> 
     script = changes.build_script()
     tools = [b for s in script.steps for b in s.content if isinstance(b, ToolUseBlock)]
     assert len(tools) == 2 * changes.HUNKS  # one run in each of the two servers
+
+
+async def test_the_change_sets_hook_is_timed_on_the_servers_real_parts(tmp_path: Path) -> None:
+    """Benchmark 8's first half runs (on the server's own Sessions and ChangeFeed), one timing
+    per keystroke, with change sets on and off."""
+    from bench import changes
+    from bench.changes_hook import time_hook
+
+    before, after = changes.texts()
+    keys = changes.typing(20)
+    for change_sets in (True, False):
+        root = tmp_path / str(change_sets)
+        root.mkdir()
+        (root / "big.py").write_text(after, encoding="utf-8")
+        times = await time_hook(root.resolve(), before, after, keys, change_sets=change_sets)
+        assert len(times.hook) == len(times.pygls) == len(keys) == 40
+        assert all(t >= 0 for t in times.hook)
