@@ -28,11 +28,13 @@ BENCHES = (
     "scale",
     "first_request",
     "parallel_reads",
+    "changes",
 )
 
 
 async def _run(names: list[str], report: Report, smoke: bool) -> None:
     from bench import (
+        changes,
         first_request,
         parallel_reads,
         responsiveness,
@@ -43,6 +45,7 @@ async def _run(names: list[str], report: Report, smoke: bool) -> None:
     )
 
     benches = {
+        "changes": changes.run,
         "first_request": first_request.run,
         "parallel_reads": parallel_reads.run,
         "streaming": streaming.run,

@@ -19,6 +19,7 @@
 (require 'kesi-eglot)
 (require 'kesi-output)
 (require 'kesi-diagnostics)
+(require 'kesi-changes)
 
 (defun kesi--line-range (line1 line2)
   "The LSP range of whole lines LINE1..LINE2 (1-based).
@@ -98,13 +99,16 @@ a linter's or a test runner's on the same lines matter as much."
 
 (when (fboundp 'eglot-execute)              ; eglot 1.16 and newer
   (cl-defmethod eglot-execute :around ((server kesi-server) action)
-    "A code action's \"KeSi: fix this\" (eglot 1.16 and newer)."
-    (let ((command (if (stringp (plist-get action :command)) action
-                     (plist-get action :command))))
-      (if (and command (equal (plist-get command :command) "kesi.fixThis")
-               (null (plist-get action :edit)))
-          (kesi--fix-action server (elt (plist-get command :arguments) 0))
-        (cl-call-next-method)))))
+    "A code action's \"KeSi: fix this\", or one on KeSi's changes (eglot 1.16+)."
+    (let* ((command (if (stringp (plist-get action :command)) action
+                      (plist-get action :command)))
+           (name (and command (plist-get command :command)))
+           (argument (and command (elt (plist-get command :arguments) 0))))
+      (cond ((plist-get action :edit) (cl-call-next-method))
+            ((equal name "kesi.fixThis") (kesi--fix-action server argument))
+            ((member name kesi--change-commands)
+             (kesi--run-change-action server name argument))
+            (t (cl-call-next-method))))))
 
 (defun kesi-eglot-ask (prompt)
   "Start a run that does PROMPT (about the region's lines, when active)."

@@ -20,7 +20,8 @@
 ;; - accepted edits are saved by Emacs itself (`kesi/saveDocuments'), so the buffer is not
 ;;   left modified and no "changed on disk" question ever asks for a clobber;
 ;; - commands: `kesi-fix-this', `kesi-ask', `kesi-cancel', `kesi-compact', `kesi-reset',
-;;   `kesi-cost', `kesi-permissions', `kesi-revoke', `kesi-output';
+;;   `kesi-cost', `kesi-permissions', `kesi-revoke', `kesi-output'; for KeSi's changes (design
+;;   §2.9) `kesi-changes', `kesi-keep', `kesi-undo', `kesi-undo-run';
 ;;   `M-x customize-group RET kesi'.
 ;;
 ;; On an Emacs or eglot too old for it, loading this file only says so, in one sentence.
@@ -132,6 +133,10 @@ M-x package-install RET eglot RET (Debian 12: apt install elpa-eglot)."
 (declare-function kesi-eglot-cancel "kesi-run")
 (declare-function kesi-eglot-session-command "kesi-run")
 (declare-function kesi-eglot-compact "kesi-run")
+(declare-function kesi-eglot-changes "kesi-changes")
+(declare-function kesi-eglot-keep "kesi-changes")
+(declare-function kesi-eglot-undo "kesi-changes")
+(declare-function kesi-eglot-undo-run "kesi-changes")
 (declare-function kesi-output-toggle "kesi-output")
 (declare-function kesi-output-clear "kesi-output")
 (declare-function kesi-eglot-mode-line "kesi-eglot")
@@ -186,6 +191,31 @@ The latest turns stay word for word; the summary's cost is a line of the bill."
   "Withdraw every permission granted for this session (the seed's /revoke)."
   nil
   (kesi-eglot-session-command "kesi.revoke"))
+
+(kesi--defcommand kesi-changes ()
+  "List KeSi's changes you have not kept or undone yet (RET jumps to one)."
+  nil
+  (kesi-eglot-changes))
+
+(kesi--defcommand kesi-keep (&optional all)
+  "Keep KeSi's change at point, else this file's changes.
+With a prefix argument (ALL), every change of the project."
+  (list current-prefix-arg)
+  (kesi-eglot-keep all))
+
+(kesi--defcommand kesi-undo (&optional whole)
+  "Undo KeSi's change at point, else this file's changes.
+With a prefix argument (WHOLE), the file's.  A change you typed in since
+is left alone, and named.  The undo is one edit: `undo' brings it back."
+  (list current-prefix-arg)
+  (kesi-eglot-undo whole))
+
+(kesi--defcommand kesi-undo-run (&optional run-id)
+  "Undo every change of the last run (with a prefix argument, ask for RUN-ID).
+A file the run created is deleted, one it deleted restored, each only if
+nobody changed it since.  Refused while a run is going: cancel it first."
+  (list (and current-prefix-arg (read-string "Undo KeSi run: ")))
+  (kesi-eglot-undo-run run-id))
 
 (kesi--defcommand kesi-output (&optional clear)
   "Show or hide the `*kesi*' buffer; with a prefix argument (CLEAR), empty it."

@@ -15,6 +15,7 @@ from typing import Final, Literal, TypeGuard
 
 from kesi_lsp.catalog import (
     acp,
+    changes,
     common,
     compaction,
     demo,
@@ -51,6 +52,7 @@ _DOMAINS = (
     permissions,
     sandbox,
     runs,
+    changes,
     settings,
     lsp,
     lsp_loop,

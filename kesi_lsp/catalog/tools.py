@@ -224,9 +224,17 @@ _EDIT: Final[dict[str, tuple[str, str]]] = {
         "錯誤：new_string 含有無法寫成 UTF-8 的內容。",
     ),
     "tools.edit.stale": (
-        "Error: the file has changed since you read it (the user or another program edited "
-        "it). Nothing was changed; read it again with read_file before editing.",
-        "錯誤：檔案在讀取後又有變更，請重新 read_file 後再修改。",
+        "Error: the text to replace was changed after you read the file (the user or another "
+        "program edited that part). Nothing was changed; read it again with read_file before "
+        "editing.",
+        "錯誤：要替換的那段內容在讀取後又被改過（使用者或其他程式改了那裡），什麼都沒有改；"
+        "請重新 read_file 後再修改。",
+    ),
+    "tools.edit.changed_meanwhile": (
+        "Error: the file changed while the edit was being made (the user or another program "
+        "edited it). Nothing was changed; read it again with read_file before editing.",
+        "錯誤：修改還沒寫下去，檔案就又被改過了（使用者或其他程式改的），什麼都沒有改；"
+        "請重新 read_file 後再修改。",
     ),
     "tools.edit.done": (
         "Replaced (starting at line {line}).",

@@ -15,8 +15,9 @@ adapter, the demo, the doctor) drives it through what this module exports and no
 (`Runs`, `drive` with the front end's `RunFrontend`, `run_core_agent`, `run_core_compaction`
 for a summary on demand), saved conversations (`ConversationStore`), the task text
 (`fix_task`, `ask_task`), the permission views (`describe_grants`, ...), the meter's words
-(`bill_line`, the seed's bill after a run; `cost_lines`, its `/cost`), the disk's one atomic
-write (`write_change`) and a few text helpers.
+(`bill_line`, the seed's bill after a run; `cost_lines`, its `/cost`), the change sets of
+design §2.9 (`ChangeSets`, `select_changes`, `keep_changes`, `plan_undo`, `undone`, ...), the
+disk's one atomic write (`write_change`) and a few text helpers.
 
 The names are loaded on first use (module `__getattr__`): importing the surface costs nothing,
 and a front end that never runs the agent never imports the loop or the `anthropic` SDK (an
@@ -123,6 +124,26 @@ _EXPORTS: Final[dict[str, str]] = {
     "NextStep": "runs.next_step",
     "next_step": "runs.next_step",
     "ToolContext": "tools.context",
+    # change sets: every run's changes reviewable and revertible (design §2.9)
+    "ChangeRefusal": "changes.actions:Refusal",
+    "ChangeSet": "changes.store",
+    "ChangeSets": "changes.store",
+    "ChangeTarget": "changes.actions:Target",
+    "ChangeOutcome": "changes.actions:Outcome",
+    "FileChanges": "changes.model",
+    "FileUndo": "changes.undo",
+    "Hunk": "changes.hunks",
+    "HunkState": "changes.hunks",
+    "TextChange": "changes.tracking",
+    "UndoPlan": "changes.undo",
+    "hunk_where": "changes.notes:where",
+    "keep_changes": "changes.actions:keep",
+    "lines_of": "changes.hunks",
+    "outcome_lines": "changes.report",
+    "plan_undo": "changes.undo",
+    "select_changes": "changes.actions:select",
+    "settle_all": "changes.run",
+    "undone": "changes.undo",
     # the task text
     "MAX_EXCERPT_BYTES": "tasks",
     "MAX_EXCERPT_LINES": "tasks",
@@ -165,6 +186,11 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "ApprovalMode",
     "Approver",
     "Attachment",
+    "ChangeOutcome",
+    "ChangeRefusal",
+    "ChangeSet",
+    "ChangeSets",
+    "ChangeTarget",
     "Choice",
     "CommandFinished",
     "CommandRequest",
@@ -182,8 +208,12 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "EventSink",
     "Excerpt",
     "FileChange",
+    "FileChanges",
     "FileText",
+    "FileUndo",
     "GrantsView",
+    "Hunk",
+    "HunkState",
     "LimitKind",
     "ModelClient",
     "Nested",
@@ -212,11 +242,13 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "SessionBusyError",
     "Severity",
     "Snapshot",
+    "TextChange",
     "TextDelta",
     "ToolContext",
     "ToolFinished",
     "ToolStarted",
     "TurnStarted",
+    "UndoPlan",
     "Usage",
     "UsageReported",
     "Verdict",
@@ -238,13 +270,18 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "find_rg",
     "fix_task",
     "grants_lines",
+    "hunk_where",
     "is_ignored",
+    "keep_changes",
     "line_span",
+    "lines_of",
     "next_step",
     "numbered",
+    "outcome_lines",
     "parse_rules",
     "parse_settings",
     "plan_line",
+    "plan_undo",
     "refusal",
     "revoke",
     "revoked_line",
@@ -252,12 +289,15 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "run_core_agent",
     "run_core_compaction",
     "sandbox_status_line",
+    "select_changes",
     "select_excerpt",
     "select_sandbox",
     "settings_section",
+    "settle_all",
     "split_lines",
     "state_directory",
     "step_label",
+    "undone",
     "unified_diff",
     "write_change",
 ]
@@ -291,6 +331,19 @@ if TYPE_CHECKING:
         consult,
         refusal,
     )
+    from kesi_lsp.core.changes.actions import Outcome as ChangeOutcome
+    from kesi_lsp.core.changes.actions import Refusal as ChangeRefusal
+    from kesi_lsp.core.changes.actions import Target as ChangeTarget
+    from kesi_lsp.core.changes.actions import keep as keep_changes
+    from kesi_lsp.core.changes.actions import select as select_changes
+    from kesi_lsp.core.changes.hunks import Hunk, HunkState, lines_of
+    from kesi_lsp.core.changes.model import FileChanges
+    from kesi_lsp.core.changes.notes import where as hunk_where
+    from kesi_lsp.core.changes.report import outcome_lines
+    from kesi_lsp.core.changes.run import settle_all
+    from kesi_lsp.core.changes.store import ChangeSet, ChangeSets
+    from kesi_lsp.core.changes.tracking import TextChange
+    from kesi_lsp.core.changes.undo import FileUndo, UndoPlan, plan_undo, undone
     from kesi_lsp.core.config import RULES as SETTING_RULES
     from kesi_lsp.core.config import SECTION as SETTINGS_SECTION
     from kesi_lsp.core.config import (

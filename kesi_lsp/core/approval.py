@@ -63,8 +63,9 @@ class Approver(Protocol):
         """Return the user's answer for running `request.command`."""
         ...
 
-    async def approve_edit(self, request: EditRequest) -> Choice:
-        """Return the user's answer for applying the change shown in `request`."""
+    async def approve_edit(self, request: EditRequest) -> Choice | Allowed:
+        """Return the user's answer for applying the change shown in `request`; an `Allowed`
+        with `after` when they accepted only some of its hunks (a per-hunk review)."""
         ...
 
 
@@ -100,9 +101,13 @@ def asking() -> Iterator[None]:
 
 @dataclass(frozen=True)
 class Allowed:
-    """Yes: `choice` is ALLOW_ONCE (this time, or nothing needed asking) or ALLOW_SESSION."""
+    """Yes: `choice` is ALLOW_ONCE (this time, or nothing needed asking) or ALLOW_SESSION.
+
+    `after`, for an edit, is the text the user accepted when they kept only some of its hunks
+    in a per-hunk review (design §2.9); None: all of it."""
 
     choice: Choice = Choice.ALLOW_ONCE
+    after: str | None = None
 
 
 @dataclass(frozen=True)
@@ -130,6 +135,8 @@ def refusal(kind: type[Request], locale: Locale) -> Refused:
 
 def answer_to(kind: type[Request], choice: object, locale: Locale) -> Answer:
     """What a human's `choice` about a request of `kind` means; anything but a yes is a no."""
+    if isinstance(choice, Allowed) and choice.choice is not Choice.DENY:
+        return choice
     if isinstance(choice, Choice) and choice is not Choice.DENY:
         return Allowed(choice)
     return refusal(kind, locale)

@@ -116,6 +116,7 @@ RULES: Final = (
         "int",
     ),
     Rule("locale", "locale", is_locale, "settings.expect.locale"),
+    Rule("changeSets", "change_sets", _is_bool, "settings.expect.bool", "bool"),
     Rule("apiKey", "api_key", _is_text, "settings.expect.api_key", from_env=False),
     Rule("baseUrl", "base_url", _is_url, "settings.expect.base_url", from_env=False),
 )

@@ -16,10 +16,12 @@ import os
 import stat
 import tempfile
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from kesi_lsp.catalog import DEFAULT_LOCALE, Locale, text
 from kesi_lsp.core.approval import Answer, Approver, Choice, EditRequest, Refused, consult
+from kesi_lsp.core.changes.notes import partly_kept
 from kesi_lsp.core.diff import unified_diff
 from kesi_lsp.core.paths import is_ignored
 from kesi_lsp.core.workspace import Delivery, DeliveryStatus, FileChange, FileText
@@ -58,15 +60,21 @@ class DiskWorkspace:
 
     async def deliver(self, change: FileChange, *, review: bool) -> Delivery:
         choice = Choice.ALLOW_ONCE
+        proposed = change
         if review:
             answer = await self._ask(change)
             if isinstance(answer, Refused):
                 return Delivery(DeliveryStatus.REJECTED, Choice.DENY, reason=answer.message)
             choice = answer.choice
+            if answer.after is not None:  # the user accepted only some hunks
+                change = replace(change, after=answer.after)
         reason = await asyncio.to_thread(write_change, change, self.root, self.locale)
         if reason is not None:
             return Delivery(DeliveryStatus.FAILED, choice=choice, reason=reason)
-        return Delivery(DeliveryStatus.APPLIED, choice=choice)
+        if change is proposed:
+            return Delivery(DeliveryStatus.APPLIED, choice=choice)
+        note = partly_kept(change.rel, proposed.after, change.after, self.locale)
+        return Delivery(DeliveryStatus.APPLIED, choice=choice, note=note, text=change.after)
 
     def unsaved_files(self) -> tuple[Path, ...]:
         return ()
@@ -166,7 +174,7 @@ class _Writer:
 
     def _replace(self, change: FileChange, data: bytes, *, editing: bool) -> str | None:
         path, before = change.path, change.before
-        stale = self._say("tools.edit.stale" if editing else "tools.write.stale")
+        stale = self._say("tools.edit.changed_meanwhile" if editing else "tools.write.stale")
         try:
             if self.read(path) != before:
                 return stale

@@ -100,6 +100,18 @@ def add_user_prompt(history: list[MessageParam], prompt: str, locale: Locale) ->
     history.append({"role": "user", "content": prompt})
 
 
+def add_note(history: list[MessageParam], note: str) -> None:
+    """Add a note from KeSi (not the user's words: the note says so) to the user message that
+    ends the history, after its tool results, just before the next request."""
+    if not history or history[-1]["role"] != "user":
+        history.append({"role": "user", "content": [text_param(note)]})
+        return
+    content = history[-1]["content"]
+    blocks: list[Any] = [text_param(content)] if isinstance(content, str) else list(content)
+    blocks.append(text_param(note))
+    history[-1] = {"role": "user", "content": blocks}
+
+
 def add_assistant(history: list[MessageParam], content: Sequence[ContentBlockParam] | str) -> None:
     """Append an assistant message, or extend the last one if it is already the assistant's."""
     new: list[ContentBlockParam] = (

@@ -43,6 +43,7 @@ from anthropic.types import ContentBlockParam, Message, ToolResultBlockParam, To
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core import tools as tool_registry
 from kesi_lsp.core.bill import RunBill
+from kesi_lsp.core.changes.run import note as change_note
 from kesi_lsp.core.compaction import Compactor
 from kesi_lsp.core.events import (
     Event,
@@ -56,6 +57,7 @@ from kesi_lsp.core.events import (
 )
 from kesi_lsp.core.history import (
     add_assistant,
+    add_note,
     add_user_prompt,
     block_type,
     seal_dangling_tool_use,
@@ -160,6 +162,7 @@ class _Run:
         for turn in range(1, max_turns + 1):
             self.session.checkpoint(running=True)
             self.ctx.emit(TurnStarted(turn=turn, max_turns=max_turns))
+            await self._tell_changes()
             await self._instructions()
             result = await self.compactor.turn(self._send)  # compacts, trims, then sends
             if result.kind == "failed_before_start":
@@ -215,6 +218,15 @@ class _Run:
             add_assistant(self.history, stop)
             return self._finish("limit", stop, notice="limit", limit="repeating")
         return all(r.get("is_error", False) for r in results)
+
+    async def _tell_changes(self) -> None:
+        """Before a request: what the user did with the agent's changes since the last one
+        (undid, kept, changed), so the model never silently redoes undone work (§2.9)."""
+        if self.ctx.changes is None:
+            return
+        said = await change_note(self.ctx.changes.changes, self.ctx.view, self.locale)
+        if said is not None:
+            add_note(self.history, said)
 
     # --- tools ---
 

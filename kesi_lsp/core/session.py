@@ -12,9 +12,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from kesi_lsp.core.changes.store import ChangeSets
 from kesi_lsp.core.instructions import ProjectInstructions
 from kesi_lsp.core.meter import Usage
 from kesi_lsp.core.plan import Plan
+from kesi_lsp.core.read_texts import ReadTexts
 from kesi_lsp.core.reads import ReadParts
 from kesi_lsp.core.settings import AgentSettings
 
@@ -43,8 +45,11 @@ class Session:
     `reads` maps a resolved path to the sha256 (hex) of the whole text the agent last read
     (some of) from it; write_file refuses to overwrite a file without a current, matching
     record. `read_parts` says which lines of that text were seen when it was read only in
-    parts (`kesi_lsp.core.reads`): write_file refuses to overwrite lines never seen. `plan` is
-    the model's plan (the todo tool); `instructions` the folder's AGENTS.md, as last looked at.
+    parts (`kesi_lsp.core.reads`): write_file refuses to overwrite lines never seen.
+    `read_texts` keeps those texts for a while (Day 9 compares them with the text now).
+    `changes` holds the change set of every run that changed files (design §2.9); it outlives
+    `reset`, which clears the conversation, not what the user can still undo. `plan` is the
+    model's plan (the todo tool); `instructions` the folder's AGENTS.md, as last looked at.
 
     `on_checkpoint`, when the host set one, is called whenever the conversation reached a
     state worth keeping (`running`: a run is still under way); the host saves it so the next
@@ -60,6 +65,8 @@ class Session:
     read_parts: dict[Path, ReadParts] = field(default_factory=dict)
     grants: Grants = field(default_factory=Grants)
     usage: Usage = field(default_factory=Usage)
+    read_texts: ReadTexts = field(default_factory=ReadTexts)
+    changes: ChangeSets = field(default_factory=ChangeSets)
     plan: Plan = ()
     instructions: ProjectInstructions = field(default_factory=ProjectInstructions)
     on_checkpoint: Callable[[Session, bool], None] | None = field(
@@ -86,5 +93,6 @@ class Session:
         conversation's."""
         self.history.clear()
         self.reads.clear()
+        self.read_texts.clear()
         self.read_parts.clear()
         self.plan = ()

@@ -36,6 +36,7 @@ class AgentSettings:
     (`kesi_lsp.core.compaction`).
     `stream_idle_timeout` closes a stream that sends nothing for that many seconds
     (`kesi_lsp.core.watchdog`). `search_max_turns` bounds the search sub-agent's own loop.
+    `change_sets` keeps every run's changes reviewable and revertible (design §2.9).
     `permissions` are the user's rules (`core.permissions.rules`), from user-level settings only.
     """
 
@@ -53,6 +54,7 @@ class AgentSettings:
     stream_idle_timeout: float = 60.0
     search_max_turns: int = 10
     locale: Locale = "en"
+    change_sets: bool = True
     api_key: str | None = None
     base_url: str | None = None
     permissions: PermissionRules = field(default_factory=PermissionRules)

@@ -12,11 +12,18 @@ import os
 from collections.abc import Mapping
 
 from kesi_lsp.core import AgentRunner, CoreAgent, Runtime
-from kesi_lsp.lsp import code_actions, commands, documents_sync, lifecycle
+from kesi_lsp.lsp import (
+    change_commands,
+    change_lenses,
+    code_actions,
+    commands,
+    documents_sync,
+    lifecycle,
+)
 from kesi_lsp.lsp.server import KesiServer
 from kesi_lsp.stdio import claim_stdio
 
-FEATURES = (lifecycle, documents_sync, commands, code_actions)
+FEATURES = (lifecycle, documents_sync, commands, change_commands, code_actions, change_lenses)
 
 
 def create_server(

@@ -79,6 +79,7 @@ async def _send(
         create=change.before is None,
         label=label,
         annotation=text("lsp.review.annotation", locale) if preview else None,
+        locale=locale,
     )
     edit = workspace_edit(plan, link.codec, document_changes=link.features.document_changes)
     params = types.ApplyWorkspaceEditParams(edit=edit, label=label)

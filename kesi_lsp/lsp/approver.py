@@ -22,7 +22,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcMethodNotFound
 
 from kesi_lsp.catalog import Locale, text
-from kesi_lsp.core import Choice, CommandRequest, EditRequest
+from kesi_lsp.core import Allowed, Choice, CommandRequest, EditRequest
 from kesi_lsp.lsp.capabilities import ClientFeatures
 from kesi_lsp.lsp.folders import path_to_uri
 from kesi_lsp.lsp.wire import ClientGoneError, Wire
@@ -145,8 +145,11 @@ class LspApprover:
     async def approve_command(self, request: CommandRequest) -> Choice:
         return await self._prompter.ask(command_message(request, self._prompter.locale))
 
-    async def approve_edit(self, request: EditRequest) -> Choice:
-        """`kesi/reviewEdit` for clients that announce it, else the prompt with the diff."""
+    async def approve_edit(self, request: EditRequest) -> Choice | Allowed:
+        """`kesi/reviewEdit` for clients that announce it, else the prompt with the diff.
+
+        A review may answer `{decision: "accept", after}`: the user kept only some hunks
+        (Neovim's review tab), and `after` is the text they accepted."""
         if not self._features.review_edit:
             return await self._prompter.ask(edit_message(request, self._prompter.locale))
         params = {
@@ -163,4 +166,10 @@ class LspApprover:
             log.info("kesi/reviewEdit failed, treating as reject: %s", exc)
             return Choice.DENY
         decision = answer.get("decision") if isinstance(answer, dict) else None
-        return _DECISIONS.get(decision, Choice.DENY) if isinstance(decision, str) else Choice.DENY
+        choice = _DECISIONS.get(decision, Choice.DENY) if isinstance(decision, str) else Choice.DENY
+        after = answer.get("after") if isinstance(answer, dict) else None
+        if choice is not Choice.DENY and isinstance(after, str) and after != request.after:
+            if after == (request.before or ""):
+                return Choice.DENY  # every hunk rejected: that is a no
+            return Allowed(choice, after=after)
+        return choice

@@ -34,7 +34,9 @@ class ClientFeatures:
     apply_edit: bool = False
     document_changes: bool = False
     create_files: bool = False
+    delete_files: bool = False
     change_annotations: bool = False
+    code_lens_refresh: bool = False
     work_done_progress: bool = False
     configuration: bool = False
 
@@ -76,7 +78,11 @@ def client_features(caps: types.ClientCapabilities) -> ClientFeatures:
         # operations implies it (they only exist inside documentChanges).
         document_changes=bool(edit and (edit.document_changes or resource_ops)),
         create_files=types.ResourceOperationKind.Create in resource_ops,
+        delete_files=types.ResourceOperationKind.Delete in resource_ops,
         change_annotations=bool(edit and edit.change_annotation_support is not None),
+        code_lens_refresh=bool(
+            workspace and workspace.code_lens and workspace.code_lens.refresh_support
+        ),
         work_done_progress=bool(window and window.work_done_progress),
         configuration=bool(workspace and workspace.configuration),
     )

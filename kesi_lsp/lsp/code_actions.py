@@ -3,7 +3,8 @@
 Offered on any range of a file inside a workspace folder: a `quickfix` carrying the context's
 diagnostics when there are some, a `refactor.rewrite` otherwise. Its command is
 `kesi.fixThis`; answering the code action itself never calls the model (it must be instant,
-and editors ask for code actions on every cursor move).
+and editors ask for code actions on every cursor move). Where KeSi changed the file, its keep /
+undo actions come first (`change_actions.py`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from lsprotocol import types
 from kesi_lsp.catalog import text
 from kesi_lsp.core import is_ignored
 from kesi_lsp.lsp.args import unstructure
+from kesi_lsp.lsp.change_actions import change_actions
+from kesi_lsp.lsp.change_marks import SOURCE
 from kesi_lsp.lsp.commands import FIX_THIS
 from kesi_lsp.lsp.folders import containing_folder, uri_to_path
 from kesi_lsp.lsp.server import KesiServer
@@ -27,6 +30,10 @@ def wanted(kind: str, only: list[str] | None) -> bool:
     return any(kind == prefix or kind.startswith(prefix + ".") for prefix in only)
 
 
+def _kind(kind: types.CodeActionKind | str) -> str:
+    return str(kind.value if isinstance(kind, types.CodeActionKind) else kind)
+
+
 def code_actions(ls: KesiServer, params: types.CodeActionParams) -> list[types.CodeAction]:
     path = uri_to_path(params.text_document.uri)
     folder = containing_folder(ls.folders(), path) if path is not None else None
@@ -34,27 +41,32 @@ def code_actions(ls: KesiServer, params: types.CodeActionParams) -> list[types.C
         return []
     if is_ignored(folder.path, path.resolve()):  # KeSi never reads these, so never offers
         return []
-    diagnostics = list(params.context.diagnostics)
-    kind = types.CodeActionKind.QuickFix if diagnostics else types.CodeActionKind.RefactorRewrite
     only = [
         str(k.value if isinstance(k, types.CodeActionKind) else k)
         for k in params.context.only or []
     ]
+    locale = ls.locale_for(folder)
+    session = ls.sessions.peek(folder)
+    ours = change_actions(session, path.resolve(), params, locale) if session is not None else []
+    ours = [a for a in ours if a.kind is None or wanted(_kind(a.kind), only)]
+    diagnostics = [d for d in params.context.diagnostics if d.source != SOURCE]
+    kind = types.CodeActionKind.QuickFix if diagnostics else types.CodeActionKind.RefactorRewrite
     if not wanted(kind.value, only):
-        return []
-    title = text("lsp.action.fix_this", ls.locale_for(folder))
+        return ours
+    title = text("lsp.action.fix_this", locale)
     argument = {
         "uri": params.text_document.uri,
         "range": unstructure(params.range),
         "diagnostics": [unstructure(d) for d in diagnostics],
     }
     return [
+        *ours,
         types.CodeAction(
             title=title,
             kind=kind,
             diagnostics=diagnostics or None,
             command=types.Command(title=title, command=FIX_THIS, arguments=[argument]),
-        )
+        ),
     ]
 
 

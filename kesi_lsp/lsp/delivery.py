@@ -19,7 +19,8 @@ separate a check from the step it guards, so each step re-checks what it relies 
 
 The editor may reshape the text while saving it (format on save); when disk and buffer agree
 after the save, the edit landed and the model is told the file was reformatted. In the editor's
-preview (VS Code's Refactor Preview) the user may tick only part of a change: that part is
+preview (VS Code's Refactor Preview, one annotated change per hunk) or our clients' review
+(Neovim's review tab, hunk by hunk) the user may accept only part of a change: that part is
 their answer, saved like any accepted edit, and the model is told exactly what landed.
 """
 
@@ -91,18 +92,23 @@ class LspWorkspaceView:
             return checked
         route = review_route(self._link.features, change) if review else None
         choice = Choice.ALLOW_ONCE
+        sent = change
         if route in (ReviewRoute.CLIENT, ReviewRoute.PROMPT):
             answer = await consult(self._approver, edit_request(change), self._locale)
             if isinstance(answer, Refused):
                 return Delivery(DeliveryStatus.REJECTED, Choice.DENY, reason=answer.message)
             choice = answer.choice
+            if answer.after is not None:  # the user accepted only some hunks
+                sent = replace(change, after=answer.after)
             checked = await self._freshness.after_review(change)
             if isinstance(checked, Delivery):
                 return checked
         preview = route is ReviewRoute.PREVIEW
-        landed = await apply_change(self._link, change, self._root, self._locale, preview=preview)
+        landed = await apply_change(self._link, sent, self._root, self._locale, preview=preview)
         if isinstance(landed, Delivery):
             return landed
+        if sent is not change and landed.kept is None:
+            landed = Landed(kept=sent.after)
         return await self._finish(change, checked, landed, choice)
 
     async def _finish(

@@ -28,6 +28,7 @@ async def did_open(ls: KesiServer, params: types.DidOpenTextDocumentParams) -> N
     doc = params.text_document
     log.debug("opened %s v%s", doc.uri, doc.version)
     if (path := _path(doc.uri)) is not None:
+        ls.change_feed.opened(doc.uri)
         await ls.documents.disk.refresh([path])
 
 

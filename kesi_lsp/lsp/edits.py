@@ -19,6 +19,7 @@ from lsprotocol import types
 from pygls.workspace import PositionCodec
 from pygls.workspace.position_codec import ServerTextPosition
 
+from kesi_lsp.catalog import DEFAULT_LOCALE, Locale, text
 from kesi_lsp.core import split_lines
 
 REVIEW_ANNOTATION: Final = "kesi.review"
@@ -139,13 +140,29 @@ def text_edits(before: str, after: str, codec: PositionCodec) -> list[types.Text
         found[-2:] = [merged]
 
 
-def _annotate(edits: list[types.TextEdit]) -> list[types.AnnotatedTextEdit]:
-    return [
-        types.AnnotatedTextEdit(
-            annotation_id=REVIEW_ANNOTATION, range=edit.range, new_text=edit.new_text
+def _annotate(
+    edits: list[types.TextEdit], plan: EditPlan
+) -> tuple[list[types.AnnotatedTextEdit], dict[str, types.ChangeAnnotation]]:
+    """Each hunk its own annotation, so the editor's preview ticks them one by one (design
+    §2.9): ticking one of two hunks lands only that one."""
+    annotated: list[types.AnnotatedTextEdit] = []
+    annotations: dict[str, types.ChangeAnnotation] = {}
+    count = len(edits)
+    for index, edit in enumerate(edits, 1):
+        key = f"{REVIEW_ANNOTATION}.{index}"
+        label = plan.label
+        if count > 1:
+            line = edit.range.start.line + 1
+            label = text(
+                "changes.review.hunk", plan.locale, label=label, index=index, count=count, line=line
+            )
+        annotations[key] = types.ChangeAnnotation(
+            label=label, needs_confirmation=True, description=plan.annotation
         )
-        for edit in edits
-    ]
+        annotated.append(
+            types.AnnotatedTextEdit(annotation_id=key, range=edit.range, new_text=edit.new_text)
+        )
+    return annotated, annotations
 
 
 @dataclass(frozen=True)
@@ -159,6 +176,7 @@ class EditPlan:
     create: bool  # send CreateFile first (only when the client supports it)
     label: str
     annotation: str | None = None  # the review description; None: no needsConfirmation
+    locale: Locale = DEFAULT_LOCALE
 
 
 def workspace_edit(
@@ -173,14 +191,10 @@ def workspace_edit(
     if not document_changes:
         return types.WorkspaceEdit(changes={plan.uri: plain})
     edits: list[types.TextEdit | types.AnnotatedTextEdit | types.SnippetTextEdit] = list(plain)
-    annotations = None
+    annotations: dict[str, types.ChangeAnnotation] | None = None
     if plan.annotation is not None:
-        edits = list(_annotate(plain))
-        annotations = {
-            REVIEW_ANNOTATION: types.ChangeAnnotation(
-                label=plan.label, needs_confirmation=True, description=plan.annotation
-            )
-        }
+        annotated, annotations = _annotate(plain, plan)
+        edits = list(annotated)
     changes: list[
         types.TextDocumentEdit | types.CreateFile | types.RenameFile | types.DeleteFile
     ] = []
@@ -189,7 +203,7 @@ def workspace_edit(
             types.CreateFile(
                 uri=plan.uri,
                 options=types.CreateFileOptions(overwrite=False, ignore_if_exists=False),
-                annotation_id=REVIEW_ANNOTATION if annotations else None,
+                annotation_id=next(iter(annotations), None) if annotations else None,
             )
         )
     identifier = types.OptionalVersionedTextDocumentIdentifier(uri=plan.uri, version=plan.version)

@@ -8,6 +8,7 @@ folder and nothing crosses between them (design §2.3).
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -66,12 +67,19 @@ class Sessions:
     """One `Session` per folder path, created on first use and dropped with the folder.
 
     With a `store`, a folder's session starts as its saved conversation (resume), and every
-    round of it is saved; `forget` (kesi.reset) deletes the saved one too.
+    round of it is saved; `forget` (kesi.reset) deletes the saved one too. `on_new` sees each
+    session as it is created (the server connects its change sets to the editor's buffers
+    there).
     """
 
-    def __init__(self, store: ConversationStore | None = None) -> None:
+    def __init__(
+        self,
+        store: ConversationStore | None = None,
+        on_new: Callable[[Session], None] | None = None,
+    ) -> None:
         self._by_root: dict[Path, Session] = {}
         self.store = store
+        self.on_new = on_new
 
     async def open(self, folder: Folder, settings: AgentSettings) -> Session:
         """The folder's session; the first time, its saved conversation is read back (off the
@@ -82,7 +90,16 @@ class Sessions:
         fresh = Session(root=folder.path, settings=settings)
         if self.store is not None:
             await asyncio.to_thread(self.store.open, fresh)
-        return self._by_root.setdefault(folder.path, fresh)
+        session = self._by_root.get(folder.path)
+        if session is not None:  # opened by another caller during the read
+            return session
+        self._by_root[folder.path] = fresh
+        if self.on_new is not None:
+            self.on_new(fresh)
+        return fresh
+
+    def all(self) -> list[Session]:
+        return list(self._by_root.values())
 
     def peek(self, folder: Folder) -> Session | None:
         return self._by_root.get(folder.path)

@@ -1,7 +1,8 @@
 """The KeSi language server (pygls 2): the object that owns one client's state.
 
 It holds what lives as long as the connection -- the link to the editor (wire, documents,
-capabilities), the folders' sessions and settings, the runs -- each built once, here. Which
+capabilities), the folders' sessions and settings, the runs, the feed that connects the
+sessions' change sets to the editor's documents -- each built once, here. Which
 features it answers and which agent it runs are chosen by the composition root (`app.py`);
 the feature modules import this class, never the other way round. Nothing lives in module
 globals, so tests (and the demo) can build as many servers as they like.
@@ -20,34 +21,25 @@ from typing import Any, Final
 from lsprotocol import types
 from pygls.exceptions import FeatureRequestError
 from pygls.lsp.server import LanguageServer
-from pygls.protocol import LanguageServerProtocol
 
 from kesi_lsp import __version__
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core import ConversationStore, ParsedSettings, Runs, Runtime, state_directory
 from kesi_lsp.lsp.approver import PromptSupport
 from kesi_lsp.lsp.capabilities import ClientFeatures
+from kesi_lsp.lsp.change_feed import ChangeFeed
 from kesi_lsp.lsp.config import ConfigStore
 from kesi_lsp.lsp.documents import Documents
 from kesi_lsp.lsp.driver import Host
 from kesi_lsp.lsp.folders import Folder, Sessions, workspace_folders
 from kesi_lsp.lsp.link import EditorLink
+from kesi_lsp.lsp.protocol import KesiProtocol
 from kesi_lsp.lsp.wire import Wire, plain_json_converter
 
 log = logging.getLogger(__name__)
 
 BUSY_SECONDS: Final = 0.03
 """The editor counts as busy this long after its last message (a request and its answer)."""
-
-
-class KesiProtocol(LanguageServerProtocol):
-    """pygls' protocol, noting when the editor last sent something (`KesiServer.busy`)."""
-
-    last_message: float = 0.0
-
-    def handle_message(self, message: Any) -> Any:
-        self.last_message = time.monotonic()
-        return super().handle_message(message)
 
 
 class KesiServer(LanguageServer):
@@ -68,6 +60,8 @@ class KesiServer(LanguageServer):
         self.host = Host(self.link, runtime, PromptSupport())
         self.config = ConfigStore()
         self.sessions = Sessions(conversations(runtime.environ))
+        self.change_feed = ChangeFeed(self.link, self.sessions.all)
+        self.sessions.on_new = self.change_feed.attach
         self.runs = Runs()
         self.config_ready: asyncio.Future[None] | None = None  # the settings pull under way
         self.preparing: asyncio.Task[None] | None = None  # getting ready for the first run
@@ -85,6 +79,13 @@ class KesiServer(LanguageServer):
     @features.setter
     def features(self, features: ClientFeatures) -> None:
         self.link.features = features
+
+    def before_change(self, uri: str, change: types.TextDocumentContentChangeEvent) -> None:
+        """A text change, before pygls applies it (`KesiProtocol`): hunks follow the typing."""
+        self.change_feed.before_change(uri, change)
+
+    def before_close(self, uri: str) -> None:
+        self.change_feed.before_close(uri)
 
     def folders(self) -> list[Folder]:
         return workspace_folders(self.workspace)

@@ -28,6 +28,7 @@ class DocumentSync(Protocol):
     def text_document_did_open(self, params: types.DidOpenTextDocumentParams) -> None: ...
     def text_document_did_change(self, params: types.DidChangeTextDocumentParams) -> None: ...
     def text_document_did_save(self, params: types.DidSaveTextDocumentParams) -> None: ...
+    def text_document_did_close(self, params: types.DidCloseTextDocumentParams) -> None: ...
 
 
 @dataclass
@@ -98,6 +99,16 @@ class Buffers(dict[str, Buffer]):
                 text_document=types.TextDocumentIdentifier(uri=buffer.uri)
             )
         )
+
+    def close(self, path: Path) -> None:
+        """The user closes the buffer of `path` (its unsaved text goes with it)."""
+        uri = self.uri(path)
+        if self.pop(uri, None) is not None:
+            self._sync.text_document_did_close(
+                types.DidCloseTextDocumentParams(
+                    text_document=types.TextDocumentIdentifier(uri=uri)
+                )
+            )
 
     def reload(self, path: Path) -> None:
         """The user reloads the buffer from disk (`:edit!`, VS Code's auto-reload)."""

@@ -48,8 +48,10 @@ BUTTONS: Final[Mapping[str, tuple[str, str, str]]] = {
 session's locale."""
 
 PromptAnswer = Callable[[types.ShowMessageRequestParams], Awaitable[str | None] | str | None]
-ReviewAnswer = Callable[[dict[str, Any]], Awaitable[str] | str]
-PreviewAnswer = Callable[[types.WorkspaceEdit], Awaitable[bool] | bool]
+ReviewAnswer = Callable[[dict[str, Any]], Awaitable[Any] | Any]
+"""A decision ("accept", ...), or the whole answer (`{"decision", "after"}`: hunk by hunk)."""
+PreviewAnswer = Callable[[types.WorkspaceEdit], Awaitable[bool | set[str]] | bool | set[str]]
+"""True: apply it all; a set: only the changes with these annotation ids (ticked one by one)."""
 Feature = Callable[[Any, Any], Any]
 """A client's base handler for a server message: `(client, params) -> answer`."""
 
@@ -116,6 +118,7 @@ class Editor:
         handlers[types.WORKSPACE_APPLY_EDIT] = self._on_apply_edit
         handlers["kesi/reviewEdit"] = self._on_review_edit
         handlers["kesi/saveDocuments"] = self._on_save_documents
+        handlers[types.WORKSPACE_CODE_LENS_REFRESH] = self._on_code_lens_refresh
         handlers["kesi/plan"] = self._on_plan
         handlers["kesi/diagnostics"] = self._on_diagnostics
         if self.preset.prompts:
@@ -245,7 +248,15 @@ class Editor:
             self.violations.append("kesi/reviewEdit sent to a client that did not announce it")
         self.timeline.record("kesi/reviewEdit", params)
         self.reviews.append(params)
-        return {"decision": await _settle(self.answer_review(params))}
+        answer = await _settle(self.answer_review(params))
+        return answer if isinstance(answer, dict) else {"decision": answer}
+
+    def _on_code_lens_refresh(self, params: Any) -> None:
+        workspace = self.capabilities.workspace
+        lens = workspace.code_lens if workspace else None
+        if not (lens and lens.refresh_support):
+            self.violations.append("workspace/codeLens/refresh sent to a client without it")
+        self.timeline.record(types.WORKSPACE_CODE_LENS_REFRESH, params)
 
     def _on_plan(self, params: dict[str, Any]) -> None:
         if not self._kesi_flag("plan"):
@@ -289,8 +300,12 @@ class Editor:
         caps = edits.edit_capabilities(self.capabilities)
         self.violations.extend(edits.shape_violations(caps, edit))
         self.before_apply(params)  # e.g. the user types at this very moment
-        if edits.needs_preview(caps, edit) and not await _settle(self.answer_preview(edit)):
-            return types.ApplyWorkspaceEditResult(applied=False)
+        if edits.needs_preview(caps, edit):
+            accepted = await _settle(self.answer_preview(edit))
+            if not accepted:
+                return types.ApplyWorkspaceEditResult(applied=False)
+            if isinstance(accepted, set):  # only the changes the user ticked
+                edit = edits.ticked(edit, accepted)
         try:
             return self._apply(edit, params.label or "")
         except OSError as exc:  # the disk refused (a file to create, a folder for it)
@@ -305,6 +320,8 @@ class Editor:
                     return types.ApplyWorkspaceEditResult(
                         applied=False, failure_reason="file exists"
                     )
+            elif isinstance(change, types.DeleteFile):
+                self._delete(change)
             elif isinstance(change, types.TextDocumentEdit):
                 uri, version = change.text_document.uri, change.text_document.version
                 buffer = self.buffers.for_uri(uri)
@@ -322,6 +339,13 @@ class Editor:
                 self.buffers.change(buffer, change.edits, dirty=True, label=label)
         return types.ApplyWorkspaceEditResult(applied=True)
 
+    def _delete(self, change: types.DeleteFile) -> None:
+        """Delete the file of `change`, closing its buffer (VS Code closes a deleted file's
+        editor)."""
+        path = Path(to_fs_path(change.uri) or "")
+        self.buffers.close(path)
+        _gone(path)
+
     def _create(self, change: types.CreateFile) -> bool:
         """Create the file of `change` and open it; False when it exists and may not be
         overwritten."""
@@ -333,6 +357,10 @@ class Editor:
         path.write_bytes(b"")
         self.buffers.for_uri(change.uri)
         return True
+
+
+def _gone(path: Path) -> None:
+    path.unlink(missing_ok=True)
 
 
 def plain_handler(handler: Callable[[Any], Any]) -> Callable[[Any], Any]:

@@ -9,6 +9,7 @@ scripted editor records each such message as a violation, and the test fails on 
 
 from __future__ import annotations
 
+import attrs
 from lsprotocol import types
 
 
@@ -35,6 +36,11 @@ def shape_violations(
             and types.ResourceOperationKind.Create not in resource_ops
         ):
             found.append("CreateFile sent to a client without create support")
+        if (
+            isinstance(change, types.DeleteFile)
+            and types.ResourceOperationKind.Delete not in resource_ops
+        ):
+            found.append("DeleteFile sent to a client without delete support")
         if isinstance(change, types.TextDocumentEdit):
             annotated = any(isinstance(e, types.AnnotatedTextEdit) for e in change.edits)
             if annotated and caps.change_annotation_support is None:
@@ -49,3 +55,17 @@ def needs_preview(caps: types.WorkspaceEditClientCapabilities, edit: types.Works
     if caps.change_annotation_support is None:
         return False
     return any(a.needs_confirmation for a in (edit.change_annotations or {}).values())
+
+
+def ticked(edit: types.WorkspaceEdit, ids: set[str]) -> types.WorkspaceEdit:
+    """`edit` with only the annotated changes whose ids are in `ids`: what VS Code's Refactor
+    Preview applies when the user ticked only those."""
+    kept: list[types.TextDocumentEdit | types.CreateFile | types.RenameFile | types.DeleteFile] = []
+    for change in edit.document_changes or []:
+        if isinstance(change, types.TextDocumentEdit):
+            chosen = [e for e in change.edits if getattr(e, "annotation_id", None) in ids]
+            if chosen:
+                kept.append(attrs.evolve(change, edits=chosen))
+        elif getattr(change, "annotation_id", None) in ids:
+            kept.append(change)
+    return attrs.evolve(edit, document_changes=kept)

@@ -7,6 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from lsprotocol import types
 
 from bench import day18, longsession, repo
 from bench.report import Figure, Report
@@ -99,3 +100,47 @@ def test_a_report_renders_again_from_its_json() -> None:
     again = Report.from_json(report.to_json())
     assert again.figures == [figure]
     assert again.markdown() == report.markdown()
+
+
+def test_the_change_sets_typing_leaves_the_text_and_the_hunks_as_they_were() -> None:
+    """Benchmark 8's keystrokes come in pairs that undo each other, between the hunks, so the
+    20 hunks stay over the agent's lines however many rounds are typed."""
+    from bench import changes
+    from kesi_lsp.testing.text import apply_text_edits
+
+    before, after = changes.texts()
+    assert before.count("\n") == changes.LINES
+    assert sum(a != b for a, b in zip(before.splitlines(), after.splitlines(), strict=True)) == 20
+    text = after
+    taken = set(changes.hunk_lines())
+    for start, end, new in changes.typing(200):
+        assert start[0] not in taken
+        edit = types.TextEdit(
+            range=types.Range(
+                start=types.Position(line=start[0], character=start[1]),
+                end=types.Position(line=end[0], character=end[1]),
+            ),
+            new_text=new,
+        )
+        text = apply_text_edits(text, [edit], "utf-16")
+    assert text == after
+    script = changes.build_script()
+    tools = [b for s in script.steps for b in s.content if isinstance(b, ToolUseBlock)]
+    assert len(tools) == 2 * changes.HUNKS  # one run in each of the two servers
+
+
+async def test_the_change_sets_hook_is_timed_on_the_servers_real_parts(tmp_path: Path) -> None:
+    """Benchmark 8's first half runs (on the server's own Sessions and ChangeFeed), one timing
+    per keystroke, with change sets on and off."""
+    from bench import changes
+    from bench.changes_hook import time_hook
+
+    before, after = changes.texts()
+    keys = changes.typing(20)
+    for change_sets in (True, False):
+        root = tmp_path / str(change_sets)
+        root.mkdir()
+        (root / "big.py").write_text(after, encoding="utf-8")
+        times = await time_hook(root.resolve(), before, after, keys, change_sets=change_sets)
+        assert len(times.hook) == len(times.pygls) == len(keys) == 40
+        assert all(t >= 0 for t in times.hook)

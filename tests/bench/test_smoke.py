@@ -28,6 +28,7 @@ BENCHES = (
     "scale",
     "first_request",
     "parallel_reads",
+    "changes",
 )
 
 

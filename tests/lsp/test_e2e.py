@@ -223,28 +223,27 @@ async def test_rejected_edit_reaches_the_model(
         assert client.buffer(calc).undo == []
 
 
+def _edit_after_thinking(expect: str) -> object:
+    return script(
+        reply(tool_use("read_file", {"file_path": "calc.py"})),
+        reply(
+            tool_use(
+                "edit_file",
+                {"file_path": "calc.py", "old_string": "a - b", "new_string": "a + b"},
+            ),
+            timing={"headers_delay": 2.0},  # the user types while the model thinks
+        ),
+        reply("Noted.", expect={"last_tool_result_contains": expect}),
+    )
+
+
 @pytest.mark.slow  # the model thinks for 2 s
-async def test_user_edit_between_read_and_write_is_refused_as_stale(
+async def test_user_typing_elsewhere_after_the_read_does_not_block_the_edit(
     failing_project: Path, scripted_api: StartServer
 ) -> None:
-    """I4 through the real loop: the user types after read_file; edit_file is refused and the
-    model is told to read again; the user's text survives."""
-    api = scripted_api(
-        script(
-            reply(tool_use("read_file", {"file_path": "calc.py"})),
-            reply(
-                tool_use(
-                    "edit_file",
-                    {"file_path": "calc.py", "old_string": "a - b", "new_string": "a + b"},
-                ),
-                timing={"headers_delay": 2.0},  # the user types while the model thinks
-            ),
-            reply(
-                "The file changed; I will read it again.",
-                expect={"last_tool_result_contains": "has changed since you read it"},
-            ),
-        )
-    )
+    """I4 and Day 9 through the real loop: the user types on another line after read_file;
+    edit_file lands on the buffer as it is now, and the user's text survives."""
+    api = scripted_api(_edit_after_thinking("Replaced (starting at line 2)."))
     calc = failing_project / "calc.py"
     async with kesi_client("neovim+kesi", [failing_project], env=api_env(api)) as client:
         answer(client, accept=True)
@@ -254,8 +253,29 @@ async def test_user_edit_between_read_and_write_is_refused_as_stale(
         client.type_text(calc, "def add(a, b):", "def add(a, b):  # typed by the user")
         await client.sync()
         done = await client.wait_finished(started["runId"])
+        assert done["status"] == "done" and done["edits"] == ["calc.py"]
+        both = FIXED.replace("def add(a, b):", "def add(a, b):  # typed by the user")
+        assert client.buffer(calc).text == both and calc.read_text() == both
+
+
+@pytest.mark.slow  # the model thinks for 2 s
+async def test_user_typing_in_the_replaced_text_is_refused_as_stale(
+    failing_project: Path, scripted_api: StartServer
+) -> None:
+    """I4: the user's typing after read_file touched the text edit_file replaces: refused, the
+    model told to read again, the user's text kept and nothing saved."""
+    api = scripted_api(_edit_after_thinking("read it again with read_file"))
+    calc = failing_project / "calc.py"
+    async with kesi_client("neovim+kesi", [failing_project], env=api_env(api)) as client:
+        answer(client, accept=True)
+        client.open(calc)
+        started = await client.command("kesi.fixThis", fix_this_args(failing_project))
+        await wait_for(lambda: client.stream(started["runId"], "toolEnd"))
+        client.type_text(calc, "a - b", "a - b - 0")
+        await client.sync()
+        done = await client.wait_finished(started["runId"])
         assert done["status"] == "done" and done["edits"] == []
-        mine = BUGGY.replace("def add(a, b):", "def add(a, b):  # typed by the user")
+        mine = BUGGY.replace("a - b", "a - b - 0")
         assert client.buffer(calc).text == mine and calc.read_text() == BUGGY
         assert not client.reviews and not client.applied
 

@@ -223,9 +223,25 @@ def test_workspace_edit_shapes() -> None:
         _plan(before="", version=None, create=True, annotation="r"), codec, document_changes=True
     )
     create, insert = created.document_changes or []
-    assert isinstance(create, types.CreateFile) and create.annotation_id == "kesi.review"
+    assert isinstance(create, types.CreateFile) and create.annotation_id == "kesi.review.1"
     assert isinstance(insert, types.TextDocumentEdit) and insert.text_document.version is None
     assert create.options is not None and create.options.overwrite is False
+
+
+def test_each_hunk_is_its_own_annotated_change() -> None:
+    """In the editor's preview each hunk can be ticked on its own (design §2.9)."""
+    before = "a\nb\nc\nd\ne\n"
+    plan = _plan(before=before, after="A\nb\nc\nd\nE\n", annotation="review", label="KeSi: x")
+    edit = workspace_edit(plan, PositionCodec(), document_changes=True)
+    (doc_edit,) = edit.document_changes or []
+    assert isinstance(doc_edit, types.TextDocumentEdit)
+    ids = [getattr(e, "annotation_id", None) for e in doc_edit.edits]
+    assert ids == ["kesi.review.1", "kesi.review.2"]
+    labels = {k: a.label for k, a in (edit.change_annotations or {}).items()}
+    assert labels == {
+        "kesi.review.1": "KeSi: x — change 1 of 2 (line 1)",
+        "kesi.review.2": "KeSi: x — change 2 of 2 (line 5)",
+    }
 
 
 # -- stream and log --------------------------------------------------------------------------

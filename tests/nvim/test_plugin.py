@@ -44,6 +44,7 @@ def test_lsp_config_announces_kesi_and_commands_exist(
         "kesi/runFinished",
         "kesi/saveDocuments",
         "kesi/stream",
+        "textDocument/publishDiagnostics",  # Neovim's own, plus signs and lenses of changes
     ]
     assert config["enabled"] is True
     commands = ed.lua("return vim.tbl_keys(vim.api.nvim_get_commands({}))")
@@ -56,6 +57,10 @@ def test_lsp_config_announces_kesi_and_commands_exist(
         "KeSiPermissions",
         "KeSiRevoke",
         "KeSiOutput",
+        "KeSiChanges",
+        "KeSiKeep",
+        "KeSiUndo",
+        "KeSiUndoRun",
     ):
         assert name in commands
     # No server serves this buffer: the statusline helper is silent and commands say why.

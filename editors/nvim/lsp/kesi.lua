@@ -19,7 +19,8 @@ return {
     'Makefile',
   },
   -- KeSi settings (design.md §2.1): model, maxTokens, maxTurns, maxToolFailures,
-  -- commandTimeout, sandbox, approvals, promptCaching, contextTrimming, contextBudget, locale.
+  -- commandTimeout, sandbox, approvals, promptCaching, contextTrimming, contextBudget, locale,
+  -- changeSets.
   -- Unset ones keep the server's defaults.
   init_options = vim.empty_dict(),
   capabilities = {
@@ -37,6 +38,16 @@ return {
   commands = {
     ['kesi.fixThis'] = function(command, ctx)
       require('kesi').fix_command(command, ctx)
+    end,
+    -- The lenses and code actions over KeSi's changes (design.md §2.9).
+    ['kesi.keep'] = function(command, ctx)
+      require('kesi.changes').run_command(command, ctx)
+    end,
+    ['kesi.undo'] = function(command, ctx)
+      require('kesi.changes').run_command(command, ctx)
+    end,
+    ['kesi.undoRun'] = function(command, ctx)
+      require('kesi.changes').run_command(command, ctx)
     end,
   },
   on_exit = function(_, _, client_id)

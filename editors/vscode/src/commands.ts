@@ -14,6 +14,7 @@ import {
   type BaseLanguageClient,
   type ExecuteCommandSignature,
 } from "vscode-languageclient";
+import { asChangeOutcome } from "./core/changes";
 import { askArgs, fixThisArgs, runTitle, type EditorState } from "./core/commandArgs";
 import { serverLines, t, type Locale } from "./core/messages";
 import {
@@ -148,6 +149,19 @@ function present(
     case "kesi.revoke":
       say(result);
       break;
+    case "kesi.keep":
+    case "kesi.undo":
+    case "kesi.undoRun": {
+      const outcome = asChangeOutcome(result);
+      if (outcome) {
+        const worry = outcome.failed.length > 0 || outcome.skipped.length > 0;
+        const show = worry
+          ? vscode.window.showWarningMessage
+          : vscode.window.showInformationMessage;
+        void show(outcome.message.split("\n").join(" · "));
+      }
+      break;
+    }
   }
 }
 
@@ -158,6 +172,7 @@ function errorText(error: unknown): string {
 export function executeCommandMiddleware(
   client: () => BaseLanguageClient | undefined,
   runs: Runs,
+  changesTouched: () => void,
 ): (command: string, args: unknown[], next: ExecuteCommandSignature) => Promise<unknown> {
   return async (command, args, next) => {
     const languageClient = client();
@@ -184,6 +199,9 @@ export function executeCommandMiddleware(
       return undefined;
     }
     present(runs, command, arg, result, locale);
+    if (command === "kesi.keep" || command === "kesi.undo" || command === "kesi.undoRun") {
+      changesTouched();
+    }
     return result;
   };
 }

@@ -5,6 +5,7 @@
  */
 
 import * as vscode from "vscode";
+import { registerChangeCommands } from "./changeCommands";
 import { needsRestart } from "./core/settings";
 import { Runs } from "./runs";
 import { KesiServer } from "./server";
@@ -24,6 +25,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("kesi.showOutput", () => runs.channel.show(true)),
     vscode.commands.registerCommand("kesi.showServerLog", () => kesi.log.show()),
     vscode.commands.registerCommand("kesi.restartServer", () => kesi.restart()),
+    ...registerChangeCommands(kesi.changes),
     vscode.workspace.onDidChangeConfiguration((change) => {
       if (change.affectsConfiguration("kesi.locale")) {
         status.update();

@@ -19,6 +19,7 @@ import {
   type ServerOptions,
 } from "vscode-languageclient/node";
 import { KesiCapabilities } from "./capabilities";
+import { ChangesView } from "./changesView";
 import { executeCommandMiddleware } from "./commands";
 import { t } from "./core/messages";
 import {
@@ -70,6 +71,8 @@ export class KesiServer implements vscode.Disposable {
   // Counting diagnostic updates starts with the extension, before any run asks.
   private readonly diagnostics = new EditorDiagnostics();
   private client: LanguageClient | undefined;
+  /** The **KeSi Changes** view's data: the server's change sets (design.md §2.9). */
+  readonly changes = new ChangesView(() => this.client);
   private placeholders: vscode.Disposable[] = [];
   private stopping = false;
   private whyNotRunning = "";
@@ -146,7 +149,11 @@ export class KesiServer implements vscode.Disposable {
       traceOutputChannel: this.trace,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
       middleware: {
-        executeCommand: executeCommandMiddleware(() => this.client, this.runs),
+        executeCommand: executeCommandMiddleware(
+          () => this.client,
+          this.runs,
+          () => void this.changes.refresh(),
+        ),
         workspace: {
           configuration: async (params, token, next) => {
             const answer = await next(params, token);
@@ -169,12 +176,16 @@ export class KesiServer implements vscode.Disposable {
     }
     client.registerFeature(new NotificationProgress(client));
     client.onNotification(STREAM, (params: unknown) => this.runs.onStream(params));
-    client.onNotification(RUN_FINISHED, (params: unknown) => this.runs.onFinished(params));
+    client.onNotification(RUN_FINISHED, (params: unknown) => {
+      this.runs.onFinished(params);
+      this.changes.refreshSoon();
+    });
     client.onNotification(PLAN, (params: unknown) => this.runs.onPlan(params));
     client.onRequest(DIAGNOSTICS, (params: unknown) => this.diagnostics.answer(client, params));
     client.onRequest(SAVE_DOCUMENTS, (params: unknown) => handleSaveDocuments(params));
     client.onDidChangeState(({ newState }) => {
       this.status.setServerRunning(newState === State.Running);
+      this.changes.refreshSoon();
       if (newState === State.Stopped) {
         this.runs.serverStopped();
         // A crash restart passes through Stopped; only a client still stopped a moment later
@@ -233,6 +244,7 @@ export class KesiServer implements vscode.Disposable {
     this.clearPlaceholders();
     void this.stop();
     this.review.dispose();
+    this.changes.dispose();
     this.diagnostics.dispose();
     this.log.dispose();
     this.trace.dispose();

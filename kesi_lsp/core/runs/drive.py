@@ -23,6 +23,7 @@ from typing import Protocol
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.approval import Approver
+from kesi_lsp.core.changes.run import RunChanges
 from kesi_lsp.core.editor_problems import EditorProblems
 from kesi_lsp.core.errors import SandboxUnavailableError
 from kesi_lsp.core.events import Event, Notice, RunFinished
@@ -156,6 +157,7 @@ async def drive(run: Run, runtime: Runtime, frontend: RunFrontend) -> RunFinishe
         sandbox=sandbox,
         environ=runtime.environ,
         emit=frontend.emit,
+        changes=_run_changes(run),
         problems=_problems(frontend, settings.locale),
     )
 
@@ -164,6 +166,13 @@ async def drive(run: Run, runtime: Runtime, frontend: RunFrontend) -> RunFinishe
         return await (run.runner or runtime.runner)(ctx, prompt)
 
     return _finish(frontend, await _run_agent(agent, ctx, run))
+
+
+def _run_changes(run: Run) -> RunChanges | None:
+    """Where the run's changes are recorded (design §2.9), unless the folder turned it off."""
+    if not run.session.settings.change_sets:
+        return None
+    return RunChanges(run.session.changes, run.root, run.id, run.prompt)
 
 
 def _problems(frontend: RunFrontend, locale: Locale) -> ProblemWatch | None:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from kesi_lsp.catalog import Locale
+from kesi_lsp.core.changes.run import RunChanges
 from kesi_lsp.core.events import EventSink, discard
 from kesi_lsp.core.permissions import PermissionGate
 from kesi_lsp.core.problems import ProblemWatch
@@ -24,6 +25,7 @@ class ToolContext:
     """Everything the seven tools need, passed in (never read from globals or the process).
 
     `environ` is the host environment the shell child starts from; the sandbox scrubs it.
+    `changes` records what the run lands in its session's change sets (None: not recorded).
     `problems` watches the editor's diagnostics around changes (None: the editor cannot say,
     and nothing is claimed about them).
     `model` and `bill` are set by the loop for the run it drives: the search sub-agent calls
@@ -36,6 +38,7 @@ class ToolContext:
     sandbox: Sandbox = field(default_factory=NoSandbox)
     environ: Mapping[str, str] = field(default_factory=dict)
     emit: EventSink = discard
+    changes: RunChanges | None = None
     problems: ProblemWatch | None = None
     model: ModelClient | None = None
     bill: RunBill | None = None

@@ -50,6 +50,10 @@ async def dispatch(
     if isinstance(arguments, ToolResult):
         return arguments
     try:
+        if name == "run_command" and ctx.changes is not None:
+            # The files it deletes among those KeSi knows go into the run's change set.
+            async with ctx.changes.watching(ctx.session.read_texts):
+                return await function(arguments, ctx)
         return await function(arguments, ctx)
     except Exception as exc:
         return ToolResult(text("tools.crashed", locale, name=name, error=type(exc).__name__), True)

@@ -6,9 +6,15 @@ seed makes has passed: the fence, the ignore list, exact and unique matching, an
 overwriting, a current read record whose sha256 matches the text as it is now.
 
 `session.reads` maps a resolved path to the sha256 (hex) of the UTF-8 encoding of exactly the
-text `read_file` returned. A failed read clears the record; a successful edit or write clears it
-too (the text the model read is no longer the file's). If a record exists and the text changed
-since (the user typed after the agent read), edit_file and write_file refuse as stale.
+text `read_file` returned; `session.read_texts` keeps that text for a while. A failed read
+clears the record; a successful edit or write clears it too (the text the model read is no
+longer the file's). If a record exists and the text changed since (the user typed after the
+agent read), write_file refuses as stale; edit_file lands on the current text when its
+`old_string` is still there, unique, and the typing did not touch it (seed Day 9: 不相干的變動
+沒必要擋), and refuses as stale otherwise.
+
+A landed change is recorded in the run's change set (`ctx.changes`, design §2.9), so the user can
+keep or undo it hunk by hunk later.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from typing import Any, Final
 
 from kesi_lsp.catalog import text
 from kesi_lsp.core.approval import Choice
+from kesi_lsp.core.changes.run import emit_dropped
 from kesi_lsp.core.diff import unified_diff
 from kesi_lsp.core.events import EditApplied
 from kesi_lsp.core.paths import (
@@ -35,6 +42,7 @@ from kesi_lsp.core.reads import seen
 from kesi_lsp.core.tools import ranged
 from kesi_lsp.core.tools.context import ToolContext
 from kesi_lsp.core.tools.result import ToolResult
+from kesi_lsp.core.tools.typed_over import typed_over
 from kesi_lsp.core.workspace import DeliveryStatus, FileChange, FileText
 
 MAX_READ_BYTES: Final = 262_144
@@ -124,6 +132,7 @@ async def read_file(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
     if whole or (not content and (offset or 1) == 1):
         ctx.session.reads[found.path] = text_digest(content)
         ctx.session.read_parts.pop(found.path, None)
+        ctx.session.read_texts.remember(found.path, content)
         return ToolResult(content or text("tools.read.empty", ctx.locale))
     return _read_part(ctx, found.path, raw, content, offset, limit, size)
 
@@ -144,6 +153,7 @@ def _read_part(
         return _error(ctx, part.key, **part.fields)
     digest = text_digest(content)
     ctx.session.reads[path] = digest
+    ctx.session.read_texts.remember(path, content)
     parts = seen(ctx.session.read_parts.get(path), digest, part.total, (part.first, part.last))
     if parts.whole:
         ctx.session.read_parts.pop(path, None)
@@ -160,6 +170,7 @@ def _forget(ctx: ToolContext, path: Path | None) -> None:
     if path is not None:
         ctx.session.reads.pop(path, None)
         ctx.session.read_parts.pop(path, None)
+        ctx.session.read_texts.forget(path)
 
 
 def _start_line(content: str, offset: int) -> int:
@@ -185,14 +196,10 @@ async def edit_file(args: dict[str, str], ctx: ToolContext) -> ToolResult:
     if isinstance(current, ToolResult):
         return current
     content = current.text
-    record = ctx.session.reads.get(found.path)
-    if record is not None and record != text_digest(content):
-        return _error(ctx, "tools.edit.stale")
     first = content.find(old)
-    if first == -1:
-        return _error(ctx, "tools.edit.no_match")
-    if content.find(old, first + 1) != -1:
-        return _error(ctx, "tools.edit.ambiguous")
+    refused = _match_refusal(ctx, found.path, content, old, first)
+    if refused is not None:
+        return _error(ctx, refused)
     after = content[:first] + new + content[first + len(old) :]
     try:
         after.encode("utf-8")
@@ -203,6 +210,27 @@ async def edit_file(args: dict[str, str], ctx: ToolContext) -> ToolResult:
     )
     done = text("tools.edit.done", ctx.locale, line=_start_line(content, first))
     return await _deliver(ctx, change, done)
+
+
+def _match_refusal(ctx: ToolContext, path: Path, content: str, old: str, first: int) -> str | None:
+    """Why `old` (found at `first`, -1: not found) cannot be replaced in `content`, or None.
+
+    Day 9: typing since the read only refuses the edit when it touched the replaced text (or
+    made it vanish or repeat); then the model is told to read again. Without a record of the
+    read (or of its text) a unique match is the seed's own evidence."""
+    record = ctx.session.reads.get(path)
+    changed = record is not None and record != text_digest(content)
+    unique = first != -1 and content.find(old, first + 1) == -1
+    if changed and not unique:
+        return "tools.edit.stale"
+    if first == -1:
+        return "tools.edit.no_match"
+    if not unique:
+        return "tools.edit.ambiguous"
+    seen = ctx.session.read_texts.get(path) if changed else None
+    if seen is not None and typed_over(seen, content, first, len(old)):
+        return "tools.edit.stale"
+    return None
 
 
 @dataclass(frozen=True)
@@ -251,11 +279,11 @@ async def write_file(args: dict[str, str], ctx: ToolContext) -> ToolResult:
     try:
         current = await ctx.view.read_text(found.path)
     except (OSError, UnicodeDecodeError) as exc:
-        ctx.session.reads.pop(found.path, None)
+        _forget(ctx, found.path)
         detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         return _error(ctx, "tools.write.check_failed", path=raw, error=detail)
     if text_digest(current.text) != record:
-        ctx.session.reads.pop(found.path, None)
+        _forget(ctx, found.path)
         return _error(ctx, "tools.write.stale")
     if current.text == content:
         return ToolResult(text("tools.write.same", ctx.locale))
@@ -272,11 +300,16 @@ async def _deliver(ctx: ToolContext, change: FileChange, done: str) -> ToolResul
         return ToolResult(refusal, True)
     watch = ctx.problems
     before = await watch.before([change.path]) if watch is not None else None
-    delivery = await ctx.view.deliver(change, review=ctx.gate.needs_review(change.path))
+    review = ctx.gate.needs_review(change.path)
+    if ctx.changes is not None:
+        delivery = await ctx.changes.deliver(ctx.view, change, review=review)
+        emit_dropped(ctx.changes, ctx.emit, ctx.locale)
+    else:
+        delivery = await ctx.view.deliver(change, review=review)
     if delivery.status is DeliveryStatus.REJECTED:
         refusal = delivery.reason or text("permissions.refused_edit", ctx.locale)
         return ToolResult(refusal, True)
-    ctx.session.reads.pop(change.path, None)
+    _forget(ctx, change.path)
     if delivery.status is DeliveryStatus.FAILED:
         reason = delivery.reason or text("tools.delivery_failed", ctx.locale, path=change.rel)
         return ToolResult(reason, True)

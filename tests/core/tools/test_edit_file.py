@@ -199,19 +199,58 @@ async def test_successful_edit_clears_the_read_record(ws: Workspace) -> None:
     assert "read_file" in result.text
 
 
-async def test_user_typed_after_the_read_edit_refused_as_stale(zh: Workspace) -> None:
-    """I4: the agent read the file, the user typed, the agent's edit is refused."""
+async def test_typing_elsewhere_after_the_read_does_not_block_the_edit(zh: Workspace) -> None:
+    """Day 9, the seed's own example: the model read `title = "Hello"` / `count = 1`, the user
+    changed `title`, the model replaces `count = 1`: it lands on the current text, and the
+    user's `title = "Hi"` stays (不相干的變動沒必要擋)."""
     zh.write("app.py", 'title = "Hello"\ncount = 1\n')
     await zh.call("read_file", file_path="app.py")
     zh.write("app.py", 'title = "Hi"\ncount = 1\n')  # the user's typing
     result = await edit(zh, "app.py", "count = 1", "count = 2")
-    assert result == ToolResult("錯誤：檔案在讀取後又有變更，請重新 read_file 後再修改。", True)
-    assert zh.read("app.py") == b'title = "Hi"\ncount = 1\n'
-    # retrying without reading is still refused; reading again makes it go through
-    assert (await edit(zh, "app.py", "count = 1", "count = 2")).is_error
-    await zh.call("read_file", file_path="app.py")
-    assert not (await edit(zh, "app.py", "count = 1", "count = 2")).is_error
+    assert result == ToolResult("替換完成（從第 2 行開始）。")
     assert zh.read("app.py") == b'title = "Hi"\ncount = 2\n'
+
+
+@pytest.mark.parametrize(
+    ("typed", "why"),
+    [
+        ('title = "Hello"\ncount = 2\n', "the replaced text itself changed"),
+        ('title = "Hello"\ncount = 10\n', "still contains old_string, but typed onto it"),
+        ('title = "Hello"\n# note count = 1\ncount = 1\n', "now appears twice"),
+    ],
+)
+async def test_typing_that_touched_the_replaced_text_is_refused_as_stale(
+    zh: Workspace, typed: str, why: str
+) -> None:
+    """I4: the user's typing reached the very place the edit replaces: refused, nothing changed,
+    and the model is told to read again; reading again makes it go through."""
+    zh.write("app.py", 'title = "Hello"\ncount = 1\n')
+    await zh.call("read_file", file_path="app.py")
+    zh.write("app.py", typed)
+    result = await edit(zh, "app.py", "count = 1", "count = 3")
+    assert result == ToolResult(
+        "錯誤：要替換的那段內容在讀取後又被改過（使用者或其他程式改了那裡），什麼都沒有改；"
+        "請重新 read_file 後再修改。",
+        True,
+    ), why
+    assert zh.read("app.py") == typed.encode()
+    await zh.call("read_file", file_path="app.py")
+    again = await edit(zh, "app.py", "count = 1\n", "count = 3\n")
+    assert again.is_error == (typed.count("count = 1\n") != 1)
+
+
+async def test_typing_on_the_same_line_next_to_the_replaced_text_is_stale(tmp_path: object) -> None:
+    """A change glued to the replaced text on its line counts as touching it; one on the next
+    line (after its line break) does not."""
+    ws = make_workspace(tmp_path, AlwaysAllow())  # type: ignore[arg-type]
+    ws.write("a.py", "x = f(a - b)\ny = 1\n")
+    await ws.call("read_file", file_path="a.py")
+    ws.write("a.py", "x = f(a - bc)\ny = 1\n")
+    assert (await edit(ws, "a.py", "a - b", "a + b")).is_error
+    await ws.call("read_file", file_path="a.py")
+    ws.write("a.py", "x = f(a - bc)\ny = 2\n")
+    assert not (await edit(ws, "a.py", "x = f(a - bc)\n", "x = f(a + bc)\n")).is_error
+    assert ws.read("a.py") == b"x = f(a + bc)\ny = 2\n"
 
 
 async def test_a_file_changing_during_review_is_not_overwritten(tmp_path: object) -> None:
@@ -226,7 +265,7 @@ async def test_a_file_changing_during_review_is_not_overwritten(tmp_path: object
     ws.write("a.py", "x = 1\n")
     result = await edit(ws, "a.py", "x = 1", "x = 2")
     assert result.is_error
-    assert "changed since you read it" in result.text
+    assert "changed while the edit was being made" in result.text
     assert ws.read("a.py") == b"x = 1\n# the user's new line\n"
     assert ws.events == []
 

@@ -86,19 +86,25 @@ async def test_edit_works_on_the_buffer_and_carries_its_version(ws: Workspace) -
     assert view.buffers[path] == ("x = 1\ny = 3\n", 4)
 
 
-async def test_typing_in_the_buffer_after_the_read_makes_edits_stale(zh: Workspace) -> None:
-    """I4 with an editor: the agent read the buffer, the user typed, the edit is refused."""
+async def test_typing_in_the_buffer_after_the_read(zh: Workspace) -> None:
+    """I4 with an editor: the agent read the buffer, the user typed a line of their own. A
+    write_file over it is refused (the sha256 rule); an edit_file of another line lands on the
+    buffer as it is now, the user's line included (Day 9)."""
     view = editor(zh)
     path = zh.write("a.py", "count = 1\n")
     view.buffers[path] = ("count = 1\n", 1)
     await zh.call("read_file", file_path="a.py")
     view.buffers[path] = ("count = 1\n# mine\n", 2)
-    edit = await zh.call("edit_file", file_path="a.py", old_string="count = 1", new_string="c = 2")
-    assert edit == ToolResult("錯誤：檔案在讀取後又有變更，請重新 read_file 後再修改。", True)
     write = await zh.call("write_file", file_path="a.py", content="count = 2\n")
     assert write == ToolResult("錯誤：檔案在讀取後又有變更，請重新 read_file 後再覆寫。", True)
     assert view.delivered == []
-    assert view.buffers[path] == ("count = 1\n# mine\n", 2)
+    await zh.call("read_file", file_path="a.py")
+    view.buffers[path] = ("count = 1\n# mine\n# and more\n", 3)
+    edit = await zh.call("edit_file", file_path="a.py", old_string="count = 1", new_string="c = 2")
+    assert edit == ToolResult("替換完成（從第 1 行開始）。")
+    [(change, _)] = view.delivered
+    assert change.before == "count = 1\n# mine\n# and more\n"
+    assert change.after == "c = 2\n# mine\n# and more\n"
 
 
 async def test_write_compares_against_the_buffer_not_the_disk(ws: Workspace) -> None:

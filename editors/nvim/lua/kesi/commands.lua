@@ -53,6 +53,24 @@ function M.create()
     end,
     desc = 'KeSi: toggle the output split (clear: empty it)',
   })
+  command('KeSiChanges', function()
+    require('kesi.changes').show()
+  end, { desc = "KeSi: the changes you have not kept or undone yet, in the quickfix list" })
+  command('KeSiKeep', function(o)
+    require('kesi.changes').keep(o.bang)
+  end, {
+    bang = true,
+    desc = 'KeSi: keep the change under the cursor (else the file; !: every change)',
+  })
+  command('KeSiUndo', function(o)
+    require('kesi.changes').undo(o.bang)
+  end, {
+    bang = true,
+    desc = 'KeSi: undo the change under the cursor (else the file; !: the whole file)',
+  })
+  command('KeSiUndoRun', function(o)
+    require('kesi.changes').undo_run(o.args)
+  end, { nargs = '?', desc = 'KeSi: undo every change of the last run (or of run [id])' })
   command('KeSiAccept', function(o)
     local review = require('kesi.review')
     local decision = o.bang and review.decisions.accept_session or review.decisions.accept

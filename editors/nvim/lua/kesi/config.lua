@@ -8,6 +8,11 @@ local M = {}
 ---@field output? kesi.OutputOptions
 ---@field review? kesi.ReviewOptions
 ---@field notify_done? boolean say "KeSi: done · $0.0042" when a run ends and the output is hidden (default true)
+---@field changes? kesi.ChangesOptions
+
+---@class kesi.ChangesOptions
+---@field signs? boolean a sign on every line of a change KeSi made that you have not kept or undone yet (default true)
+---@field lenses? boolean show the server's code lenses ("KeSi: Keep" / "KeSi: Undo") over them (default true)
 
 ---@class kesi.OutputOptions
 ---@field open? boolean open the output split when a run starts (default true)
@@ -15,7 +20,7 @@ local M = {}
 ---@field size? integer height (or width when vertical) of the split (default 12)
 
 ---@class kesi.ReviewOptions
----@field keys? { accept: string, accept_session: string, reject: string, close: string }
+---@field keys? { accept: string, accept_session: string, reject: string, close: string, accept_hunk: string, reject_hunk: string }
 
 ---@type kesi.Options
 M.defaults = {
@@ -33,7 +38,13 @@ M.defaults = {
       accept_session = 'gA',
       reject = 'gr',
       close = 'q',
+      accept_hunk = 'gh',
+      reject_hunk = 'gH',
     },
+  },
+  changes = {
+    signs = true,
+    lenses = true,
   },
 }
 

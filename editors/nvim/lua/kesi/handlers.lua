@@ -124,7 +124,13 @@ function M.save_documents(_, params)
   return require('kesi.save').request(params or {})
 end
 
+--- `textDocument/publishDiagnostics`: as always, plus the signs and lenses of KeSi's changes.
+function M.diagnostics(err, params, ctx)
+  require('kesi.changes').on_diagnostics(err, params, ctx)
+end
+
 M.handlers = {
+  ['textDocument/publishDiagnostics'] = M.diagnostics,
   ['kesi/stream'] = M.stream,
   ['kesi/runFinished'] = M.run_finished,
   ['kesi/reviewEdit'] = M.review_edit,

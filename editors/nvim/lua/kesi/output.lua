@@ -23,6 +23,7 @@ M.highlights = {
   KeSiDone = 'DiagnosticOk',
   KeSiStopped = 'DiagnosticWarn',
   KeSiFailed = 'DiagnosticError',
+  KeSiPending = 'DiagnosticInfo',
   KeSiPlanDone = 'DiagnosticOk',
   KeSiPlanActive = 'DiagnosticInfo',
   KeSiPlanPending = 'Comment',

@@ -1,9 +1,13 @@
 ---@mod kesi.review The diff view for `kesi/reviewEdit`: before and after side by side.
 --- A new tab page holds two scratch buffers in `:diffthis` mode. Buffer-local mappings answer
 --- accept / accept for this session / reject; closing the view in any way is a reject.
+--- Hunk by hunk (design.md §2.9): `]c` / `[c` move between hunks, `gh` accepts and `gH`
+--- rejects the hunk under the cursor; the right side shows what would land, and once every
+--- hunk is decided the answer goes (the text accepted, when some hunks were rejected).
 --- Nothing here touches the real file: the server applies an accepted edit afterwards.
 
 local config = require('kesi.config')
+local hunks_mod = require('kesi.review_hunks')
 
 local M = {}
 
@@ -16,7 +20,13 @@ local M = {}
 ---@field origin integer the window the user was in
 ---@field augroup integer
 ---@field decided boolean
----@field on_decision fun(decision: string)
+---@field on_decision fun(decision: string, after: string?)
+---@field before_text string
+---@field after_text string
+---@field before_lines string[]
+---@field after_lines string[]
+---@field hunks kesi.ReviewHunk[]
+---@field ns integer
 
 ---@type table<integer, kesi.ReviewView> by tab page handle
 M.views = {}
@@ -71,7 +81,11 @@ end
 ---@return string
 local function key_help()
   local k = config.options.review.keys
-  return ('%s accept · %s accept for this session · %s reject · %s close = reject'):format(
+  return ('%s/%s hunk: %s keep · %s reject  ·  %s accept · %s accept for this session · %s reject · %s close = reject'):format(
+    ']c',
+    '[c',
+    k.accept_hunk,
+    k.reject_hunk,
     k.accept,
     k.accept_session,
     k.reject,
@@ -79,9 +93,50 @@ local function key_help()
   )
 end
 
+M.hunk_ns = vim.api.nvim_create_namespace('kesi.review.hunks')
+
+--- Show what would land (rejected hunks with their old lines) and mark each hunk's decision.
+---@param view kesi.ReviewView
+local function render(view)
+  local buf = view.bufs[2]
+  if not vim.api.nvim_buf_is_valid(buf) then
+    return
+  end
+  local lines = hunks_mod.compose(view.before_lines, view.after_lines, view.hunks)
+  vim.bo[buf].modifiable = true
+  vim.api.nvim_buf_set_lines(buf, 0, -1, true, lines)
+  vim.bo[buf].modifiable = false
+  vim.bo[buf].modified = false
+  vim.api.nvim_buf_clear_namespace(buf, M.hunk_ns, 0, -1)
+  local k = config.options.review.keys
+  for _, h in ipairs(view.hunks) do
+    local label, group
+    if h.decision == 'accepted' then
+      label, group = '✓ kept', 'DiffAdd'
+    elseif h.decision == 'rejected' then
+      label, group = '✗ rejected', 'DiffDelete'
+    else
+      label, group = ('%s keep · %s reject'):format(k.accept_hunk, k.reject_hunk), 'Comment'
+    end
+    local row = math.max(0, math.min(h.row - 1, #lines - 1))
+    pcall(vim.api.nvim_buf_set_extmark, buf, M.hunk_ns, row, 0, {
+      virt_text = { { ' ' .. label, group } },
+      virt_text_pos = 'eol',
+    })
+  end
+  for _, win in ipairs(view.wins) do
+    if vim.api.nvim_win_is_valid(win) then
+      vim.api.nvim_win_call(win, function()
+        vim.cmd('diffupdate')
+      end)
+    end
+  end
+end
+
 ---@param view kesi.ReviewView
 ---@param decision string
-local function decide(view, decision)
+---@param after string? the text accepted when only some hunks were
+local function decide(view, decision, after)
   if view.decided then
     return
   end
@@ -97,24 +152,102 @@ local function decide(view, decision)
   if vim.api.nvim_win_is_valid(view.origin) then
     pcall(vim.api.nvim_set_current_win, view.origin)
   end
-  view.on_decision(decision)
+  view.on_decision(decision, after)
+end
+
+--- Accept the edit as the right side shows it: the hunks not rejected. All rejected is a no.
+---@param view kesi.ReviewView
+---@param decision string "accept" | "acceptSession"
+local function accept_shown(view, decision)
+  local counts = hunks_mod.counts(view.hunks)
+  if counts.rejected == 0 then
+    decide(view, decision)
+  elseif counts.accepted == 0 and counts.open == 0 then
+    decide(view, M.decisions.reject)
+  else
+    local lines = hunks_mod.compose(view.before_lines, view.after_lines, view.hunks)
+    decide(view, decision, hunks_mod.text(lines, view.after_text))
+  end
+end
+
+--- Accept or reject the hunk under the cursor, then go to the next open one; when none is
+--- left, answer.
+---@param view kesi.ReviewView
+---@param decision string "accepted" | "rejected"
+local function decide_hunk(view, decision)
+  local win = vim.api.nvim_get_current_win()
+  local side = win == view.wins[1] and 'before' or 'after'
+  local row = vim.api.nvim_win_get_cursor(win)[1]
+  local index = hunks_mod.at(view.hunks, row, side)
+  if not index then
+    vim.notify('KeSi: the cursor is not on a change (]c goes to the next one)', vim.log.levels.WARN)
+    return
+  end
+  view.hunks[index].decision = decision
+  render(view)
+  local following = hunks_mod.next_open(view.hunks, index)
+  if not following then
+    accept_shown(view, M.decisions.accept)
+    return
+  end
+  local target = view.wins[2]
+  if vim.api.nvim_win_is_valid(target) then
+    vim.api.nvim_set_current_win(target)
+    pcall(vim.api.nvim_win_set_cursor, target, { math.max(1, view.hunks[following].row), 0 })
+  end
 end
 
 ---@param view kesi.ReviewView
 local function map_keys(view)
   local keys = config.options.review.keys
   local actions = {
-    { keys.accept, M.decisions.accept, 'KeSi: accept this edit' },
-    { keys.accept_session, M.decisions.accept_session, 'KeSi: accept edits to this file for the session' },
-    { keys.reject, M.decisions.reject, 'KeSi: reject this edit' },
-    { keys.close, M.decisions.reject, 'KeSi: close the review (reject)' },
+    {
+      keys.accept,
+      function()
+        accept_shown(view, M.decisions.accept)
+      end,
+      'KeSi: accept this edit (the hunks not rejected)',
+    },
+    {
+      keys.accept_session,
+      function()
+        accept_shown(view, M.decisions.accept_session)
+      end,
+      'KeSi: accept edits to this file for the session',
+    },
+    {
+      keys.reject,
+      function()
+        decide(view, M.decisions.reject)
+      end,
+      'KeSi: reject this edit',
+    },
+    {
+      keys.close,
+      function()
+        decide(view, M.decisions.reject)
+      end,
+      'KeSi: close the review (reject)',
+    },
+    {
+      keys.accept_hunk,
+      function()
+        decide_hunk(view, 'accepted')
+      end,
+      'KeSi: keep the change under the cursor',
+    },
+    {
+      keys.reject_hunk,
+      function()
+        decide_hunk(view, 'rejected')
+      end,
+      'KeSi: reject the change under the cursor',
+    },
   }
   for _, buf in ipairs(view.bufs) do
     for _, action in ipairs(actions) do
       if action[1] and action[1] ~= '' then
-        vim.keymap.set('n', action[1], function()
-          decide(view, action[2])
-        end, { buffer = buf, nowait = true, desc = action[3] })
+        vim.keymap.set('n', action[1], action[2], { buffer = buf, nowait = true, desc = action[3] })
       end
     end
   end
@@ -146,9 +279,10 @@ local function watch_close(view)
   end
 end
 
---- Open the review of one edit. `on_decision` gets "accept", "acceptSession" or "reject".
+--- Open the review of one edit. `on_decision` gets "accept", "acceptSession" or "reject", and
+--- the accepted text when some hunks were rejected.
 ---@param params { runId: string?, uri: string?, path: string?, before: string?, after: string?, diff: string? }
----@param on_decision fun(decision: string)
+---@param on_decision fun(decision: string, after: string?)
 ---@return kesi.ReviewView
 function M.open(params, on_decision)
   M.opened = M.opened + 1
@@ -197,8 +331,15 @@ function M.open(params, on_decision)
     augroup = vim.api.nvim_create_augroup(('kesi.review.%d'):format(counter), { clear = true }),
     decided = false,
     on_decision = on_decision,
+    before_text = before,
+    after_text = after,
+    before_lines = hunks_mod.lines(before),
+    after_lines = hunks_mod.lines(after),
+    hunks = hunks_mod.compute(before, after),
   }
   M.views[tab] = view
+  render(view)
+  pcall(vim.api.nvim_win_set_cursor, right, { first_change(before, after), 0 })
   map_keys(view)
   watch_close(view)
   return view
@@ -245,13 +386,14 @@ function M.request(params)
     -- Not inside Neovim's server-request coroutine: we cannot wait, so say no.
     return { decision = M.decisions.reject }
   end
-  M.open(params, function(decision)
+  M.open(params, function(decision, after)
     -- Scheduled, so the resume always comes after the yield below.
     vim.schedule(function()
-      coroutine.resume(co, decision)
+      coroutine.resume(co, decision, after)
     end)
   end)
-  return { decision = coroutine.yield() }
+  local decision, after = coroutine.yield()
+  return { decision = decision, after = after }
 end
 
 return M

@@ -64,6 +64,20 @@ const EN = {
   "bill.compaction": "summary of the conversation: {tokens} · ${cost}",
   "bill.search": "search: {requests} requests · {tokens} · ${cost}",
   "bill.tokens": "input {input}, cache read {read}, cache write {write}, output {output}",
+  "changes.top": "at the top",
+  "changes.after": "after line {line}",
+  "changes.line": "line {line}",
+  "changes.lines": "lines {first}–{last}",
+  "changes.state.pending": "not reviewed yet",
+  "changes.state.kept": "kept",
+  "changes.state.undone": "undone",
+  "changes.state.modified": "changed since",
+  "changes.counts": "−{removed} +{added}",
+  "changes.pending": "{n} not reviewed",
+  "changes.created": "created by the run",
+  "changes.deleted": "deleted by the run",
+  "changes.none": "KeSi has not changed any file yet.",
+  "changes.nothingPending": "No change of KeSi waits for your review.",
 } as const;
 
 export type MessageKey = keyof typeof EN;
@@ -116,6 +130,20 @@ const ZH_TW: Record<MessageKey, string> = {
   "bill.compaction": "濃縮對話：{tokens} · ${cost}",
   "bill.search": "搜尋：{requests} 次請求 · {tokens} · ${cost}",
   "bill.tokens": "input {input}、快取讀 {read}、快取寫 {write}、output {output}",
+  "changes.top": "檔案開頭",
+  "changes.after": "第 {line} 行之後",
+  "changes.line": "第 {line} 行",
+  "changes.lines": "第 {first}–{last} 行",
+  "changes.state.pending": "還沒檢查",
+  "changes.state.kept": "保留",
+  "changes.state.undone": "已復原",
+  "changes.state.modified": "之後被改過",
+  "changes.counts": "−{removed} +{added}",
+  "changes.pending": "{n} 處還沒檢查",
+  "changes.created": "這次執行建立的",
+  "changes.deleted": "這次執行刪掉的",
+  "changes.none": "KeSi 還沒改過任何檔案。",
+  "changes.nothingPending": "沒有等你檢查的 KeSi 修改。",
 };
 
 export function t(

@@ -32,6 +32,10 @@ export const SERVER_COMMANDS = [
   "kesi.permissions",
   "kesi.revoke",
   "kesi.compact",
+  "kesi.changes",
+  "kesi.keep",
+  "kesi.undo",
+  "kesi.undoRun",
 ] as const;
 export type ServerCommand = (typeof SERVER_COMMANDS)[number];
 

@@ -22,6 +22,7 @@ export const SERVER_SETTINGS = {
   streamIdleTimeout: 60,
   searchMaxTurns: 10,
   locale: "en",
+  changeSets: true,
   permissions: {},
 } as const;
 

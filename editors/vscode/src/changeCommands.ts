@@ -1,0 +1,63 @@
+/**
+ * The palette commands and view buttons over KeSi's change sets (design.md §2.9): **KeSi: Show
+ * Changes** (the **KeSi Changes** view), **KeSi: Keep All Changes**, and the Keep / Undo / open
+ * buttons of the view's rows. **KeSi: Undo Last Run** is the server's own `kesi.undoRun`. Every
+ * keep or undo goes through the server's command (so its answer is shown the same way as a
+ * lens's) and the view asks again afterwards.
+ */
+
+import * as vscode from "vscode";
+import { rowCommand, type ChangeNode, type ChangesView } from "./changesView";
+
+const VIEW = "kesiChanges";
+
+function activeFileUri(): string | undefined {
+  const editor = vscode.window.activeTextEditor;
+  return editor?.document.uri.scheme === "file" ? editor.document.uri.toString() : undefined;
+}
+
+async function openHunk(node: ChangeNode): Promise<void> {
+  if (node.kind !== "hunk") {
+    return;
+  }
+  const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(node.file.uri));
+  const { start, end } = node.hunk.range;
+  const range = new vscode.Range(start.line, start.character, end.line, end.character);
+  await vscode.window.showTextDocument(document, { selection: range, preview: true });
+}
+
+export function registerChangeCommands(view: ChangesView): vscode.Disposable[] {
+  const tree = vscode.window.createTreeView(VIEW, {
+    treeDataProvider: view,
+    showCollapseAll: true,
+  });
+  const run = (command: string, argument: Record<string, unknown>): Thenable<unknown> =>
+    vscode.commands.executeCommand(command, argument);
+  return [
+    view,
+    tree,
+    tree.onDidChangeVisibility(({ visible }) => {
+      if (visible) {
+        void view.refresh();
+      }
+    }),
+    vscode.commands.registerCommand("kesi.showChanges", async () => {
+      await vscode.commands.executeCommand(`${VIEW}.focus`);
+      await view.refresh();
+    }),
+    vscode.commands.registerCommand("kesi.keepAll", () => {
+      const uri = activeFileUri();
+      return run("kesi.keep", uri ? { uri, all: true } : { all: true });
+    }),
+    vscode.commands.registerCommand("kesi.view.refresh", () => view.refresh()),
+    vscode.commands.registerCommand("kesi.view.open", (node: ChangeNode) => openHunk(node)),
+    vscode.commands.registerCommand("kesi.view.keep", (node: ChangeNode) => {
+      const { command, argument } = rowCommand("keep", node);
+      return run(command, argument);
+    }),
+    vscode.commands.registerCommand("kesi.view.undo", (node: ChangeNode) => {
+      const { command, argument } = rowCommand("undo", node);
+      return run(command, argument);
+    }),
+  ];
+}

@@ -1,0 +1,97 @@
+"""What `kesi.changes` answers (design §2.9): runs, newest first, their files and hunks.
+
+`{runs: [{runId, task, files: [{uri, path, created, deleted, takenBack, gone, hunks: [{id,
+range, state, added, removed, lines}]}]}]}` (`lines`: how many lines the hunk covers now; 0 is a
+point where lines were removed), plus the same as text for editors without a KeSi client.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Final
+
+from kesi_lsp.catalog import Locale, text
+from kesi_lsp.core import ChangeSet, ChangeSets, FileChanges, hunk_where, lines_of
+from kesi_lsp.lsp.args import unstructure
+from kesi_lsp.lsp.change_marks import hunk_range
+from kesi_lsp.lsp.folders import path_to_uri
+from kesi_lsp.lsp.link import EditorLink
+
+MAX_TASK: Final = 120
+
+
+def task_title(task: str) -> str:
+    """The first line of a run's task, clipped: what the run was asked, at a glance."""
+    first = next((line.strip() for line in task.splitlines() if line.strip()), "")
+    return first if len(first) <= MAX_TASK else first[: MAX_TASK - 1] + "…"
+
+
+def _file_json(link: EditorLink, file: FileChanges, current: str | None) -> dict[str, object]:
+    lines = lines_of(current)
+    doc = link.documents.open_document(file.path)
+    return {
+        "uri": doc.uri if doc is not None else path_to_uri(file.path),
+        "path": file.rel,
+        "created": file.created,
+        "deleted": file.deleted,
+        "takenBack": file.taken_back,
+        "gone": file.gone,
+        "hunks": [
+            {
+                "id": hunk.id,
+                "range": unstructure(hunk_range(hunk, link.codec, lines)),
+                "state": hunk.state,
+                "added": hunk.added,
+                "removed": hunk.removed,
+                "lines": hunk.span,
+            }
+            for hunk in file.hunks
+        ],
+    }
+
+
+def _shown(change_set: ChangeSet, path: Path | None) -> list[FileChanges]:
+    return [f for f in change_set.files.values() if path is None or f.path == path]
+
+
+def listing(
+    link: EditorLink, changes: ChangeSets, texts: Mapping[Path, str | None], path: Path | None
+) -> dict[str, object]:
+    runs = []
+    for change_set in reversed(changes.sets):
+        files = _shown(change_set, path)
+        if not files:
+            continue
+        runs.append(
+            {
+                "runId": change_set.run_id,
+                "task": task_title(change_set.task),
+                "files": [_file_json(link, f, texts.get(f.path)) for f in files],
+            }
+        )
+    return {"runs": runs}
+
+
+def listing_lines(changes: ChangeSets, path: Path | None, locale: Locale) -> list[str]:
+    """The listing as text: a run per paragraph, a hunk per line."""
+    lines: list[str] = []
+    for change_set in reversed(changes.sets):
+        files = _shown(change_set, path)
+        if not files:
+            continue
+        run = text(
+            "changes.list.run", locale, run=change_set.run_id, task=task_title(change_set.task)
+        )
+        lines.append(run)
+        for file in files:
+            if file.deleted or file.created:
+                key = "changes.list.deleted" if file.deleted else "changes.list.created"
+                lines.append(text(key, locale, path=file.rel))
+            for hunk in file.hunks:
+                item = text("changes.item", locale, path=file.rel, where=hunk_where(hunk, locale))
+                state = text(f"changes.state.{hunk.state}", locale)
+                lines.append(text("changes.list.hunk", locale, item=item, state=state))
+    if not lines:
+        return [text("changes.list.none", locale)]
+    return [text("changes.list.head", locale), *lines]

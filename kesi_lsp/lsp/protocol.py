@@ -1,0 +1,60 @@
+"""The LSP protocol of the KeSi server: pygls' own, plus a look at each text change before
+pygls applies it.
+
+Change sets (design §2.9) follow the user's typing change by change: a change's range refers to
+the text before it, and a whole-document change is only understood against the old text. pygls
+applies the changes before any feature handler runs, so the server is shown each one first
+(`KesiServer.before_change`), and each closing document's last text (`before_close`) while pygls
+still has it. It also notes when the editor last sent anything (`KesiServer.busy`).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from lsprotocol import types
+from pygls.protocol import LanguageServerProtocol, lsp_method
+
+log = logging.getLogger(__name__)
+
+
+class KesiProtocol(LanguageServerProtocol):
+    """pygls' protocol, telling the server about each text change before applying it, and
+    noting when the editor last sent something."""
+
+    last_message: float = 0.0
+
+    def handle_message(self, message: Any) -> Any:
+        self.last_message = time.monotonic()
+        return super().handle_message(message)
+
+    def _observe(self, name: str, *args: object) -> None:
+        hook = getattr(self._server, name, None)
+        if hook is None:
+            return
+        try:
+            hook(*args)
+        except Exception:  # bookkeeping must never break the document's synchronisation
+            log.exception("%s failed", name)
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(
+        self, params: types.DidChangeTextDocumentParams
+    ) -> Iterator[Any]:
+        for change in params.content_changes:
+            self._observe("before_change", params.text_document.uri, change)
+            self.workspace.update_text_document(params.text_document, change)
+        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CHANGE)) is not None:
+            yield handler, (params,), None
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
+    def lsp_text_document__did_close(
+        self, params: types.DidCloseTextDocumentParams
+    ) -> Iterator[Any]:
+        self._observe("before_close", params.text_document.uri)
+        self.workspace.remove_text_document(params.text_document.uri)
+        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CLOSE)) is not None:
+            yield handler, (params,), None

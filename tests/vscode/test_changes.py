@@ -1,0 +1,144 @@
+"""KeSi's change sets in a real VS Code (design §2.9): tick one of two hunks in the Refactor
+Preview, **KeSi: Undo Last Run**, and the **KeSi Changes** view with its Keep / Undo buttons."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from kesi_lsp.scripted_api import reply, script, tool_use
+from tests.vscode.session import OpenVSCode, VSCode
+from tests.vscode.workbench import Workbench
+
+pytestmark = [pytest.mark.editor, pytest.mark.slow, pytest.mark.timeout(240)]
+
+CALC = "def add(a, b):\n    return a - b\n\n\ndef sub(a, b):\n    return a + b\n"
+FIXED = "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n"
+ONLY_SUB = CALC.replace("sub(a, b):\n    return a + b", "sub(a, b):\n    return a - b")
+COST = re.compile(r"^KeSi \$(\d+\.\d{4})$")
+ACCEPT = {"kesi.approvals": "acceptEdits"}
+
+
+def project(tmp_path: Path) -> Path:
+    folder = tmp_path / "project"
+    folder.mkdir()
+    (folder / "calc.py").write_text(CALC)
+    return folder
+
+
+def both_fixes(*after: object) -> object:
+    return script(
+        reply("Reading.", tool_use("read_file", {"file_path": "calc.py"})),
+        reply("Both signs.", tool_use("write_file", {"file_path": "calc.py", "content": FIXED})),
+        *after,  # type: ignore[arg-type]
+    )
+
+
+def wait_done(session: VSCode) -> None:
+    """Wait for the run's last line in the KeSi channel (the status bar reads idle before the
+    run has even started)."""
+    wb = session.workbench
+    wb.wait_until(lambda: "━━ done" in session.output_channel(), 90_000, "the run to end")
+    wb.wait_until(lambda: COST.match(wb.status_text()) is not None, 30_000, "the status idle")
+
+
+def test_tick_one_of_two_hunks_in_the_refactor_preview(
+    vscode: OpenVSCode, scripted_api, tmp_path: Path
+) -> None:
+    folder = project(tmp_path)
+    api = scripted_api(
+        both_fixes(
+            reply(
+                "Only sub, then.",
+                expect={
+                    "last_tool_result_contains": "The user applied only part of your change to "
+                    "calc.py"
+                },
+            )
+        )
+    )
+    session = vscode(folder, api_url=api.base_url)
+    wb = session.workbench
+    wb.open_file("calc.py")
+    wb.run_command("KeSi: Ask")
+    wb.type_into_input_box("Fix the signs of add and sub.")
+    pane = wb.refactor_preview()
+    rows = pane.locator(".monaco-list-row")
+    wb.wait_until(lambda: rows.count() == 3, 30_000, "the file and its two changes")
+    assert wb.preview_ticks() == [False, False, False], "every change starts unticked"
+    # Each hunk is its own change: tick only the second (sub's fix).
+    rows.nth(2).locator("input.edit-checkbox").check()
+    wb.apply_preview()
+    wb.wait_preview_closed()
+    wait_done(session)
+    assert (folder / "calc.py").read_text() == ONLY_SUB
+    assert len(api.requests) == 3  # the third request carried the partial note (expect)
+
+
+def test_undo_last_run_from_the_palette(vscode: OpenVSCode, scripted_api, tmp_path: Path) -> None:
+    folder = project(tmp_path)
+    api = scripted_api(both_fixes(reply("Both fixed.")))
+    session = vscode(folder, api_url=api.base_url, settings=ACCEPT)
+    wb = session.workbench
+    wb.open_file("calc.py")
+    wb.run_command("KeSi: Ask")
+    wb.type_into_input_box("Fix the signs of add and sub.")
+    wait_done(session)
+    assert (folder / "calc.py").read_text() == FIXED
+    # Pending changes: lenses over each.
+    lenses = wb.page.locator(".contentWidgets .codelens-decoration a", has_text="KeSi: Undo")
+    wb.wait_until(lambda: lenses.count() == 2, 30_000, "a KeSi: Undo lens over each change")
+    wb.run_command("KeSi: Undo Last Run")
+    wb.notification("KeSi: undid calc.py line 2, calc.py line 6.")
+    wb.wait_until(lambda: (folder / "calc.py").read_text() == CALC, 30_000, "the undo on disk")
+    wb.wait_until(lambda: not wb.active_tab_dirty(), 10_000, "the undo saved")
+    wb.wait_until(lambda: lenses.count() == 0, 30_000, "no lens once undone")
+    # The editor's own undo brings the change back.
+    wb.click_editor()
+    wb.page.keyboard.press("Control+Z")
+    wb.wait_until(lambda: "return a + b" in wb.editor_text(), 10_000, "Ctrl+Z to bring it back")
+
+
+def view_rows(wb: Workbench) -> list[str]:
+    pane = wb.page.locator(".pane", has=wb.page.locator(".pane-header", has_text="KeSi Changes"))
+    return [" ".join(t.split()) for t in pane.locator(".monaco-list-row").all_inner_texts()]
+
+
+def test_the_changes_view_keeps_and_undoes(
+    vscode: OpenVSCode, scripted_api, tmp_path: Path
+) -> None:
+    folder = project(tmp_path)
+    api = scripted_api(both_fixes(reply("Both fixed.")))
+    session = vscode(folder, api_url=api.base_url, settings=ACCEPT)
+    wb = session.workbench
+    wb.open_file("calc.py")
+    wb.run_command("KeSi: Ask")
+    wb.type_into_input_box("Fix the signs of add and sub.")
+    wait_done(session)
+    wb.run_command("KeSi: Show Changes")
+    wb.wait_until(
+        lambda: any("line 6" in row for row in view_rows(wb)), 30_000, "the hunks in the view"
+    )
+    rows = view_rows(wb)
+    assert any("Fix the signs of add and sub." in row and "2 not reviewed" in row for row in rows)
+    assert any(row.startswith("calc.py") for row in rows), rows
+    assert any("line 2" in row and "not reviewed yet" in row for row in rows), rows
+    pane = wb.page.locator(".pane", has=wb.page.locator(".pane-header", has_text="KeSi Changes"))
+
+    def press(row_text: str, button: str) -> None:
+        row = pane.locator(".monaco-list-row", has_text=row_text).first
+        row.hover()
+        row.locator(f".action-label[aria-label='{button}']").click()
+
+    press("line 2", "Undo")
+    wb.wait_until(
+        lambda: (folder / "calc.py").read_text() == ONLY_SUB, 30_000, "the first hunk undone"
+    )
+    press("line 6", "Keep")
+    wb.wait_until(
+        lambda: any("line 6" in r and "kept" in r for r in view_rows(wb)), 30_000, "line 6 kept"
+    )
+    assert any("line 2" in r and "undone" in r for r in view_rows(wb)), view_rows(wb)
+    assert (folder / "calc.py").read_text() == ONLY_SUB
