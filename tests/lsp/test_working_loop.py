@@ -108,6 +108,7 @@ async def test_the_plan_and_the_verdict_reach_every_editor(
     if preset == "helix":  # the command could not be allowed: nothing verified the edit
         assert verified == {
             "status": "unverified",
+            "text": "unverified",
             "by": None,
             "detail": "no test, build or linter ran after the last change",
         }

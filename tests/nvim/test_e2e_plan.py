@@ -94,7 +94,7 @@ def test_the_plan_the_new_problems_and_the_verdict(
         "  ✓ Read calc.py",
         "  ✓ Fix the sign",
     ], "updated in place"
-    ed.keys("1<CR>")
+    ed.keys("2<CR>")  # Allow once (Deny comes first)
     run = kesi.wait_finished()
     assert run["status"] == "done"
     assert (project / "calc.py").read_text(encoding="utf-8") == CALC_FIXED
@@ -108,5 +108,5 @@ def test_the_plan_the_new_problems_and_the_verdict(
     assert not out[0].startswith("Plan"), "the plan left the top when the run ended"
     assert "  ✓ Run the tests" in out, "its final state is in the run's story"
     assert out[-2].startswith(f"✓ verified: {PYTEST} passed after the last change")
-    assert out[-1].startswith("── done · verified · 5 requests")
+    assert out[-1].startswith("── done · verified · (this run: 5 request(s), input ")
     assert ed.lua("return require('kesi').status()").startswith("KeSi ✓ verified · $")

@@ -125,12 +125,12 @@ function M.save_documents(_, params)
 end
 
 --- `textDocument/publishDiagnostics`: as always, plus the signs and lenses of KeSi's changes.
-function M.diagnostics(err, params, ctx)
+function M.publish_diagnostics(err, params, ctx)
   require('kesi.changes').on_diagnostics(err, params, ctx)
 end
 
 M.handlers = {
-  ['textDocument/publishDiagnostics'] = M.diagnostics,
+  ['textDocument/publishDiagnostics'] = M.publish_diagnostics,
   ['kesi/stream'] = M.stream,
   ['kesi/runFinished'] = M.run_finished,
   ['kesi/reviewEdit'] = M.review_edit,
