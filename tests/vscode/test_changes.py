@@ -17,7 +17,8 @@ pytestmark = [pytest.mark.editor, pytest.mark.slow, pytest.mark.timeout(240)]
 CALC = "def add(a, b):\n    return a - b\n\n\ndef sub(a, b):\n    return a + b\n"
 FIXED = "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n"
 ONLY_SUB = CALC.replace("sub(a, b):\n    return a + b", "sub(a, b):\n    return a - b")
-COST = re.compile(r"^KeSi \$(\d+\.\d{4})$")
+# Idle after a run that changed calc.py and ran nothing to check it: the verdict unverified.
+IDLE_UNVERIFIED = re.compile(r"^KeSi · unverified \$(\d+\.\d{4})$")
 ACCEPT = {"kesi.approvals": "acceptEdits"}
 
 
@@ -38,10 +39,15 @@ def both_fixes(*after: object) -> object:
 
 def wait_done(session: VSCode) -> None:
     """Wait for the run's last line in the KeSi channel (the status bar reads idle before the
-    run has even started)."""
+    run has even started), then for the status bar to say the run is idle with its verdict:
+    each run here edits calc.py and runs no test, so it ends unverified."""
     wb = session.workbench
     wb.wait_until(lambda: "━━ done" in session.output_channel(), 90_000, "the run to end")
-    wb.wait_until(lambda: COST.match(wb.status_text()) is not None, 30_000, "the status idle")
+    wb.wait_until(
+        lambda: IDLE_UNVERIFIED.match(wb.status_text()) is not None,
+        30_000,
+        "the status idle with the verdict unverified",
+    )
 
 
 def test_tick_one_of_two_hunks_in_the_refactor_preview(
