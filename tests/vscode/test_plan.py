@@ -77,7 +77,16 @@ def test_the_plan_view_the_step_in_progress_and_the_verdict(
     channel = session.output_channel()
     assert "Plan (3/3 done)\n  ✓ Read calc.py\n  ✓ Fix the sign\n  ✓ Run the tests\n" in channel
     assert f"✓ verified: {COMMAND} passed after the last change" in channel
-    assert re.search(r"━━ done · verified · \$\d+\.\d{4} ━━\n$", channel), channel
+    # The run's last line: the status, the verdict, and the seed's bill (Day 18) of five
+    # requests, whose session total is what the status bar shows.
+    last = re.search(
+        r"━━ done · verified · \(this run: 5 request\(s\), [^\n]*\$\d+\.\d{4}; "
+        r"session total \$(\d+\.\d{4})\) ━━\n$",
+        channel,
+    )
+    assert last, channel
+    shown = COST.match(wb.status_text())
+    assert shown is not None and shown.group(1) == last.group(1)
 
 
 def test_a_language_servers_new_error_reaches_the_model(
