@@ -23,6 +23,12 @@ PALETTE = [
     "KeSi: Show Permissions",
     "KeSi: Revoke Permissions",
     "KeSi: Compact Conversation",
+    "KeSi: Show Output",
+    "KeSi: Show Server Log",
+    "KeSi: Restart Server",
+    "KeSi: Show Changes",
+    "KeSi: Undo Last Run",
+    "KeSi: Keep All Changes",
 ]
 
 
@@ -53,7 +59,14 @@ def test_starts_the_server_and_offers_every_command(vscode: OpenVSCode, tmp_path
         lambda: "Sending request 'initialize" in trace(session), 30_000, "the initialize trace"
     )
     params = initialize_params(trace(session))
-    assert params["capabilities"]["experimental"]["kesi"] == {"stream": True, "saveDocuments": True}
+    # Everything this client handles (design.md §2.2): the stream, saving, the plan view and
+    # the editor's diagnostics; no reviewEdit, since kesi.review is the Refactor Preview here.
+    assert params["capabilities"]["experimental"]["kesi"] == {
+        "stream": True,
+        "saveDocuments": True,
+        "plan": True,
+        "diagnostics": True,
+    }
     assert params["initializationOptions"]["kesi"] == {
         "model": "claude-haiku-4-5",
         "maxTokens": 8192,
@@ -68,6 +81,7 @@ def test_starts_the_server_and_offers_every_command(vscode: OpenVSCode, tmp_path
         "streamIdleTimeout": 60,
         "searchMaxTurns": 10,
         "locale": "en",
+        "changeSets": True,
         "approvals": "ask",
         "permissions": {},
     }
