@@ -15,7 +15,10 @@ from tests.vscode.session import OpenVSCode
 
 pytestmark = [pytest.mark.editor, pytest.mark.slow, pytest.mark.timeout(300)]
 
-DONE = re.compile(r"━━ done · \$\d+\.\d{4} ━━\n")
+# A run's last line: done, no verdict (nothing was changed), and the seed's bill (Day 18).
+DONE = re.compile(
+    r"━━ done · \(this run: \d+ request\(s\), [^\n]*; session total \$\d+\.\d{4}\) ━━\n"
+)
 SUMMARY = "## Task\nFind where add is defined.\n## Facts\ncalc.py:1 defines add."
 
 
