@@ -31,7 +31,8 @@ pytestmark = [pytest.mark.editor, pytest.mark.slow, pytest.mark.timeout(240)]
 VERSION = "3.11-kesi"
 COMMAND = "python -m pytest -q -p no:cacheprovider"
 COMMAND_RULE = "python -m pytest*"
-COST = re.compile(r"^KeSi \$(\d+\.\d{4})$")
+# Idle after the run, with the server's verdict: pytest passed, so the run is verified.
+IDLE_VERIFIED = re.compile(r"^KeSi · verified \$(\d+\.\d{4})$")
 CONSOLE_SCRIPT = """#!{python}
 import sys
 from kesi_lsp.cli import main
@@ -90,9 +91,12 @@ def test_pytest_goes_green_with_a_server_started_through_pyenvs_shim(
     wb.run_command("KeSi: Ask")
     wb.type_into_input_box("run the tests")
     wb.wait_until(lambda: "All green." in session.output_channel(), 90_000, "the run to end")
-    wb.wait_until(lambda: COST.match(wb.status_text()) is not None, 30_000, "the bill")
+    wb.wait_until(
+        lambda: IDLE_VERIFIED.match(wb.status_text()) is not None, 30_000, "the verdict and cost"
+    )
     channel = session.output_channel()
     assert "2 passed" in channel and "All green." in channel, channel
+    assert f"✓ verified: {COMMAND} passed" in channel, channel
     assert not any("python -m pytest" in text for text in wb.notification_texts()), (
         "the permission rule lets the tests run without a prompt"
     )
