@@ -95,7 +95,7 @@ def test_demo_yes_turns_the_tests_green_with_the_one_line_fix(tmp_path: Path) ->
     assert "[edited] rules.py" in run
     assert "KeSi > ✅ **Done! All tests pass now.**" in run
     assert "run finished: done" in run
-    assert "  (this run: 6 request(s), input " in run
+    assert "  (this run: 7 request(s), input " in run  # the plan round marks it done
     # The ending state and the diff: green, and green for the right reason.
     assert "exit code 0: 7 passed" in section(out, "== 4. Ending state", "== 5.")
     diff = section(out, "== 5.", "== 6.")
@@ -150,7 +150,7 @@ def test_zh_tw_speaks_the_seeds_words(tmp_path: Path) -> None:
     assert "  [執行工具] list_files({})" in out
     assert "[需要授權] 執行指令：python -m pytest -v" in out
     assert out.count("放行嗎？") == 2 and out.count("→ 這次（--yes）") == 2  # Day 14's words
-    assert "  （本輪 6 次請求，input " in out  # Day 18's bill line, as the server words it
+    assert "  （本輪 7 次請求，input " in out  # Day 18's bill line, as the server words it
     assert "KeSi > ✅ **完成！所有測試現在都通過了。**" in out
     assert "模型往返 7 次" in out
     assert "  [計畫] 完成 4/4" in out

@@ -94,7 +94,7 @@ def test_cancel_during_review_closes_it_and_changes_nothing(
     assert ed.lua("return vim.bo[...].modified", calc) is False
 
 
-def test_text_typed_after_kesi_read_the_file_is_never_overwritten(
+def test_text_typed_where_kesi_edits_after_it_read_is_never_overwritten(
     open_editor: OpenEditor, scripted_api, tmp_path: Path
 ) -> None:
     project = failing_project(tmp_path / "calc")
@@ -111,8 +111,10 @@ def test_text_typed_after_kesi_read_the_file_is_never_overwritten(
     calc = ed.file_buffer("calc.py")
     ed.keys(f"{FAULTY_LINE}G:KeSiFix<CR>")
     kesi.wait_output("  ✓ ")  # read_file has answered
-    ed.keys("1GA  # my own note<Esc>")
-    mine = ["def add(a, b):  # my own note", *CALC_BUGGY.splitlines()[1:]]
+    # On the very line KeSi replaces (typing elsewhere would not stop the edit: Day 9).
+    ed.keys(f"{FAULTY_LINE}GA  # my own note<Esc>")
+    mine = CALC_BUGGY.splitlines()
+    mine[FAULTY_LINE - 1] += "  # my own note"
     ed.wait_until(lambda: ed.lines(calc) == mine, "the user's typing")
 
     run = kesi.wait_finished()

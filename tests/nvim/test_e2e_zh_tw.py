@@ -89,7 +89,9 @@ def test_a_zh_tw_run_speaks_the_seeds_words_from_start_to_reset(
     assert out[1] == f"  工作目錄：{project.resolve()}"
     assert out[2].startswith("  指令沙箱：")
     footer = out[-1]
-    assert footer.startswith("── 完成 · （本輪 4 次請求，"), footer
+    assert footer.startswith("── 完成 · 已驗證 · （本輪 4 次請求，"), (
+        footer
+    )  # pytest passed after the edit
     bill = BILL.search(footer)
     assert bill, footer
     cost = bill[2]
