@@ -173,6 +173,21 @@ class Workbench:
         toast.first.wait_for(timeout=timeout)
         return toast.first
 
+    def notification_in_center(self, text: str, timeout: float = 30_000) -> str:
+        """Open the notifications center (the bell) and return the notification that says
+        `text`.
+
+        VS Code shows at most three toasts per 800 ms and sends the rest straight to the
+        center, so the answer to the fourth of four quick commands is found only there, as a
+        user finds it (the center keeps every notification, shown as a toast or not).
+        """
+        self.run_command("Notifications: Show Notifications")
+        item = self.page.locator(".notifications-center .notification-list-item", has_text=text)
+        item.first.wait_for(timeout=timeout)
+        message = _normal(item.first.inner_text())
+        self.page.keyboard.press("Escape")
+        return message
+
     def click_notification_button(
         self, text: str | re.Pattern[str], button: str, timeout: float = 60_000
     ) -> str:
