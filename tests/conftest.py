@@ -8,9 +8,10 @@ in order, while the other workers share everything else:
   a 2-core machine turn a 30 s wait into a timeout;
 - `nvim`, `emacs`: the same for headless Neovim, and for Emacs in tmux, with their language
   servers;
-- `bench`: the smoke benchmarks measure time. They run alone, too: while one runs, the other
-  workers wait before their next test (a file lock, below), so a benchmark measures KeSi and
-  not the rest of the suite.
+- `bench`: the smoke benchmarks measure time. `./dev test` runs them after everything else,
+  in a pytest of their own; when they are picked with other tests they still run alone: while
+  one runs, the other workers wait before their next test (a file lock, below), so a benchmark
+  measures KeSi and not the rest of the suite.
 
 xdist hands out the lanes with the most tests first, so the long editor suites start at once
 instead of being what the run waits for at its end. (The lanes are chosen by path in the

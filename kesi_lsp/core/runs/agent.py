@@ -28,14 +28,14 @@ from kesi_lsp.core.events import RunFinished
 from kesi_lsp.core.meter import Usage
 from kesi_lsp.core.runs.loading import Busy, load_agent, never_busy
 from kesi_lsp.core.settings import AgentSettings
-from kesi_lsp.core.tools.context import ToolContext
 
 if TYPE_CHECKING:
     from kesi_lsp.core.model.anthropic import ModelClient
+    from kesi_lsp.core.tools.context import ToolContext  # the tools load with the agent
 
 log = logging.getLogger(__name__)
 
-AgentRunner = Callable[[ToolContext, str], Awaitable[RunFinished]]
+AgentRunner = Callable[["ToolContext", str], Awaitable[RunFinished]]
 """Runs the agent on a prompt in a prepared context; cancelled with `Task.cancel()`."""
 
 
