@@ -90,7 +90,7 @@ async def test_an_edit_and_a_command_wait_for_the_reads_before_them(make_agent: 
     order = [(kind, name) for kind, name, _ in view.log]
     # both first reads overlap; the edit re-reads a.py only after both ended; c.py comes last
     assert set(order[:2]) == {("start", "a.py"), ("start", "b.py")}
-    assert order.index(("end", "b.py")) < order.index(("start", "a.py"), 1)
+    assert order.index(("end", "b.py")) < order.index(("start", "a.py"), 2)  # the re-read
     assert order[-2:] == [("start", "c.py"), ("end", "c.py")]
     assert (root / "seen.txt").read_text() == "# A\n"  # the command ran after the edit
     texts = result_texts(agent, 2)
