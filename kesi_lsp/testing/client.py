@@ -11,7 +11,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import inspect
 import logging
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, BinaryIO, Union
@@ -19,6 +21,8 @@ from typing import Any, BinaryIO, Union
 import cattrs
 from lsprotocol import types
 from lsprotocol.converters import get_converter
+from pygls.exceptions import FeatureNotificationError, JsonRpcInternalError
+from pygls.feature_manager import is_thread_function
 from pygls.lsp.client import LanguageClient
 from pygls.protocol import (
     JsonRPCNotification,
@@ -92,13 +96,33 @@ class EditorProtocol(LanguageServerProtocol):
     handles it.
     """
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._plain: dict[Any, bool] = {}
+
     def handle_message(self, message: Any) -> Any:
         method = getattr(message, "method", None)
         is_notification = isinstance(method, str) and not hasattr(message, "id")
         if not is_notification or self._shutdown or message.jsonrpc != self.VERSION:
             return super().handle_message(message)
-        self._handle_notification(str(method), message.params)
+        handler = self.fm.builtin_features.get(method) or self.fm.features.get(method)
+        if handler is None or method == types.CANCEL_REQUEST or not self._is_plain(handler):
+            self._handle_notification(str(method), message.params)
+            return None
+        try:  # what pygls does for a plain function, without its Future and id per message
+            handler(message.params)
+        except Exception:
+            error = JsonRpcInternalError.of(sys.exc_info())  # type: ignore[no-untyped-call]
+            self._server._report_server_error(error, FeatureNotificationError)
         return None
+
+    def _is_plain(self, handler: Any) -> bool:
+        """A handler pygls would simply call (no coroutine, generator or thread)."""
+        if handler not in self._plain:
+            special = asyncio.iscoroutinefunction(handler) or inspect.isgeneratorfunction(handler)
+            threaded = is_thread_function(handler)  # type: ignore[no-untyped-call]
+            self._plain[handler] = not (special or threaded)
+        return self._plain[handler]
 
 
 @functools.cache
