@@ -108,8 +108,8 @@ _EXPORTS: Final[dict[str, str]] = {
     "revoke": "permissions.grants",
     "revoked_line": "permissions.grants",
     "parse_rules": "permission_rules",
-    "describe_rule": "permissions.rules",
-    "rules_line": "permissions.rules",
+    "describe_rule": "permissions.listing",
+    "rules_line": "permissions.listing",
     # runs: their life, the agent, the tools' context
     "Run": "runs.registry",
     "Runs": "runs.registry",
@@ -395,7 +395,7 @@ if TYPE_CHECKING:
         revoke,
         revoked_line,
     )
-    from kesi_lsp.core.permissions.rules import describe_rule, rules_line
+    from kesi_lsp.core.permissions.listing import describe_rule, rules_line
     from kesi_lsp.core.persistence import ConversationStore, state_directory
     from kesi_lsp.core.plan import Plan, PlanItem, plan_line, step_label
     from kesi_lsp.core.runs.agent import (

@@ -27,6 +27,7 @@ from typing import Final
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.permission_rules import RULE_KINDS, PermissionRules, Rule
+from kesi_lsp.core.permissions.listing import rule_fields
 from kesi_lsp.core.permissions.policy import Verdict, classify, shell_features
 from kesi_lsp.core.permissions.shellwords import parse
 
@@ -80,33 +81,6 @@ def apply_rules(
         reason = text("permissions.reason.rule_allows", locale, **rule_fields(allowed, locale))
         return Verdict("allow", reason)
     return verdict
-
-
-def rule_fields(rule: Rule, locale: Locale) -> dict[str, str]:
-    """How a rule is named to the user: its pattern as written and its source, in words."""
-    pattern = f"edit:{rule.pattern}" if rule.target == "edit" else rule.pattern
-    return {"pattern": pattern, "source": text(f"permissions.source.{rule.source}", locale)}
-
-
-def describe_rule(rule: Rule) -> dict[str, str]:
-    """One rule for `kesi.permissions`: kind, target (command or edit), pattern, source."""
-    source = "initializationOptions" if rule.source == "init" else "userSettings"
-    return {"kind": rule.kind, "target": rule.target, "pattern": rule.pattern, "source": source}
-
-
-def rules_line(rules: PermissionRules, locale: Locale) -> str:
-    """The `/permissions` line that lists the rules in force (or "(none)")."""
-    items = [
-        text(
-            "permissions.rule_item",
-            locale,
-            kind=text(f"permissions.kind.{r.kind}", locale),
-            **rule_fields(r, locale),
-        )
-        for r in rules.rules
-    ]
-    joined = text("common.list_sep", locale).join(items) or text("common.none", locale)
-    return text("permissions.rules", locale, items=joined)
 
 
 def _segments(command: str, depth: int) -> list[list[str]]:

@@ -19,26 +19,26 @@ import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.approval import Approver
-from kesi_lsp.core.changes.run import RunChanges
 from kesi_lsp.core.editor_problems import EditorProblems
 from kesi_lsp.core.errors import SandboxUnavailableError
 from kesi_lsp.core.events import Event, Notice, RunFinished
 from kesi_lsp.core.meter import Usage
-from kesi_lsp.core.permissions import PermissionGate, home_from
-from kesi_lsp.core.problems import ProblemWatch
 from kesi_lsp.core.runs.agent import AgentRunner, run_core_compaction
 from kesi_lsp.core.runs.loading import Busy, never_busy
 from kesi_lsp.core.runs.registry import Run
 from kesi_lsp.core.runs.sandboxes import Sandboxes, announcement
 from kesi_lsp.core.sandbox import Sandbox
-from kesi_lsp.core.sandbox.selection import describe, masks_secrets
 from kesi_lsp.core.settings import AgentSettings
-from kesi_lsp.core.tools.context import ToolContext
 from kesi_lsp.core.workspace import WorkspaceView
+
+if TYPE_CHECKING:  # the gate, the tools and the change sets load with a run, not the server
+    from kesi_lsp.core.changes.run import RunChanges
+    from kesi_lsp.core.problems import ProblemWatch
+    from kesi_lsp.core.tools.context import ToolContext
 
 log = logging.getLogger(__name__)
 
@@ -145,7 +145,23 @@ async def drive(run: Run, runtime: Runtime, frontend: RunFrontend) -> RunFinishe
     if fresh:
         _announce_sandbox(run, runtime, frontend, sandbox)
     _announce_approvals(run, runtime, frontend)
-    ctx = ToolContext(
+    ctx = _context(run, runtime, frontend, sandbox)
+
+    async def agent(ctx: ToolContext, prompt: str) -> RunFinished:
+        await frontend.prepare()  # inside the agent's task, so a cancel here is a cancelled run
+        return await (run.runner or runtime.runner)(ctx, prompt)
+
+    return _finish(frontend, await _run_agent(agent, ctx, run))
+
+
+def _context(run: Run, runtime: Runtime, frontend: RunFrontend, sandbox: Sandbox) -> ToolContext:
+    """The run's tools, its permission gate and its recorders. Imported here: they are half of
+    KeSi's own import time, and a server being started does not need them yet (benchmark 4)."""
+    from kesi_lsp.core.permissions import PermissionGate, home_from
+    from kesi_lsp.core.sandbox.selection import describe, masks_secrets
+    from kesi_lsp.core.tools.context import ToolContext
+
+    return ToolContext(
         session=run.session,
         view=frontend.view,
         gate=PermissionGate(
@@ -158,26 +174,24 @@ async def drive(run: Run, runtime: Runtime, frontend: RunFrontend) -> RunFinishe
         environ=runtime.environ,
         emit=frontend.emit,
         changes=_run_changes(run),
-        problems=_problems(frontend, settings.locale),
+        problems=_problems(frontend, run.session.settings.locale),
     )
-
-    async def agent(ctx: ToolContext, prompt: str) -> RunFinished:
-        await frontend.prepare()  # inside the agent's task, so a cancel here is a cancelled run
-        return await (run.runner or runtime.runner)(ctx, prompt)
-
-    return _finish(frontend, await _run_agent(agent, ctx, run))
 
 
 def _run_changes(run: Run) -> RunChanges | None:
     """Where the run's changes are recorded (design §2.9), unless the folder turned it off."""
     if not run.session.settings.change_sets:
         return None
+    from kesi_lsp.core.changes.run import RunChanges
+
     return RunChanges(run.session.changes, run.root, run.id, run.prompt)
 
 
 def _problems(frontend: RunFrontend, locale: Locale) -> ProblemWatch | None:
     """The editor's diagnostics around the run's changes, when the front end can ask."""
     editor = frontend.diagnostics
+    from kesi_lsp.core.problems import ProblemWatch
+
     return ProblemWatch(editor, locale) if editor is not None else None
 
 

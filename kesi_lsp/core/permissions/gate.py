@@ -1,0 +1,136 @@
+"""The permission gate itself (`PermissionGate`); the package's docstring says what it decides and
+in which order. Apart from the package so that importing a name of the package (the grants'
+listing, which the server needs at start) does not load the classifier."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+from typing import Any
+
+from kesi_lsp.catalog import text
+from kesi_lsp.core.approval import (
+    Allowed,
+    Answer,
+    Approver,
+    Choice,
+    CommandRequest,
+    Refused,
+    consult,
+)
+from kesi_lsp.core.permission_rules import Rule
+from kesi_lsp.core.permissions.listing import rule_fields
+from kesi_lsp.core.permissions.policy import Verdict
+from kesi_lsp.core.permissions.rules import apply_rules, edit_decision
+from kesi_lsp.core.sandbox.env import home_from
+from kesi_lsp.core.session import Session
+
+
+def _package() -> Any:
+    """The package, through which the gate classifies: its `classify` is the one patch point
+    (a test wraps it to see where it runs)."""
+    return sys.modules["kesi_lsp.core.permissions"]
+
+
+class PermissionGate:
+    """Decide, per session, whether a command may run and whether a write needs review.
+
+    `home` is the user's home directory (for the red line's `~`, `$HOME` and the real home
+    path); the host passes `home_from(environ)`. Without it, the password database is used.
+    `secrets_masked`: commands run in a sandbox that hides the ignore list's secrets (design
+    §3), so programs that read folders holding them may run without asking. The user's
+    permission rules (`rules.py`) come with the session's settings.
+    """
+
+    def __init__(
+        self,
+        session: Session,
+        approver: Approver,
+        *,
+        home: Path | None = None,
+        secrets_masked: bool = False,
+    ) -> None:
+        self._session = session
+        self._approver = approver
+        self._home = home.resolve() if home is not None else home_from({})
+        self._masked = secrets_masked
+        self._runs_as: dict[str, str] = {}
+
+    @property
+    def session(self) -> Session:
+        """The session whose grants this gate reads and writes."""
+        return self._session
+
+    def classify(self, command: str) -> Verdict:
+        """The policy's verdict for `command` in this session's workspace and locale, with the
+        user's permission rules applied."""
+        settings, root = self._session.settings, self._session.root
+        locale = settings.locale
+        verdict = _package().classify(
+            command, root, self._home, locale=locale, secrets_masked=self._masked
+        )
+        verdict = apply_rules(
+            verdict,
+            command,
+            root,
+            self._home,
+            rules=settings.permissions,
+            locale=locale,
+            secrets_masked=self._masked,
+        )
+        if verdict.command is not None:
+            self._runs_as[command] = verdict.command
+        return verdict
+
+    def runs_as(self, command: str) -> str:
+        """The text that actually runs for an authorized `command` (git with its configured
+        programs turned off, when the policy allowed it without asking)."""
+        return self._runs_as.pop(command, command)
+
+    async def authorize_command(self, command: str) -> Answer:
+        """Whether `command` may run: `Allowed`, or `Refused` with the refusal for the model."""
+        locale = self._session.settings.locale
+        verdict = await asyncio.to_thread(self.classify, command)
+        if verdict.kind == "deny":
+            return Refused(text("permissions.denied", locale, reason=verdict.reason))
+        if verdict.kind == "allow":
+            return Allowed()
+        key = command.strip()
+        if key in self._session.grants.commands:
+            return Allowed(Choice.ALLOW_SESSION)
+        answer = await consult(self._approver, CommandRequest(key, verdict.reason), locale)
+        if isinstance(answer, Allowed) and answer.choice is Choice.ALLOW_SESSION:
+            self._session.grants.commands.add(key)
+        return answer
+
+    def needs_review(self, path: Path) -> bool:
+        """A write to `path` is shown to the user unless the file was granted for the session,
+        an edit rule allows it, or the user chose `approvals: "acceptEdits"` (the edit still
+        lands through the editor, where it can be reviewed and undone; commands never get such
+        a pass). An edit rule that asks is reviewed in every mode."""
+        rule = self._edit_rule(path)
+        if rule is not None and rule.kind != "deny":
+            return rule.kind == "ask"
+        if self._session.settings.approvals == "acceptEdits":
+            return False
+        return path.resolve() not in self._session.grants.files
+
+    def edit_refusal(self, path: Path) -> str | None:
+        """The refusal for the model when an edit rule denies changing `path`, else None."""
+        rule = self._edit_rule(path)
+        if rule is None or rule.kind != "deny":
+            return None
+        locale = self._session.settings.locale
+        return text("permissions.rule_denied_edit", locale, **rule_fields(rule, locale))
+
+    def _edit_rule(self, path: Path) -> Rule | None:
+        try:
+            relative = path.resolve().relative_to(self._session.root).as_posix()
+        except ValueError:
+            return None
+        return edit_decision(self._session.settings.permissions, relative)
+
+    def remember_file(self, path: Path) -> None:
+        """Record "allow for this session" for writes to `path` (resolved)."""
+        self._session.grants.files.add(path.resolve())
