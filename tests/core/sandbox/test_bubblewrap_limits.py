@@ -164,7 +164,12 @@ async def test_killing_the_tool_kills_the_whole_sandbox(playground: Playground) 
     assert not (playground.root / "late.txt").exists()
 
 
-async def test_the_guard_leaves_no_mask_kit_or_cgroup_behind(playground: Playground) -> None:
+async def test_the_guard_leaves_no_mask_kit_or_cgroup_behind(
+    playground: Playground, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A temp folder of this test's own: other workers' sandboxes come and go in the shared one.
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
     before = kit_folders()
     box = bubblewrap(playground)
     ran = await playground.run(box, "cat .env; true")
