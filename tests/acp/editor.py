@@ -1,10 +1,11 @@
 """An ACP client that behaves like an editor, for end-to-end tests of `kesi-lsp acp`.
 
-It is the `acp` package's own client side (`connect_to_agent`) over the stdio of a real
-`kesi-lsp acp` process, with a client that keeps buffers (text the user has not saved:
+It is the `acp` package's own client side (`connect_to_agent`) over the stdio of `kesi-lsp acp`
+(its composition root in a thread of this process, or a real process: tests/acp/launch.py),
+with a client that keeps buffers (text the user has not saved:
 `fs/read_text_file` answers them, `fs/write_text_file` saves through them), answers permission
 questions from a script, and records every update in arrival order. Every byte the agent
-writes to stdout is kept (`stdout`), so a test can check that nothing but JSON-RPC is there.
+writes to its output is kept (`stdout`), so a test can check that nothing but JSON-RPC is there.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import asyncio
 import contextlib
 import json
 import os
-import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +31,8 @@ from acp.schema import (
     RequestPermissionResponse,
     ToolCallUpdate,
 )
+
+from tests.acp.launch import LIMIT, Served, in_process_wanted, start_in_process, start_process
 
 Answer = str | None  # an option id, or None for the "cancelled" outcome
 Answerer = Callable[[ToolCallUpdate, list[PermissionOption]], Awaitable[Answer] | Answer]
@@ -158,10 +160,21 @@ class Agent:
     """A running `kesi-lsp acp` and the connection to it."""
 
     conn: ClientSideConnection
-    process: asyncio.subprocess.Process
+    served: Served
     client: EditorClient
     stdout: bytearray
     stderr: bytearray
+
+    @property
+    def stdin(self) -> asyncio.StreamWriter:
+        """The agent's input, for a test that writes raw lines to it."""
+        return self.served.stdin
+
+    @property
+    def process(self) -> asyncio.subprocess.Process:
+        """The `kesi-lsp acp` process (only for `acp_agent(..., process=True)`)."""
+        assert self.served.process is not None, "this test needs acp_agent(..., process=True)"
+        return self.served.process
 
     async def start(self, cwd: Path, **fields: Any) -> str:
         """initialize (once) and session/new in `cwd`; the session id."""
@@ -221,29 +234,20 @@ async def acp_agent(
     *,
     meta: Mapping[str, Any] | None = None,
     initialize: bool = True,
+    process: bool = False,
 ) -> AsyncIterator[Agent]:
-    """Start `kesi-lsp acp`, connect the package's client side to it, initialize."""
+    """Start `kesi-lsp acp` (in a thread of this process unless `process`: tests/acp/launch.py),
+    connect the package's client side to it, initialize."""
     client = client or EditorClient()
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "kesi_lsp",
-        "acp",
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-        env=dict(env),
-        limit=64 * 1024 * 1024,
-    )
-    assert process.stdin and process.stdout and process.stderr
-    seen = asyncio.StreamReader(limit=64 * 1024 * 1024)
-    stdout, stderr = bytearray(), bytearray()
-    pumps = [
-        asyncio.ensure_future(_tee(process.stdout, seen, stdout)),
-        asyncio.ensure_future(_drain(process.stderr, stderr)),
-    ]
-    conn = connect_to_agent(client, process.stdin, seen)
-    agent = Agent(conn, process, client, stdout, stderr)
+    served = await (start_in_process(env) if in_process_wanted(process) else start_process(env))
+    seen = asyncio.StreamReader(limit=LIMIT)
+    stdout = bytearray()
+    stderr = served.log
+    pumps = [asyncio.ensure_future(_tee(served.stdout, seen, stdout))]
+    if served.process is not None and served.process.stderr is not None:
+        pumps.append(asyncio.ensure_future(_drain(served.process.stderr, stderr)))
+    conn = connect_to_agent(client, served.stdin, seen)
+    agent = Agent(conn, served, client, stdout, stderr)
     try:
         if initialize:
             await conn.initialize(
@@ -260,14 +264,10 @@ async def _close(agent: Agent, pumps: list[asyncio.Future[None]]) -> None:
     """Close stdin (the client goes away) and wait for the agent to end by itself."""
     with contextlib.suppress(Exception):
         await agent.conn.close()
-    process = agent.process
-    if process.stdin is not None and not process.stdin.is_closing():
-        process.stdin.close()
+    if not agent.stdin.is_closing():
+        agent.stdin.close()
     try:
-        await asyncio.wait_for(process.wait(), 20)
-    except TimeoutError:
-        process.kill()
-        await process.wait()
-        raise AssertionError("kesi-lsp acp did not end when its client went away") from None
+        if not await agent.served.ended():
+            raise AssertionError("kesi-lsp acp did not end when its client went away")
     finally:
         await asyncio.gather(*pumps, return_exceptions=True)

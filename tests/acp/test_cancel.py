@@ -117,13 +117,14 @@ async def test_cancel_while_a_command_runs_kills_its_process_group(
     assert client.card_updates(card["toolCallId"])[-1]["status"] == "failed"
 
 
+@pytest.mark.subprocess
 async def test_the_client_going_away_stops_the_run(
     project: Path, scripted_api: StartServer
 ) -> None:
     """End of input (the editor quit): the run stops like Ctrl-C and the process ends."""
     api = scripted_api(script(stall_after(6, "Let me think about this for a long while.")))
     client = EditorClient()
-    async with acp_agent(agent_env(api), client) as agent:
+    async with acp_agent(agent_env(api), client, process=True) as agent:
         session = await agent.start(project)
         pending = asyncio.ensure_future(agent.prompt(session, "think"))
         await client.wait_for(client.model_text)

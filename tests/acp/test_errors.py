@@ -143,8 +143,7 @@ async def test_lines_that_are_not_messages_are_answered_and_nothing_else_reaches
     project: Path,
 ) -> None:
     async with acp_agent(agent_env(None)) as agent:
-        stdin = agent.process.stdin
-        assert stdin is not None
+        stdin = agent.stdin
         for junk in (b"this is not json\n", b"[1, 2]\n", b"42\n", b'{"id": 7}\n'):
             stdin.write(junk)
         await stdin.drain()
@@ -159,6 +158,7 @@ async def test_lines_that_are_not_messages_are_answered_and_nothing_else_reaches
     json.dumps(messages)  # every byte on stdout was JSON-RPC (agent.messages() checks)
 
 
+@pytest.mark.subprocess
 def test_a_recorded_session_from_a_file_is_answered_line_by_line(
     project: Path, tmp_path: Path
 ) -> None:
