@@ -32,6 +32,8 @@ from typing import Any
 
 import pytest
 
+from tests import processes
+
 pytest_plugins = ["tests.plugins.scripted_api"]
 
 # Every language server a test starts (directly, or through a real editor) saves each folder's
@@ -70,6 +72,11 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
             return lane(nodeid) or super()._split_scope(nodeid)
 
     return Lanes(config, log)
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """The running test's marks, for `tests.processes.may_start_our_process`."""
+    processes.running_marks = frozenset(mark.name for mark in item.iter_markers())
 
 
 ALONE = ("tests/bench/test_smoke.py",)

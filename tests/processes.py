@@ -49,3 +49,19 @@ async def gone(marker: str, seconds: float = 10) -> list[int]:
         if not found or time.monotonic() > deadline:
             return found
         await asyncio.sleep(0.01)
+
+
+# The marks of the test being run (tests/conftest.py sets them before each test).
+running_marks: frozenset[str] = frozenset()
+
+
+def may_start_our_process(what: str) -> None:
+    """Fail a test that starts a program of ours without the `subprocess` mark.
+
+    `./dev test --fast` leaves those out because each costs an interpreter and the SDK's
+    import (seconds of CPU here); an unmarked one would quietly slow the fast loop down.
+    `KESI_TEST_SERVER=subprocess` asks for processes everywhere, so it is not checked then.
+    """
+    if "subprocess" in running_marks or os.environ.get("KESI_TEST_SERVER") == "subprocess":
+        return
+    raise AssertionError(f"this test starts {what}: mark it @pytest.mark.subprocess")

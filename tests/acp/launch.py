@@ -23,6 +23,7 @@ from typing import BinaryIO
 
 from kesi_lsp.acp.app import serve_connection
 from kesi_lsp.acp.transport import open_streams
+from tests.processes import may_start_our_process
 
 LIMIT = 64 * 1024 * 1024
 END_SECONDS = 20.0
@@ -59,6 +60,7 @@ class Served:
 
 async def start_process(env: Mapping[str, str]) -> Served:
     """`python -m kesi_lsp acp`, its stderr kept in `log`."""
+    may_start_our_process("a kesi-lsp acp process")
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",

@@ -27,6 +27,7 @@ from typing import Any
 
 from kesi_lsp.lsp.app import create_server
 from kesi_lsp.testing import InProcess, Program
+from tests.processes import may_start_our_process
 
 REPO = Path(__file__).resolve().parents[2]
 KESI_LSP = (sys.executable, "-m", "kesi_lsp")
@@ -77,6 +78,7 @@ def server_for(choice: ServerChoice, env: Mapping[str, str] | None) -> Program |
     """The server to start for `choice`, with `env` on top of `server_env()`."""
     agent = choice.agent if isinstance(choice, Subprocess) else choice
     if isinstance(choice, Subprocess) or in_subprocess_always():
+        may_start_our_process("a kesi-lsp process")
         args = choice.args if isinstance(choice, Subprocess) else ()
         argv = [*(agent.argv if agent else KESI_LSP), *args]
         return Program(argv, env=server_env(env), cwd=REPO)

@@ -165,6 +165,7 @@ async def test_a_second_window_acting_twice_changes_nothing_more(
         assert len(c.applied) == applied and c.buffer(calc).text == text == disk(calc)
 
 
+@pytest.mark.slow  # 51 whole runs over the wire
 async def test_a_change_set_dropped_for_the_memory_limit_says_so(
     tmp_path: Path, scripted_api: StartServer
 ) -> None:

@@ -22,7 +22,7 @@ from tests.lsp.helpers import api_env
 from tests.lsp.servers import Subprocess
 from tests.plugins.scripted_api import StartServer
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.subprocess, pytest.mark.slow]
 
 READY = "ready for the first run"
 

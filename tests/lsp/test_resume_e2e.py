@@ -40,6 +40,7 @@ def _mentions(path: Path, needle: str) -> bool:
         return False
 
 
+@pytest.mark.subprocess
 async def test_a_run_killed_mid_way_is_resumed_sealed_by_the_next_server(
     project: Path, scripted_api: StartServer
 ) -> None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from kesi_lsp.scripted_api import (
     event_names,
     http_error,
@@ -63,6 +65,7 @@ async def test_silence_before_the_headers_fails_with_the_history_as_it_was(
     agent.assert_history_sound()
 
 
+@pytest.mark.slow  # a real 2.5 s stream against a real timer
 async def test_a_slow_but_living_stream_is_not_a_stall(make_agent: MakeAgent) -> None:
     """Every event re-arms the timer: a stream that takes longer than the watchdog in all, but
     is never silent for long, is not a stall (gaps of 0.25 s against 1.5 s: room for a loaded
