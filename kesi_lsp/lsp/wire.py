@@ -9,6 +9,7 @@ is withdrawn with `$/cancelRequest` while its late answer, if any, lands harmles
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import uuid
 from typing import Any
@@ -26,12 +27,17 @@ from pygls.protocol import (
 log = logging.getLogger(__name__)
 
 
+@functools.cache
 def plain_json_converter() -> cattrs.Converter:
     """pygls' converter, except that untyped messages keep their JSON as plain dicts.
 
     pygls turns the params and results of methods it does not know (`kesi/reviewEdit`
     answers, custom notifications) into namedtuples, renaming keys that are not identifiers;
     the adapter wants the JSON exactly as sent.
+
+    One per process: cattrs writes each type's reading code on its first use, per converter
+    (about 0.1 s for `initialize`'s params here), and nothing registers hooks after this.
+    A `kesi-lsp` process serves one editor; the in-process test servers share it.
     """
     converter = get_converter()
 

@@ -33,7 +33,7 @@ from pygls.protocol import (
 
 from kesi_lsp import __version__
 from kesi_lsp.testing.editor import Editor, Feature
-from kesi_lsp.testing.presets import Preset
+from kesi_lsp.testing.presets import Preset, lsp_types
 
 PROGRESS_KINDS: Mapping[str, type[Any]] = {
     "begin": types.WorkDoneProgressBegin,
@@ -56,8 +56,12 @@ def _quiet_answered_cancels() -> None:
     logging.getLogger("pygls.protocol.json_rpc").addFilter(_AnsweredCancels())
 
 
+@functools.cache
 def client_converter() -> cattrs.Converter:
     """lsprotocol's converter, read the way an editor reads the server's messages.
+
+    One per process (`kesi_lsp.lsp.wire.plain_json_converter` says why): the demo, the tests
+    and the benchmarks start many editors.
 
     Two fixes: the params and results of methods lsprotocol does not know (`kesi/stream`,
     `kesi/reviewEdit`) stay plain JSON objects (pygls would make namedtuples of them, renaming
@@ -125,11 +129,6 @@ class EditorProtocol(LanguageServerProtocol):
         return self._plain[handler]
 
 
-@functools.cache
-def _lsp_types() -> cattrs.Converter:
-    return get_converter()
-
-
 def _configuration(client: EditorClient, params: types.ConfigurationParams) -> list[Any]:
     return [client.setting(item.section) for item in params.items]
 
@@ -142,7 +141,7 @@ def _progress(client: EditorClient, params: types.ProgressParams) -> None:
     value = params.value
     if not isinstance(value, dict) or value.get("kind") not in PROGRESS_KINDS:
         return
-    typed = _lsp_types().structure(value, PROGRESS_KINDS[value["kind"]])
+    typed = lsp_types().structure(value, PROGRESS_KINDS[value["kind"]])
     client.progress_reports.setdefault(params.token, []).append(typed)
 
 

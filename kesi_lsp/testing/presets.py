@@ -13,11 +13,13 @@ VS Code, Neovim and Emacs that pytest-lsp ships (tests/lsp/clients.py).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 import attrs
+import cattrs
 from lsprotocol import types
 from lsprotocol.converters import get_converter
 
@@ -35,6 +37,13 @@ KESI_FULL: Mapping[str, bool] = {
     "diagnostics": True,
 }
 """Every `experimental.kesi` extension, as KeSi's own Neovim plugin announces them."""
+
+
+@functools.cache
+def lsp_types() -> cattrs.Converter:
+    """lsprotocol's own converter, one per process: cattrs writes each type's code once per
+    converter, and the suite builds capabilities for thousands of editors."""
+    return get_converter()
 
 
 @dataclass(frozen=True)
@@ -143,7 +152,7 @@ def helix_capabilities() -> types.ClientCapabilities:
         },
         "window": {"workDoneProgress": True, "showDocument": {"support": True}},
     }
-    return get_converter().structure(raw, types.ClientCapabilities)
+    return lsp_types().structure(raw, types.ClientCapabilities)
 
 
 def bench_capabilities() -> types.ClientCapabilities:
@@ -173,7 +182,7 @@ def bench_capabilities() -> types.ClientCapabilities:
         },
         "experimental": {"kesi": {"stream": True, "saveDocuments": True}},
     }
-    return get_converter().structure(raw, types.ClientCapabilities)
+    return lsp_types().structure(raw, types.ClientCapabilities)
 
 
 KESI_EDITOR = Preset("kesi-editor", kesi_editor_capabilities)

@@ -17,13 +17,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
+import functools
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import attrs
 from lsprotocol import types
-from pytest_lsp import LanguageClient, client_capabilities
+from pytest_lsp import LanguageClient
+from pytest_lsp import client_capabilities as _read_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES
 
 from kesi_lsp.testing import (
@@ -50,9 +53,22 @@ __all__ = [
     "Editor",
     "EditorRefusalError",
     "KesiClient",
+    "client_capabilities",
     "kesi_client",
     "new_editor",
 ]
+
+
+@functools.cache
+def _recorded(name: str) -> types.ClientCapabilities:
+    return _read_capabilities(name)
+
+
+def client_capabilities(name: str) -> types.ClientCapabilities:
+    """pytest-lsp's recorded capabilities of the editor `name`, read once per process (each
+    read builds a converter of its own: ~0.1 s of cattrs writing code), copied for each
+    caller so that what one test changes in them stays its own."""
+    return copy.deepcopy(_recorded(name))
 
 
 def _annotations_without_create() -> types.ClientCapabilities:

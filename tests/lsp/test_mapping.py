@@ -10,7 +10,6 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from lsprotocol import types
 from pygls.workspace import PositionCodec
-from pytest_lsp import client_capabilities
 
 from kesi_lsp.core import line_span, numbered
 from kesi_lsp.core.config import kesi_section, parse_settings
@@ -35,7 +34,7 @@ from kesi_lsp.lsp.stream import LogStory, bill, stream_payload
 from kesi_lsp.lsp.tasks import fix_task
 from kesi_lsp.testing.vim import VimBuffer
 from tests.budget import examples
-from tests.lsp.clients import PRESETS
+from tests.lsp.clients import PRESETS, client_capabilities
 
 # -- settings --------------------------------------------------------------------------------
 
