@@ -41,6 +41,7 @@ from kesi_lsp.lsp.wire import ClientGoneError
 
 SETTLE_SECONDS: Final = 2.0  # how long an applied edit may take to show up as didChange
 APPEAR_SECONDS: Final = 0.2  # how long a file the edit opened may take to show up as didOpen
+QUIET_SECONDS: Final = 0.3  # after the editor's change, how long the buffer must stay as it is
 _POLL: Final = 0.02
 
 
@@ -63,7 +64,7 @@ async def apply_change(
     refusal = await _send(link, change, version, locale, preview=preview)
     if refusal is not None:
         return refusal
-    return await _settle(link, change, locale, preview=preview)
+    return await _settle(link, change, locale, version, preview=preview)
 
 
 async def _send(
@@ -106,22 +107,36 @@ async def _send(
 
 
 async def _settle(
-    link: EditorLink, change: FileChange, locale: Locale, *, preview: bool
+    link: EditorLink, change: FileChange, locale: Locale, sent: int | None, *, preview: bool
 ) -> Landed | Delivery:
     """Wait for the editor's didChange/didOpen to show the edit; judge the buffer.
 
-    After the editor's own preview, a buffer holding part of the change is the user's answer,
-    not a failure: that part is `kept`."""
+    The edit has landed as soon as the buffer holds it. A buffer that changed (its version
+    moved past `sent`, the one the edit was for) into something else is judged once it has
+    stayed as it is for `QUIET_SECONDS`: editors send an applied edit in one go, so that is
+    the user's answer (part of it kept in a preview) or their typing, and waiting out the
+    whole `SETTLE_SECONDS` would only keep them waiting. A buffer still holding the old text
+    gets the whole time (Emacs opens a file, then sends its change when idle). After the
+    editor's own preview, a buffer holding part of the change is the user's answer, not a
+    failure: that part is `kept`."""
     documents = link.documents
     was_open = documents.open_document(change.path) is not None
-    deadline = time.monotonic() + (SETTLE_SECONDS if was_open else APPEAR_SECONDS)
+    now = time.monotonic()
+    deadline = now + (SETTLE_SECONDS if was_open else APPEAR_SECONDS)
+    seen: tuple[int | None, float] | None = None  # the version that moved, and since when
     while True:
         doc = documents.open_document(change.path)
         if doc is not None and doc.source == change.after:
             return Landed()
+        now = time.monotonic()
         if doc is not None and not was_open:  # just opened: give didChange its time
-            was_open, deadline = True, time.monotonic() + SETTLE_SECONDS
-        if time.monotonic() >= deadline:
+            was_open, deadline = True, now + SETTLE_SECONDS
+        if doc is not None and doc.version != sent and doc.source != (change.before or ""):
+            if seen is None or seen[0] != doc.version:
+                seen = (doc.version, now)
+            elif now - seen[1] >= QUIET_SECONDS:
+                break
+        if now >= deadline:
             break
         await asyncio.sleep(_POLL)
     if doc is None:
