@@ -28,14 +28,24 @@ def code_units(text: str, encoding: str = "utf-16") -> int:
 
 def column(line: str, character: int, encoding: str = "utf-16") -> int:
     """The string index `character` code units into `line`, clamped to its length."""
-    index = 0
-    while index < len(line) and code_units(line[: index + 1], encoding) <= character:
-        index += 1
-    return index
+    if encoding == "utf-32" or line.isascii():  # one code unit per character
+        return max(0, min(character, len(line)))
+    units = 0
+    for index, char in enumerate(line):
+        units += code_units(char, encoding)
+        if units > character:
+            return index
+    return len(line)
 
 
 def offset_at(text: str, position: types.Position, encoding: str = "utf-16") -> int:
     """The string index of an LSP position (clamped like editors clamp)."""
+    if "\r" not in text:  # LF only: find the line without splitting the whole text
+        parts = text.split("\n", position.line)
+        if len(parts) <= position.line or (not parts[-1] and position.line > 0):
+            return len(text)
+        start = len(text) - len(parts[-1])
+        return start + column(parts[-1].split("\n", 1)[0], position.character, encoding)
     lines = _LINE.findall(text)
     if position.line >= len(lines):
         return len(text)
