@@ -16,6 +16,7 @@ is on, because on an unsandboxed machine "Could not resolve host" really is the 
 
 from __future__ import annotations
 
+import functools
 import shutil
 import subprocess
 import sys
@@ -99,6 +100,17 @@ def _unavailable(
 
 
 def _bwrap_version(program: str) -> tuple[int, ...]:
+    """bwrap's version, asked once per program file (a session starts often; the file it
+    names changes only when it is replaced, which its identity below notices)."""
+    try:
+        found = Path(program).stat()
+    except OSError:
+        return (0,)
+    return _version_of(program, found.st_ino, found.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=16)
+def _version_of(program: str, inode: int, mtime: int) -> tuple[int, ...]:
     try:
         done = subprocess.run(
             [program, "--version"], capture_output=True, text=True, timeout=PROBE_SECONDS
