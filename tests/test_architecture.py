@@ -4,6 +4,7 @@ front ends use only the core's stated surface (design §1)."""
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import subprocess
 import sys
@@ -16,8 +17,18 @@ PACKAGE = Path(__file__).resolve().parents[1] / "kesi_lsp"
 FORBIDDEN_IN_CORE = ("pygls", "lsprotocol", "kesi_lsp.lsp")
 
 
+def tree_of(source: Path) -> ast.Module:
+    """`source` parsed, once per version of the file (several checks read every module)."""
+    return _parsed(source, source.stat().st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=1024)
+def _parsed(source: Path, version: int) -> ast.Module:
+    return ast.parse(source.read_text(encoding="utf-8"), filename=str(source))
+
+
 def imported_modules(source: Path) -> set[str]:
-    tree = ast.parse(source.read_text(encoding="utf-8"), filename=str(source))
+    tree = tree_of(source)
     names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -47,7 +58,7 @@ def test_server_code_never_calls_print() -> None:
     for source in PACKAGE.rglob("*.py"):
         if source.name in allowed or "demo" in source.relative_to(PACKAGE).parts:
             continue
-        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+        for node in ast.walk(tree_of(source)):
             if (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Name)
@@ -78,7 +89,7 @@ def _owner(name: str, modules: Mapping[str, object]) -> str | None:
 def imports_of(name: str, source: Path, modules: Mapping[str, object]) -> set[str]:
     """Every kesi_lsp module `source` imports: at the top, inside functions and under
     TYPE_CHECKING alike (`from pkg import sub` counts as importing `pkg.sub`)."""
-    tree = ast.parse(source.read_text(encoding="utf-8"), filename=str(source))
+    tree = tree_of(source)
     package = name if source.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
     for node in ast.walk(tree):
@@ -186,7 +197,7 @@ def adapter_files() -> list[Path]:
 
 def core_imports(source: Path) -> list[tuple[int, str, list[str]]]:
     """Each import of kesi_lsp.core in `source`: line, module and the names taken from it."""
-    tree = ast.parse(source.read_text(encoding="utf-8"), filename=str(source))
+    tree = tree_of(source)
     found: list[tuple[int, str, list[str]]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -295,7 +306,7 @@ def test_adapters_write_files_only_through_the_core() -> None:
     offenders = []
     for entry in ("lsp", "acp"):
         for source in sorted((PACKAGE / entry).rglob("*.py")):
-            for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+            for node in ast.walk(tree_of(source)):
                 called = node.func if isinstance(node, ast.Call) else None
                 name = getattr(called, "attr", getattr(called, "id", None))
                 if name in own_ways or (name == "replace" and "os" in ast.unparse(called)):
