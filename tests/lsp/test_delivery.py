@@ -7,12 +7,14 @@ exactly where the test wants it. The end-to-end tests with the model loop are in
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from lsprotocol import types
 
+from kesi_lsp.lsp.apply import SETTLE_SECONDS
 from tests.lsp.clients import ALLOW_ONCE, EditorRefusalError, kesi_client
 from tests.lsp.conftest import BUGGY, FIXED, AgentCommand
 from tests.lsp.reviews import (
@@ -179,10 +181,15 @@ async def test_partial_acceptance_in_the_preview_is_reported(
 
     async with kesi_client("vscode", [project], server=scripted_agent(steps)) as client:
         client.answer_preview = tick_first_hunk
+        started = time.monotonic()
         done = await client.run("kesi.ask", {"prompt": "shout"})
+        took = time.monotonic() - started
         assert outcomes(client, done["runId"])[-1] == "applied once"
         assert client.buffer(calc).text == "ONE\ntwo\nthree\n" == calc.read_text()
         assert done["edits"] == ["calc.py"]
+    # The user's answer is in once their buffer stays as they left it (0.3 s); the run does not
+    # wait out the whole time an edit may take to show up.
+    assert took < SETTLE_SECONDS, f"the run waited {took:.2f} s after a partial acceptance"
 
 
 @pytest.mark.parametrize("preset", ["vscode", "neovim", "emacs", "neovim+kesi"])
