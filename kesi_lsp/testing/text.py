@@ -42,7 +42,7 @@ def offset_at(text: str, position: types.Position, encoding: str = "utf-16") -> 
     """The string index of an LSP position (clamped like editors clamp)."""
     if "\r" not in text:  # LF only: find the line without splitting the whole text
         parts = text.split("\n", position.line)
-        if len(parts) <= position.line or (not parts[-1] and position.line > 0):
+        if len(parts) <= position.line:
             return len(text)
         start = len(text) - len(parts[-1])
         return start + column(parts[-1].split("\n", 1)[0], position.character, encoding)

@@ -88,15 +88,10 @@ async def start_in_process(env: Mapping[str, str]) -> Served:
         daemon=True,
     )
     thread.start()
-    loop = asyncio.get_running_loop()
-    stdout = asyncio.StreamReader(limit=LIMIT)
-    await loop.connect_read_pipe(
-        lambda: asyncio.StreamReaderProtocol(stdout), os.fdopen(from_agent_r, "rb", 0)
+    # The client's ends, as the agent makes its own (a pipe in, a pipe out).
+    stdout, stdin = await open_streams(
+        os.fdopen(from_agent_r, "rb", 0), os.fdopen(to_agent_w, "wb", 0), limit=LIMIT
     )
-    transport, protocol = await loop.connect_write_pipe(
-        asyncio.streams.FlowControlMixin, os.fdopen(to_agent_w, "wb", 0)
-    )
-    stdin = asyncio.StreamWriter(transport, protocol, None, loop)
     return Served(stdin, stdout, thread=thread, log=log)
 
 

@@ -17,22 +17,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from bench.__main__ import BENCHES
+
 REPO = Path(__file__).resolve().parents[2]
 MARGIN = 1.5
 ATTEMPTS = 3
 
-# They time the server, so they run last, alone on the machine (tests/bench/test_smoke.py).
-TIMED = (
-    "startup",
-    "streaming",
-    "responsiveness",
-    "scale",
-    "first_request",
-    "parallel_reads",
-    "changes",
-)
 # They count the scripted API's tokens (deterministic): beside the rest of the suite.
 COUNTED = ("tokens",)
+# The others time the server, so they run last, alone on the machine (tests/bench/test_smoke.py).
+TIMED = tuple(name for name in BENCHES if name not in COUNTED)
 
 Figures = list[dict[str, Any]]
 
