@@ -33,6 +33,15 @@ export function registerChangeCommands(view: ChangesView): vscode.Disposable[] {
   });
   const run = (command: string, argument: Record<string, unknown>): Thenable<unknown> =>
     vscode.commands.executeCommand(command, argument);
+  // The row the button is on; from a keybinding or the palette, the selected one.
+  const onRow = (action: "keep" | "undo", node?: ChangeNode): Thenable<unknown> | undefined => {
+    const target = node ?? tree.selection[0];
+    if (target === undefined) {
+      return undefined;
+    }
+    const { command, argument } = rowCommand(action, target);
+    return run(command, argument);
+  };
   return [
     view,
     tree,
@@ -51,13 +60,7 @@ export function registerChangeCommands(view: ChangesView): vscode.Disposable[] {
     }),
     vscode.commands.registerCommand("kesi.view.refresh", () => view.refresh()),
     vscode.commands.registerCommand("kesi.view.open", (node: ChangeNode) => openHunk(node)),
-    vscode.commands.registerCommand("kesi.view.keep", (node: ChangeNode) => {
-      const { command, argument } = rowCommand("keep", node);
-      return run(command, argument);
-    }),
-    vscode.commands.registerCommand("kesi.view.undo", (node: ChangeNode) => {
-      const { command, argument } = rowCommand("undo", node);
-      return run(command, argument);
-    }),
+    vscode.commands.registerCommand("kesi.view.keep", (node?: ChangeNode) => onRow("keep", node)),
+    vscode.commands.registerCommand("kesi.view.undo", (node?: ChangeNode) => onRow("undo", node)),
   ];
 }

@@ -95,6 +95,14 @@ export class ChangesView implements vscode.TreeDataProvider<ChangeNode>, vscode.
   }
 
   getTreeItem(node: ChangeNode): vscode.TreeItem {
+    const item = this.describe(node);
+    // A stable id: a row's Keep or Undo clicked while the view refreshes still reaches the
+    // row's new element (without one, VS Code hands the command no element at all).
+    item.id = rowId(node);
+    return item;
+  }
+
+  private describe(node: ChangeNode): vscode.TreeItem {
     const locale = currentLocale();
     if (node.kind === "run") {
       const item = new vscode.TreeItem(
@@ -152,6 +160,18 @@ export class ChangesView implements vscode.TreeDataProvider<ChangeNode>, vscode.
       subscription.dispose();
     }
   }
+}
+
+/** What a row stands for, the same across refreshes: its run, file and hunk. */
+export function rowId(node: ChangeNode): string {
+  const run = `${node.folderUri} ${node.run.runId}`;
+  if (node.kind === "run") {
+    return run;
+  }
+  if (node.kind === "file") {
+    return `${run} ${node.file.uri}`;
+  }
+  return `${run} ${node.file.uri} ${node.hunk.id}`;
 }
 
 /** The server command and argument that keep (or undo) what a row of the view stands for. */
