@@ -85,7 +85,7 @@ class PermissionGate:
 
     def runs_as(self, command: str) -> str:
         """The text that actually runs for an authorized `command` (git with its configured
-        programs turned off, when the policy allowed it without asking)."""
+        programs turned off, sed with `--sandbox`, when the policy allowed it without asking)."""
         return self._runs_as.pop(command, command)
 
     async def authorize_command(self, command: str) -> Answer:

@@ -17,7 +17,8 @@ through), then everything that needs a human, and only then allow. When in doubt
   on PATH for commands).
 
 An allowed command may run as a different text than the model wrote: git with its configured
-programs turned off (`Verdict.command`). `classify` reads the filesystem but changes nothing.
+programs turned off, sed with `--sandbox` (`Verdict.command`). `classify` reads the filesystem
+(and asks sed once whether it knows `--sandbox`) but changes nothing.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from kesi_lsp.core.permissions.readonly import (
     read_arguments,
 )
 from kesi_lsp.core.permissions.redline import Places, red_line
+from kesi_lsp.core.permissions.sedrun import sandbox_supported, sandboxed
 from kesi_lsp.core.permissions.shellwords import Script, Word, parse, read_tokens
 from kesi_lsp.core.sandbox.toolchain import VENV_NAMES
 
@@ -66,7 +68,7 @@ class Verdict:
     """The policy's answer and the reason a human would want to read (in the session locale).
 
     `command`: for an allowed command that runs as another text (git with its configured
-    programs turned off), that text; None when it runs as written.
+    programs turned off, sed with `--sandbox`), that text; None when it runs as written.
     """
 
     kind: VerdictKind
@@ -114,7 +116,7 @@ def classify(
         if reason is not None:
             key, fields = reason
             return ask(key, **fields)
-        rewrite = rewrite or tokens[0] == "git"
+        rewrite = rewrite or _runs_differently(tokens[0])
     actual = _neutralized(command, places) if rewrite else None
     return Verdict("allow", text("permissions.reason.read_only", locale), actual)
 
@@ -179,7 +181,8 @@ def _read(tokens: list[str], root: Path) -> Arguments | Question:
             return key, {"command": name, "option": option}
         return Arguments(paths=found.paths)
     if name in PROGRAMS:
-        read = read_arguments(name, tokens[1:])
+        strict = name == "sed" and not sandbox_supported()
+        read = read_arguments(name, tokens[1:], strict_scripts=strict)
         if read.question is not None:
             key, option = read.question
             return key, {"command": " ".join(tokens), "option": option}
@@ -201,8 +204,14 @@ def _shadowed(name: str, root: Path) -> str | None:
     return None
 
 
+def _runs_differently(name: str) -> bool:
+    """Whether an allowed `name` runs as another text than written (`_neutralized`)."""
+    return name == "git" or (name == "sed" and sandbox_supported())
+
+
 def _neutralized(command: str, places: Places) -> str:
-    """The allowed command with every git in it run as `gitrun.neutralized` says."""
+    """The allowed command with every git in it run as `gitrun.neutralized` says, and every
+    sed with `--sandbox` where sed knows it (`sedrun.py`)."""
     parts: list[str] = []
     segment: list[str] = []
 
@@ -211,6 +220,8 @@ def _neutralized(command: str, places: Places) -> str:
             words = segment
             if words[0] == "git":
                 words = neutralized(words, places.root, places.home)
+            elif words[0] == "sed" and sandbox_supported():
+                words = sandboxed(words)
             parts.append(shlex.join(words))
             segment.clear()
 

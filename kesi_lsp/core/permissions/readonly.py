@@ -191,12 +191,18 @@ class _Reading:
     names_only: bool = False
     parse_only: bool = False
     """BSD `date -j`: the operand is a date to read, not one to set."""
+    strict_scripts: bool = False
+    """sed cannot be run with `--sandbox`: its scripts are read strictly (`sedscript.py`)."""
 
 
-def read_arguments(name: str, args: list[str]) -> Arguments:
-    """Read `args` of the read-only program `name` (which must be in PROGRAMS)."""
+def read_arguments(name: str, args: list[str], *, strict_scripts: bool = False) -> Arguments:
+    """Read `args` of the read-only program `name` (which must be in PROGRAMS).
+
+    `strict_scripts`: the sed that would run cannot take `--sandbox` (`sedrun.py`).
+    """
     program = PROGRAMS[name]
     state = _Reading(Arguments(hidden_ok=program.hidden_skipped), program.reads_folders)
+    state.strict_scripts = strict_scripts
     index = 0
     while index < len(args):
         word = args[index]
@@ -245,7 +251,7 @@ def _option(
     if known in ("-e", "--regexp", "-f", "--file", "--expression"):
         state.pattern_given = True
         script = known in ("-e", "--expression") and value is not None
-        if name == "sed" and script and not print_only(value or ""):
+        if name == "sed" and script and not print_only(value or "", strict=state.strict_scripts):
             result.question = ("permissions.reason.option_not_read_only", "sed")
     if name == "rg" and value is not None:
         if known in RG_REVEALING:
@@ -302,7 +308,7 @@ def _operands(name: str, program: Program, state: _Reading) -> Arguments:
     if program.operands == "pattern_then_paths" and not state.pattern_given and operands:
         operands = operands[1:]
     if program.operands == "script_then_paths" and not state.pattern_given:
-        if not operands or not print_only(operands[0]):
+        if not operands or not print_only(operands[0], strict=state.strict_scripts):
             result.question = ("permissions.reason.option_not_read_only", name)
             return result
         operands = operands[1:]
