@@ -68,10 +68,16 @@ def may_start_our_process(what: str) -> None:
     raise AssertionError(f"this test starts {what}: mark it @pytest.mark.subprocess")
 
 
+def programs_with(marker: str) -> list[str]:
+    """The program names (`sleep`, `sh`, `bwrap`, `python3`...) of the live processes whose
+    command line holds `marker`."""
+    return [Path(cmdline[0]).name for pid in processes_with(marker) if (cmdline := _cmdline(pid))]
+
+
 def sleeping(marker: str) -> int:
     """How many live `sleep MARKER` processes there are: a command's own sleeps, not the
     shell, tether, guard or bwrap whose command lines also carry the marker."""
-    return sum(_cmdline(pid) == ["sleep", marker] for pid in processes_with(marker))
+    return programs_with(marker).count("sleep")
 
 
 def _cmdline(pid: int) -> list[str]:

@@ -9,16 +9,13 @@ is tests/lsp/test_resume_e2e.py's.
 
 from __future__ import annotations
 
-import os
-import shutil
 import time
 from pathlib import Path
 
 import pytest
 
-from kesi_lsp.core import select_sandbox
-from kesi_lsp.core.errors import SandboxUnavailableError
 from kesi_lsp.scripted_api import reply, script, tool_use
+from tests.killed import GONE_SECONDS, MODES, STARTED_SECONDS, folder, usable
 from tests.lsp.clients import ALLOW_ONCE, kesi_client
 from tests.lsp.helpers import api_env
 from tests.lsp.servers import Subprocess
@@ -28,31 +25,8 @@ from tests.processes import gone, marked_sleeps, sleeping, unique_sleep
 
 pytestmark = [pytest.mark.e2e, pytest.mark.subprocess]
 
-GONE_SECONDS = 2.0
 
-
-def usable(mode: str, folder: Path) -> None:
-    """Skip (fail under KESI_CI=1) when the bubblewrap case cannot run here."""
-    if mode != "bubblewrap":
-        return
-    try:
-        if shutil.which("bwrap") is None:
-            raise SandboxUnavailableError("bwrap is not installed")
-        select_sandbox("bubblewrap", folder, os.environ)
-    except SandboxUnavailableError as exc:
-        if os.environ.get("KESI_CI") == "1":
-            pytest.fail(f"KESI_CI=1 requires a working bubblewrap: {exc}")
-        pytest.skip(f"no working bubblewrap here: {exc}")
-
-
-def folder(base: Path, name: str) -> Path:
-    root = base / name
-    root.mkdir()
-    (root / "notes.txt").write_text("a folder of its own\n", encoding="utf-8")
-    return root
-
-
-@pytest.mark.parametrize("mode", ["bubblewrap", "off"])
+@pytest.mark.parametrize("mode", MODES)
 async def test_a_killed_server_leaves_no_command_behind(
     mode: str, tmp_path: Path, scripted_api: StartServer
 ) -> None:
@@ -69,7 +43,7 @@ async def test_a_killed_server_leaves_no_command_behind(
     ) as editor:  # fmt: skip
         editor.answer_prompt = lambda params: ALLOW_ONCE
         await editor.command("kesi.ask", {"prompt": "Wait for me."})
-        await until(lambda: sleeping(marker) == 2)  # the command and its background child run
+        await until(lambda: sleeping(marker) == 2, STARTED_SECONDS)  # it and its background child
         server = editor.lsp._server
         assert server is not None
         server.kill()  # SIGKILL: no shutdown, no exit, nothing the server can do about it
@@ -77,7 +51,7 @@ async def test_a_killed_server_leaves_no_command_behind(
         await server.wait()
 
 
-@pytest.mark.parametrize("mode", ["bubblewrap", "off"])
+@pytest.mark.parametrize("mode", MODES)
 async def test_a_killed_server_leaves_no_command_of_any_session_behind(
     mode: str, tmp_path: Path, scripted_api: StartServer
 ) -> None:
@@ -101,7 +75,7 @@ async def test_a_killed_server_leaves_no_command_of_any_session_behind(
         for root in (first, second):  # one run in each folder's session
             uri = (root / "notes.txt").as_uri()
             await editor.command("kesi.ask", {"prompt": "Wait for me.", "uri": uri})
-        await until(lambda: all(sleeping(m) == 2 for m in markers))
+        await until(lambda: all(sleeping(m) == 2 for m in markers), STARTED_SECONDS)
         server = editor.lsp._server
         assert server is not None
         server.kill()

@@ -91,7 +91,8 @@ def program_path(name: str, env: Mapping[str, str] | None, cwd: str | Path | Non
     return found
 
 
-def _environment(env: Mapping[str, str] | None) -> dict[str, str]:
+def environment(env: Mapping[str, str] | None) -> dict[str, str]:
+    """`env` (None: this process's) naming the lifeline for the child's watcher."""
     child = dict(os.environ if env is None else env)
     child[tether.LIFELINE_VARIABLE] = str(lifeline())
     return child
@@ -114,7 +115,7 @@ async def start(
     full = list(argv) if watches_itself else tied([program_path(argv[0], env, cwd), *argv[1:]])
     return await asyncio.create_subprocess_exec(
         *full,
-        env=_environment(env),
+        env=environment(env),
         cwd=cwd,
         pass_fds=(lifeline(),),
         start_new_session=True,
@@ -136,7 +137,7 @@ def run(
     full = tied([program_path(argv[0], env, cwd), *argv[1:]])
     with subprocess.Popen(
         full,
-        env=_environment(env),
+        env=environment(env),
         cwd=cwd,
         pass_fds=(lifeline(),),
         start_new_session=True,
