@@ -8,19 +8,21 @@ from pathlib import Path
 
 import pytest
 
-from kesi_lsp.core import EditRequest, PlanItem, Verdict
-from kesi_lsp.core.events import (
+from kesi_lsp.core import (
     EditApplied,
+    EditRequest,
     Nested,
     Notice,
+    PlanItem,
     RunFinished,
     TextDelta,
     ToolFinished,
     ToolStarted,
     TurnStarted,
+    Usage,
     UsageReported,
+    Verdict,
 )
-from kesi_lsp.core.meter import Usage
 from kesi_lsp.lsp.approver import review_words
 from kesi_lsp.lsp.render import end_line, tool_detail
 from kesi_lsp.lsp.stream import LogStory, StreamPayloads, plan_json
