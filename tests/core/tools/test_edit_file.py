@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from kesi_lsp.catalog import Locale
-
 from kesi_lsp.core.approval import Choice
 from kesi_lsp.core.events import EditApplied
 from kesi_lsp.core.tools import ToolResult
