@@ -10,7 +10,7 @@ from typing import Final
 
 from lsprotocol import types
 
-from kesi_lsp.catalog import Locale, text
+from kesi_lsp.catalog import Editor, Locale, reset_command, text
 from kesi_lsp.core import (
     Event,
     NextStep,
@@ -49,13 +49,13 @@ _HINTS: Final[dict[NextStep, str]] = {
 }
 
 
-def what_to_do(finished: RunFinished, locale: Locale) -> str | None:
+def what_to_do(finished: RunFinished, locale: Locale, editor: Editor = "lsp") -> str | None:
     """The next step for the user when the run's own message does not say one, in the words
     of an editor (the core decides which step: `next_step`); a missing API key's message
     already says how to set one."""
     step = next_step(finished, locale)
     key = _HINTS.get(step) if step is not None else None
-    return text(key, locale) if key is not None else None
+    return text(key, locale, reset=reset_command(editor, locale)) if key is not None else None
 
 
 class RunOutput:
@@ -115,7 +115,7 @@ class RunOutput:
         )
         if finished.status in ("failed", "limit"):
             message = text(f"lsp.run_{finished.status}", locale, text=finished.text)
-            if (hint := what_to_do(finished, locale)) is not None:
+            if (hint := what_to_do(finished, locale, run.session.settings.editor)) is not None:
                 message += " " + hint
             self._wire.notify(
                 types.WINDOW_SHOW_MESSAGE,
