@@ -1,0 +1,43 @@
+"""Every workspace view meets the same delivery invariants (design §2.7, I1-I4), through its
+real wire: `kesi_lsp.testing.conformance` says what must hold, tests/conformance/views.py how
+each view's user and client act it out."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from kesi_lsp.testing.conformance import BEFORE, CASES, FILE, Case, ViewUnderTest, check
+from tests.conformance.views import AcpView, DiskView, LspView
+from tests.lsp.conftest import AgentCommand
+from tests.plugins.scripted_api import StartServer
+
+pytestmark = pytest.mark.e2e
+
+VIEWS: dict[str, Callable[[AgentCommand, StartServer], ViewUnderTest]] = {
+    "lsp-neovim+kesi": lambda agent, api: LspView("neovim+kesi", agent),
+    "lsp-neovim": lambda agent, api: LspView("neovim", agent),
+    "lsp-vscode": lambda agent, api: LspView("vscode", agent),
+    "acp": lambda agent, api: AcpView(api),
+    "disk": lambda agent, api: DiskView(),
+}
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+@pytest.mark.parametrize("view_name", list(VIEWS))
+async def test_the_view_keeps_the_delivery_invariants(
+    view_name: str,
+    case: Case,
+    tmp_path: Path,
+    scripted_agent: AgentCommand,
+    scripted_api: StartServer,
+) -> None:
+    view = VIEWS[view_name](scripted_agent, scripted_api)
+    if case.name in view.unsupported:
+        pytest.skip(view.unsupported[case.name])
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / FILE).write_text(BEFORE, encoding="utf-8")
+    check(case, await view.run(case, root))
