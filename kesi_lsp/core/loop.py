@@ -17,7 +17,7 @@ It stops, always leaving a history the Messages API accepts and a message saying
 Around each request the loop's helpers do their part: trimming and compaction keep the history
 within budget (`kesi_lsp.core.trim`, `kesi_lsp.core.compaction`), a watchdog closes a stalled
 stream (`kesi_lsp.core.watchdog`), the run's bill counts every request made for it
-(`kesi_lsp.core.bill`), and the session is checkpointed after each round so a restart can
+(`kesi_lsp.core.cost.bill`), and the session is checkpointed after each round so a restart can
 resume it (`Session.checkpoint`).
 
 Cancellation contract: the host cancels a run with `task.cancel()` on the task running
@@ -40,11 +40,12 @@ from typing import Any
 
 from anthropic.types import ContentBlockParam, Message, ToolResultBlockParam, ToolUseBlockParam
 
-from kesi_lsp.catalog import Locale, text
+from kesi_lsp.catalog import Locale, reset_command, text
 from kesi_lsp.core import tools as tool_registry
-from kesi_lsp.core.bill import RunBill
 from kesi_lsp.core.changes.run import note as change_note
 from kesi_lsp.core.compaction import Compactor
+from kesi_lsp.core.cost.bill import RunBill
+from kesi_lsp.core.cost.meter import Usage
 from kesi_lsp.core.events import (
     Event,
     EventSink,
@@ -66,7 +67,6 @@ from kesi_lsp.core.history import (
     tool_uses,
     with_cache_breakpoint,
 )
-from kesi_lsp.core.meter import Usage
 from kesi_lsp.core.model.anthropic import ModelClient
 from kesi_lsp.core.model.describe import describe_api_error
 from kesi_lsp.core.prompt import PromptEnvironment, system_blocks
@@ -78,7 +78,7 @@ from kesi_lsp.core.tool_calls import run_calls
 from kesi_lsp.core.tools.context import ToolContext
 from kesi_lsp.core.tools.result import ToolResult
 from kesi_lsp.core.trim.unchanged import unchanged_read
-from kesi_lsp.core.verification import Verification
+from kesi_lsp.core.verification.tracker import Verification
 
 CUT_OFF: dict[str, tuple[str, LimitKind]] = {
     "max_tokens": ("loop.max_tokens", "max_tokens"),
@@ -167,7 +167,7 @@ class _Run:
             result = await self.compactor.turn(self._send)  # compacts, trims, then sends
             if result.kind == "failed_before_start":
                 assert result.error is not None
-                message = describe_api_error(result.error, self.locale)
+                message = describe_api_error(result.error, self.locale, self.settings.editor)
                 return self._finish("failed", message, notice="error")
             self.bill.charge(result)
             if result.kind == "cancelled":
@@ -189,7 +189,12 @@ class _Run:
                     turn=turn,
                 )
         return self._stop(
-            "limit", "loop.max_turns", notice="limit", limit="max_turns", max_turns=max_turns
+            "limit",
+            "loop.max_turns",
+            notice="limit",
+            limit="max_turns",
+            max_turns=max_turns,
+            reset=reset_command(self.settings.editor, self.locale),
         )
 
     async def _handle_reply(self, message: Message) -> RunFinished | bool:
@@ -281,7 +286,7 @@ class _Run:
         """Keep the finished text, run no tool, and write the error down (Day 17, Day 18)."""
         assert result.error is not None
         kept = self._complete_blocks(result, text_only=True)
-        message = describe_api_error(result.error, self.locale)
+        message = describe_api_error(result.error, self.locale, self.settings.editor)
         add_assistant(self.history, [*kept, text_param(message)])
         return self._finish("failed", message, notice="error")
 

@@ -12,7 +12,7 @@ from lsprotocol import types
 from pygls.workspace import PositionCodec
 
 from kesi_lsp.core import line_span, numbered
-from kesi_lsp.core.config import kesi_section, parse_settings
+from kesi_lsp.core.cost.meter import Usage
 from kesi_lsp.core.events import (
     EditApplied,
     Notice,
@@ -23,8 +23,8 @@ from kesi_lsp.core.events import (
     TurnStarted,
     UsageReported,
 )
-from kesi_lsp.core.meter import Usage
-from kesi_lsp.core.settings import AgentSettings
+from kesi_lsp.core.settings.agent import AgentSettings
+from kesi_lsp.core.settings.parse import kesi_section, parse_settings
 from kesi_lsp.lsp.approver import MAX_DIFF_LINES, truncate_diff
 from kesi_lsp.lsp.capabilities import ReviewRoute, client_features
 from kesi_lsp.lsp.config import CLIENT_KEYS, ConfigStore
@@ -123,7 +123,7 @@ def test_later_layers_win_and_null_means_unset() -> None:
 def test_editor_side_settings_are_accepted_quietly(caplog: pytest.LogCaptureFixture) -> None:
     """VS Code sends its own keys with the section: no problem, no "unknown" log; a typo is
     logged (never shown as an error: other clients may add keys of their own)."""
-    caplog.set_level(logging.INFO, logger="kesi_lsp.core.config")
+    caplog.set_level(logging.INFO, logger="kesi_lsp.core.settings.parse")
     raw = {"serverPath": "/x/kesi-lsp", "review": "diff", "trace": {"server": "off"}}
     parsed = parse_settings({**raw, "maxTurn": 3}, quiet=CLIENT_KEYS)
     assert parsed.problems == () and parsed.settings == AgentSettings()
@@ -303,7 +303,7 @@ def test_log_story_gives_whole_lines_in_order() -> None:
     assert story.feed(TextDelta("look.\nThen")) == ["KeSi > Let me look."]
     assert story.feed(ToolStarted("t", "read_file", {"file_path": "a.py"})) == [
         "Then",
-        '  [tool] read_file({"file_path": "a.py"})',
+        "  [tool] read_file: a.py",
     ]
     assert story.feed(ToolFinished("t", "read_file", False, "1 line")) == ["    → 1 line"]
     assert story.feed(TextDelta("Done.")) == []
@@ -327,8 +327,8 @@ def test_progress_text() -> None:
     state.update(ToolStarted("t", "run_command", {"command": "pytest   -q\n"}))
     state.update(UsageReported(USAGE, USAGE, USAGE))
     assert state.message() == "turn 2/20 · run_command: pytest -q · $0.0189"
-    assert tool_label("glob", {}) == "glob"
-    assert len(tool_label("run_command", {"command": "x" * 200})) < 80
+    assert tool_label("glob", {}, "en") == "glob"
+    assert len(tool_label("run_command", {"command": "x" * 200}, "en")) < 80
     assert end_message("cancelled", 2, 0.5, "en") == "cancelled · files changed: 2 · $0.5000"
 
 
@@ -398,7 +398,8 @@ def test_every_agent_setting_has_a_rule() -> None:
     """A new AgentSettings field must be reachable from the editor's settings."""
     from dataclasses import fields
 
-    from kesi_lsp.core.config import PERMISSIONS_KEY, RULES
+    from kesi_lsp.core.settings.parse import PERMISSIONS_KEY, RULES
 
     reachable = {rule.attr for rule in RULES} | {PERMISSIONS_KEY}  # the rules' own parser
+    reachable.add("editor")  # the front end's (which editor it serves), never the user's
     assert reachable == {f.name for f in fields(AgentSettings)}

@@ -50,7 +50,7 @@ from kesi_lsp.core.trim import trim_session
 from kesi_lsp.core.trim.calls import estimate_tokens, history_tokens
 
 if TYPE_CHECKING:
-    from kesi_lsp.core.bill import RunBill
+    from kesi_lsp.core.cost.bill import RunBill
     from kesi_lsp.core.model.anthropic import ModelClient
     from kesi_lsp.core.tools.context import ToolContext
 
@@ -202,7 +202,11 @@ class Compactor:
             self._notice("compaction.cancelled")
             raise asyncio.CancelledError
         if result.kind != "complete":
-            detail = describe_api_error(result.error, self.locale) if result.error else ""
+            detail = (
+                describe_api_error(result.error, self.locale, self.settings.editor)
+                if result.error
+                else ""
+            )
             self._failed(detail)
             return None
         assert result.message is not None
