@@ -170,9 +170,11 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
     "permissions.source.init": ("initialization options", "初始化選項"),
     "permissions.source.user": ("user settings", "使用者設定"),
     "permissions.ran_as": (
-        "(ran as: {command}; git's configured programs are turned off for commands that run "
-        "without asking)",
-        "（實際執行：{command}；不經詢問就執行的 git 指令會關掉 git 設定裡指定的外部程式）",
+        "(ran as: {command}; commands that run without asking run with the programs and options "
+        "their configuration names turned off: git's external programs, sed's e/r/w, ripgrep's "
+        "config file)",
+        "（實際執行：{command}；不經詢問就執行的指令會關掉設定裡指定的外部程式和選項："
+        "git 的外部程式、sed 的 e／r／w、ripgrep 的設定檔）",
     ),
     "permissions.reason.read_only": ("all read-only commands", "都是唯讀指令"),
     # /permissions and /revoke.
