@@ -33,6 +33,7 @@ CONFIG_SECONDS: Final = 5.0
 def initialize(ls: KesiServer, params: types.InitializeParams) -> None:
     ls.features = client_features(params.capabilities)
     ls.config.init_options = kesi_section(params.initialization_options)
+    _limit_messages(ls)
     log.info("client %s: %s", params.client_info.name if params.client_info else "?", ls.features)
 
 
@@ -68,6 +69,13 @@ async def refresh_settings(ls: KesiServer) -> None:
     folders: list[Folder | None] = [*ls.folders()] or [None]
     for folder in folders:
         ls.settings_for(folder)
+    _limit_messages(ls)
+
+
+def _limit_messages(ls: KesiServer) -> None:
+    """The reader's size limit is the process's, so it comes from the user's own layers
+    (initialization options, the unscoped answer), never from a folder's settings."""
+    ls.message_limit = ls.config.settings_for(None).settings.max_message_megabytes
 
 
 async def _pull(ls: KesiServer) -> None:
