@@ -92,7 +92,8 @@ class KesiServer(LanguageServer):
                 lambda: self.message_limit * MEGABYTE,
                 self.thread_pool,
             )
-        finally:
+        finally:  # the client is gone: nothing may try to reach it (and fail, and report it)
+            self.wire.closed = True
             self.shutdown()  # type: ignore[no-untyped-call]
 
     def busy(self) -> bool:
