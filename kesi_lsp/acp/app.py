@@ -22,13 +22,7 @@ from kesi_lsp.acp.agent import KesiAgent
 from kesi_lsp.acp.client import AcpClient
 from kesi_lsp.acp.dispatch import Dispatcher
 from kesi_lsp.acp.transport import LINE_LIMIT, LineTransport, open_streams
-from kesi_lsp.core import (
-    AgentRunner,
-    Runtime,
-    environment_settings,
-    parse_settings,
-    run_core_agent,
-)
+from kesi_lsp.core import AgentRunner, Runtime, environment_settings, parse_settings
 from kesi_lsp.stdio import claim_stdio
 
 log = logging.getLogger(__name__)
@@ -66,9 +60,11 @@ async def serve_connection(
     *,
     limit: int = LINE_LIMIT,
 ) -> None:
-    """Serve one client over `reader`/`writer`; `runner` defaults to the real agent loop;
+    """Serve one client over `reader`/`writer`; `runner` defaults to the runtime's agent (the
+    one the language server runs too: its model client kept for the connection's life);
     `limit` is the one `reader` was made with (`open_streams`)."""
-    agent = KesiAgent(Runtime(environ, runner or run_core_agent), environment_settings(environ))
+    runtime = Runtime(environ, runner)
+    agent = KesiAgent(runtime, environment_settings(environ))
     dispatch = Dispatcher(agent, lambda: agent.locale)
     conn = Connection(dispatch, LineTransport(reader, writer, limit=limit), listening=False)
     agent.client = AcpClient(conn)
@@ -79,3 +75,4 @@ async def serve_connection(
         await agent.stop()
         await dispatch.settle(SETTLE_SECONDS)  # answers under way still go out
         await agent.client.close()
+        await runtime.aclose()  # the agent's model clients
