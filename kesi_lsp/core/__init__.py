@@ -12,8 +12,8 @@ stdin or stdout, or prints. It meets the outside world through three seams:
 and it reports what happens as typed events (`Event`). A front end (the LSP adapter, the ACP
 adapter, the demo, the doctor) drives it through what this module exports and nothing else
 (`tests/test_architecture.py` checks): a session per folder (`Session`, `AgentSettings`), runs
-(`Runs`, `drive` with the front end's `RunFrontend`, `run_core_agent`, `run_core_compaction`
-for a summary on demand), saved conversations (`ConversationStore`), the task text
+(`Runs`, `drive` with the front end's `RunFrontend`, the `Runtime` whose `CoreAgent` both front
+ends run), saved conversations (`ConversationStore`), the task text
 (`fix_task`, `ask_task`), the permission views (`describe_grants`, ...), the meter's words
 (`bill_line`, the seed's bill after a run; `cost_lines`, its `/cost`), the change sets of
 design §2.9 (`ChangeSets`, `select_changes`, `keep_changes`, `plan_undo`, `undone`, ...), the
@@ -146,8 +146,6 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "revoke",
     "revoked_line",
     "rules_line",
-    "run_core_agent",
-    "run_core_compaction",
     "sandbox_status_line",
     "select_changes",
     "select_excerpt",
@@ -248,12 +246,7 @@ if TYPE_CHECKING:
     from kesi_lsp.core.permissions.listing import describe_rule, rules_line
     from kesi_lsp.core.persistence import ConversationStore, state_directory
     from kesi_lsp.core.plan import Plan, PlanItem, plan_line, step_label
-    from kesi_lsp.core.runs.agent import (
-        AgentRunner,
-        CoreAgent,
-        run_core_agent,
-        run_core_compaction,
-    )
+    from kesi_lsp.core.runs.agent import AgentRunner, CoreAgent
     from kesi_lsp.core.runs.drive import RunFrontend, Runtime, drive
     from kesi_lsp.core.runs.next_step import NextStep, next_step
     from kesi_lsp.core.runs.registry import Run, Runs, SessionBusyError

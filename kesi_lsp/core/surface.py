@@ -98,8 +98,6 @@ EXPORTS: Final[dict[str, str]] = {
     "drive": "runs.drive",
     "AgentRunner": "runs.agent",
     "CoreAgent": "runs.agent",
-    "run_core_agent": "runs.agent",
-    "run_core_compaction": "runs.agent",
     "NextStep": "runs.next_step",
     "next_step": "runs.next_step",
     "ToolContext": "tools.context",

@@ -179,7 +179,10 @@ def vim_pairs(draw: st.DrawFn) -> tuple[str, str]:
 @pytest.mark.parametrize("preset", list(PRESETS))
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-8", "utf-32"])
 # The buffer's line ending decides which pairs are possible: filtering them out is the point.
-@settings(max_examples=examples(100), suppress_health_check=[HealthCheck.filter_too_much])
+@settings(
+    max_examples=examples(100),
+    suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
+)
 @given(data=st.data())
 def test_text_edits_turn_before_into_after(preset: str, encoding: str, data: st.DataObject) -> None:
     """Every client ends up with exactly `after`, appends to the end and new files included."""
