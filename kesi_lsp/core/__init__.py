@@ -46,6 +46,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "ApprovalMode",
     "Approver",
     "Attachment",
+    "Block",
     "ChangeOutcome",
     "ChangeRefusal",
     "ChangeSet",
@@ -57,10 +58,13 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "ConversationStore",
     "CoreAgent",
     "Delivery",
+    "DeliveryPipeline",
     "DeliveryStatus",
     "DiskWorkspace",
+    "Drift",
     "EditApplied",
     "EditRequest",
+    "EditorPort",
     "EditorProblem",
     "EditorProblems",
     "EnvironmentSettings",
@@ -74,6 +78,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "GrantsView",
     "Hunk",
     "HunkState",
+    "Landed",
     "LimitKind",
     "ModelClient",
     "Nested",
@@ -91,6 +96,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "PromptInterrupted",
     "Purpose",
     "Refused",
+    "Route",
     "Run",
     "RunFinished",
     "RunFrontend",
@@ -98,9 +104,11 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "Runs",
     "Runtime",
     "SandboxMode",
+    "Saved",
     "Session",
     "SessionBusyError",
     "Severity",
+    "Shown",
     "Snapshot",
     "TextChange",
     "TextDelta",
@@ -121,13 +129,16 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "consult",
     "context_window",
     "cost_lines",
+    "delivery_failed",
     "describe_api_error",
     "describe_grants",
     "describe_rule",
     "describe_sandbox",
+    "diff_blocks",
     "drive",
     "environment_settings",
     "find_rg",
+    "finish_delivery",
     "fix_task",
     "grants_lines",
     "hunk_where",
@@ -153,6 +164,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "settings_section",
     "settle_all",
     "split_lines",
+    "stale_words",
     "state_directory",
     "step_label",
     "undone",
@@ -194,7 +206,7 @@ if TYPE_CHECKING:
     from kesi_lsp.core.changes.actions import Target as ChangeTarget
     from kesi_lsp.core.changes.actions import keep as keep_changes
     from kesi_lsp.core.changes.actions import select as select_changes
-    from kesi_lsp.core.changes.hunks import Hunk, HunkState, lines_of
+    from kesi_lsp.core.changes.hunks import Block, Hunk, HunkState, diff_blocks, lines_of
     from kesi_lsp.core.changes.model import FileChanges
     from kesi_lsp.core.changes.notes import where as hunk_where
     from kesi_lsp.core.changes.report import outcome_lines
@@ -204,6 +216,18 @@ if TYPE_CHECKING:
     from kesi_lsp.core.changes.undo import FileUndo, UndoPlan, plan_undo, undone
     from kesi_lsp.core.cost.meter import Usage, cost_lines
     from kesi_lsp.core.cost.meter import describe as bill_line
+    from kesi_lsp.core.delivery import (
+        DeliveryPipeline,
+        Drift,
+        EditorPort,
+        Landed,
+        Route,
+        Saved,
+        Shown,
+        stale_words,
+    )
+    from kesi_lsp.core.delivery import failed as delivery_failed
+    from kesi_lsp.core.delivery import finish as finish_delivery
     from kesi_lsp.core.diagnostics.editor import (
         EditorProblem,
         EditorProblems,

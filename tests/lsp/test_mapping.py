@@ -198,7 +198,7 @@ def test_text_edits_turn_before_into_after(preset: str, encoding: str, data: st.
 def test_hunks_are_line_blocks() -> None:
     before = "one\ntwo\nthree\nfour\n"
     after = "ONE\ntwo\nthree\nFOUR\nfive\n"
-    assert [(h.start, h.end, h.new_text) for h in hunks(before, after)] == [
+    assert [(h.start, h.end, "".join(h.lines)) for h in hunks(before, after)] == [
         (0, 1, "ONE\n"),
         (3, 4, "FOUR\nfive\n"),
     ]

@@ -2,7 +2,8 @@
 
 The seed's list (Day 14: `ls pwd cat head tail wc echo which diff stat du date`) is widened to
 what people expect to run freely (design §3): `grep`, `rg`, `find`, `sed -n`, `nl`, `tac`,
-`sort`, `uniq`, `cut`, `cmp`, `comm`, checksums, `whoami`, `uname`, `true`, ... Each one with
+`sort`, `uniq`, `cut`, `cmp`, `comm`, checksums, `whoami`, `uname`, `true`, `file`, `tree`,
+`python --version` (`policy.py`), ... Each one with
 the options that write, run programs, change the system or never end taken out
 (`sort -o`, `rg --pre`, `find -exec`/`-delete`/`-fprint`, `sed -i`/`w`/`e`, `tail -f`,
 `date -s`), and every word that may name a file checked against the fence and the ignore
@@ -88,7 +89,24 @@ PROGRAMS: Final[dict[str, Program]] = {
         not_paths=_set("-x --exclude -I -F -D --label"),
         reads_folders=True,
     ),
-    "stat": Program(values=_set("-c --format --printf"), not_paths=_set("-c --format --printf")),
+    "stat": Program(
+        values=_set("-c --format --printf --cached"),
+        not_paths=_set("-c --format --printf --cached"),
+    ),
+    "file": Program(  # file 5.44 --help: -C writes magic.mgc, -z/-Z may start decompressors,
+        # -S turns its seccomp sandbox off, -p resets access times, -f reads unseen names
+        values=_set("-m --magic-file -e --exclude --exclude-quiet -F --separator -P --parameter"),
+        not_paths=_set("-e --exclude --exclude-quiet -F --separator -P --parameter"),
+        refused=_set("-C --compile -z --uncompress -Z --uncompress-noreport -S --no-sandbox")
+        | _set("-p --preserve-date -f --files-from"),
+    ),
+    "tree": Program(  # tree 2.1 --help: -o writes, -R reruns with `-o 00Tree.html`, --fromfile
+        # prints its operands' lines, -l follows symlinks out of the workspace
+        values=_set("-L -H -T -P -I --gitfile --hintro --houtro --sort --charset --timefmt")
+        | _set("--filelimit --infofile"),
+        not_paths=_set("-L -H -T -P -I --sort --charset --timefmt --filelimit"),
+        refused=_set("-o -R --fromfile --fflinks -l"),
+    ),
     "du": Program(
         values=_set("-d --max-depth -B --block-size -t --threshold -X --exclude-from"),
         refused=_FILES_FROM,
@@ -213,7 +231,7 @@ def read_arguments(name: str, args: list[str], *, strict_scripts: bool = False) 
         if not word.startswith("-") or word == "-" or _number(word):
             state.operands.append(word)
             continue
-        for option, value in _split_options(word, program):
+        for option, value in split_options(word, program):
             following = args[index] if index < len(args) else None
             taken = _option(name, program, option, value, following, state)
             if state.result.question is not None:
@@ -271,7 +289,7 @@ def _recurse_value(known: str | None, value: str | None) -> bool:
     return known in ("-d", "--directories") and value == "recurse"  # `--dir=recurse` too
 
 
-def _split_options(word: str, program: Program) -> list[tuple[str, str | None]]:
+def split_options(word: str, program: Program) -> list[tuple[str, str | None]]:
     """`--name=value` → [(--name, value)]; `-abc5` → [(-a, None), (-b, None), (-c, "5")] when
     `-c` takes a value."""
     if word.startswith("--"):
