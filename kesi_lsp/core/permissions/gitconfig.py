@@ -81,6 +81,13 @@ def object_types(root: Path, home: Path, revisions: Sequence[str]) -> dict[str, 
     return types
 
 
+def ref_names(root: Path, home: Path) -> list[str]:
+    """Every ref of the repository (`refs/tags/x`...): what `git show --all` / `--tags` shows,
+    a tag of a stored file included."""
+    output = _git(root, home, ["for-each-ref", "--format=%(refname)"], "")
+    return [] if output is None else [line for line in output.splitlines() if line]
+
+
 def _from_git(root: Path, home: Path) -> Configured | None:
     output = _git(root, home, ["config", "--list", "--name-only", "-z"], "")
     if output is None:

@@ -32,7 +32,7 @@ from typing import Final, Literal
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.permissions import gitsafe
-from kesi_lsp.core.permissions.gitconfig import object_types
+from kesi_lsp.core.permissions.gitconfig import object_types, ref_names
 from kesi_lsp.core.permissions.gitrun import neutralized
 from kesi_lsp.core.permissions.pathcheck import (
     folder_holds_closed,
@@ -147,7 +147,7 @@ Question = tuple[str, dict[str, str]]
 def _segment_question(tokens: list[str], places: Places, masked: bool) -> Question | None:
     """Why one simple command needs a human, or None if it is read-only and stays inside."""
     name = tokens[0]
-    read = _read(tokens, places.root)
+    read = _read(tokens, places)
     if isinstance(read, tuple):
         return read
     shadow = _shadowed(name, places.root)
@@ -187,15 +187,16 @@ def _closed_folder(tokens: list[str], read: Arguments, places: Places) -> str | 
     return None
 
 
-def _read(tokens: list[str], root: Path) -> Arguments | Question:
+def _read(tokens: list[str], places: Places) -> Arguments | Question:
     """The words of one simple command to check, or why it asks without looking further."""
-    name = tokens[0]
+    name, root, home = tokens[0], places.root, places.home
     if name == "git":
         check = gitsafe.check(tokens, repository=gitsafe.in_work_tree(root))
         if check.question is not None:
             words = gitsafe.command_words(tokens)
             return check.question, {"command": " ".join(words[:2])}
-        return Arguments(paths=check.paths, folders=check.folders, revisions=check.revisions)
+        revisions = check.revisions + (ref_names(root, home) if check.all_refs else [])
+        return Arguments(paths=check.paths, folders=check.folders, revisions=revisions)
     if name == "find":
         found = find_arguments(tokens[1:])
         if found.question is not None:

@@ -66,6 +66,8 @@ _RG_VALUES = _set(
 )
 _PATTERNS = _set("-e --regexp -g --glob --iglob -t --type -T --type-not -r --replace --type-add")
 _FILES_FROM = _set("--files0-from")
+_CHECKS = _set("-c --check")
+"""`md5sum -c LIST` reads the files LIST names (names the policy never sees)."""
 """Reads the names of the files to read from another file: names the policy never sees."""
 RG_REVEALING: Final = _set("-g --glob --iglob --type-add")
 """ripgrep options whose globs can make it search a hidden file it would otherwise skip."""
@@ -130,10 +132,10 @@ PROGRAMS: Final[dict[str, Program]] = {
     "cut": Program(values=_set("-b -c -d -f --output-delimiter"), not_paths=_set("-b -c -d -f")),
     "cmp": Program(values=_set("-i -n --bytes --ignore-initial")),
     "comm": Program(),
-    "md5sum": Program(),
-    "sha1sum": Program(),
-    "sha256sum": Program(),
-    "sha512sum": Program(),
+    "md5sum": Program(refused=_CHECKS),
+    "sha1sum": Program(refused=_CHECKS),
+    "sha256sum": Program(refused=_CHECKS),
+    "sha512sum": Program(refused=_CHECKS),
     "basename": Program(operands="none"),
     "dirname": Program(operands="none"),
     "realpath": Program(),
@@ -276,7 +278,8 @@ def _option(
             result.reveals.append(value.split(":", 1)[1] if known == "--type-add" else value)
         elif known == "--ignore-file":
             result.ignore_files.append(value)
-    if value is not None and option not in program.glued and known not in program.not_paths:
+    exempt = known in program.not_paths and not state.operands
+    if value is not None and option not in program.glued and not exempt:
         result.paths.append(value)
     return taken
 
@@ -342,8 +345,14 @@ def _operands(name: str, program: Program, state: _Reading) -> Arguments:
     return result
 
 
-FIND_REFUSED: Final = _set("-exec -execdir -ok -okdir -delete -fprint -fprint0 -fprintf -fls")
-FIND_PATH_VALUES: Final = _set("-newer -anewer -cnewer -samefile -files0-from")
+FIND_REFUSED: Final = _set(
+    "-exec -execdir -ok -okdir -delete -fprint -fprint0 -fprintf -fls -files0-from"
+)
+"""`-files0-from LIST` takes its starting points from LIST: names the policy never sees."""
+FIND_PATH_VALUES: Final = _set("-newer -anewer -cnewer -samefile")
+FIND_LEADING: Final = _set("-H -L -P -E -X -d -s -x")
+"""Options before the starting points: GNU's, and BSD/macOS find's (`-E`, `-X`, `-s`, `-x`,
+`-d`); `-D DEBUG` and `-f PATH` (BSD: one more starting point) take a word, `-O3` none."""
 
 
 def find_arguments(args: list[str]) -> Arguments:
@@ -351,9 +360,16 @@ def find_arguments(args: list[str]) -> Arguments:
     run, delete or write (`-exec`, `-delete`, `-fprint`); it prints names, never contents."""
     result = Arguments()
     index = 0
-    while index < len(args) and args[index] in ("-H", "-L", "-P"):
-        index += 1
     starts: list[str] = []
+    while index < len(args):
+        word = args[index]
+        if word in ("-D", "-f") and index + 1 < len(args):
+            starts += [args[index + 1]] if word == "-f" else []
+            index += 2
+        elif word in FIND_LEADING or (word.startswith("-O") and word[2:].isdigit()):
+            index += 1
+        else:
+            break
     while index < len(args) and not _find_expression(args[index]):
         starts.append(args[index])
         index += 1
