@@ -22,7 +22,13 @@ PROPERTIES = MANIFEST["contributes"]["configuration"]["properties"]
 KEPT_OUT = {"apiKey"}
 NO_DEFAULT = {"baseUrl"}
 EXPOSED = {rule.key: rule.attr for rule in RULES if rule.key not in KEPT_OUT}
-USER_ONLY = {"kesi.sandbox", "kesi.baseUrl", "kesi.approvals", "kesi.permissions"}
+USER_ONLY = {
+    "kesi.sandbox",
+    "kesi.commandMemoryLimit",
+    "kesi.baseUrl",
+    "kesi.approvals",
+    "kesi.permissions",
+}
 
 
 def test_every_setting_the_server_reads_is_declared() -> None:

@@ -14,6 +14,7 @@ export const SERVER_SETTINGS = {
   maxToolFailures: 3,
   commandTimeout: 120,
   sandbox: "auto",
+  commandMemoryLimit: 4096,
   approvals: "ask",
   promptCaching: true,
   contextTrimming: true,
@@ -38,7 +39,13 @@ export const CLIENT_SETTINGS = ["serverPath", "review", "trace.server"] as const
  * address. package.json gives them
  * `"scope": "machine"` too, and the server ignores them in a folder's answer.
  */
-export const USER_ONLY_SETTINGS = ["sandbox", "approvals", "baseUrl", "permissions"] as const;
+export const USER_ONLY_SETTINGS = [
+  "sandbox",
+  "commandMemoryLimit",
+  "approvals",
+  "baseUrl",
+  "permissions",
+] as const;
 
 /** Never sent by this client: the API key belongs in `ANTHROPIC_API_KEY` (Settings Sync would
  * copy a key kept in settings.json to every machine). */

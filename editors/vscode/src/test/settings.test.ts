@@ -69,6 +69,7 @@ describe("initializationOptions", () => {
           model: "claude-sonnet-4-5",
           maxTurns: 5,
           sandbox: "auto",
+          commandMemoryLimit: 4096,
           approvals: "ask",
           permissions: {},
         },
@@ -88,14 +89,21 @@ describe("initializationOptions", () => {
         (key) => merged[key],
         (key) => user[key],
       ),
-      { kesi: { sandbox: "bubblewrap", approvals: "ask", permissions: {} } },
+      {
+        kesi: {
+          sandbox: "bubblewrap",
+          commandMemoryLimit: 4096,
+          approvals: "ask",
+          permissions: {},
+        },
+      },
     );
     assert.deepEqual(
       initializationOptions(
         (key) => merged[key],
         () => undefined,
       ),
-      { kesi: { sandbox: "auto", approvals: "ask", permissions: {} } },
+      { kesi: { sandbox: "auto", commandMemoryLimit: 4096, approvals: "ask", permissions: {} } },
     );
   });
 
@@ -158,7 +166,7 @@ describe("serverSection", () => {
     };
     assert.deepEqual(
       serverSection(section, () => undefined),
-      { model: "m", sandbox: "auto", approvals: "ask", permissions: {} },
+      { model: "m", sandbox: "auto", commandMemoryLimit: 4096, approvals: "ask", permissions: {} },
     );
     assert.equal(
       serverSection(null, () => undefined),
@@ -177,7 +185,7 @@ describe("serverSection", () => {
     // Nothing set by the user: the defaults, so removing "off" really turns the sandbox on.
     assert.deepEqual(
       serverSection(fromProject, () => undefined),
-      { model: "m", sandbox: "auto", approvals: "ask", permissions: {} },
+      { model: "m", sandbox: "auto", commandMemoryLimit: 4096, approvals: "ask", permissions: {} },
     );
     const user: Record<string, unknown> = { baseUrl: "https://gateway.example", apiKey: "sk-u" };
     assert.deepEqual(
@@ -185,6 +193,7 @@ describe("serverSection", () => {
       {
         model: "m",
         sandbox: "auto",
+        commandMemoryLimit: 4096,
         approvals: "ask",
         permissions: {},
         baseUrl: "https://gateway.example",
