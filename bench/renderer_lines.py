@@ -42,6 +42,7 @@ EMACS = "editors/emacs/"
 
 PIECES = (
     Piece("vscode", VSCODE + "core/stream.ts"),
+    Piece("vscode", VSCODE + "core/protocol.ts", ("renderedLines",)),
     Piece(
         "vscode",
         VSCODE + "core/messages.ts",
@@ -75,6 +76,7 @@ PIECES = (
             "verdict",
             "finish",
             "story",
+            "rendered",
         ),
     ),
     Piece("nvim", NVIM + "handlers.lua", ("stream", "run_finished", "plan")),
@@ -95,7 +97,9 @@ PIECES = (
             "kesi-stream-status",
             "kesi-stream-footer",
             "kesi-stream-finish",
-            "kesi-stream--line",
+            "kesi-stream-lines",
+            "kesi-stream--show",
+            "kesi-stream-close",
         ),
     ),
     Piece(

@@ -75,13 +75,34 @@ export interface Nesting {
   depth?: number;
 }
 
+/**
+ * Every event but model text carries its lines as the server rendered them, in the session's
+ * locale: `line` (its first line, "" when the story shows nothing for it), `lines` (all of
+ * them: an edit's diff, a search's sub-total after its call's result; a sub-agent's already
+ * indented under its call) and, for a tool call, `detail` (what it works on). The client
+ * places and styles them; it never words them itself.
+ */
+export interface Rendered {
+  line?: string;
+  lines?: string[];
+  detail?: string;
+}
+
+/** The lines the server rendered for an event or a run's end, `lines` else `line`. */
+export function renderedLines(value: Rendered): string[] {
+  if (Array.isArray(value.lines)) {
+    return value.lines.map(String);
+  }
+  return value.line ? [value.line] : [];
+}
+
 export interface TextEvent extends Nesting {
   runId: string;
   kind: "text";
   text: string;
 }
 
-export interface ToolStartEvent extends Nesting {
+export interface ToolStartEvent extends Nesting, Rendered {
   runId: string;
   kind: "toolStart";
   toolUseId?: string;
@@ -89,7 +110,7 @@ export interface ToolStartEvent extends Nesting {
   input?: Record<string, unknown>;
 }
 
-export interface ToolEndEvent extends Nesting {
+export interface ToolEndEvent extends Nesting, Rendered {
   runId: string;
   kind: "toolEnd";
   toolUseId?: string;
@@ -98,7 +119,7 @@ export interface ToolEndEvent extends Nesting {
   summary?: string;
 }
 
-export interface NoticeEvent extends Nesting {
+export interface NoticeEvent extends Nesting, Rendered {
   runId: string;
   kind: "notice";
   text: string;
@@ -108,7 +129,7 @@ export interface NoticeEvent extends Nesting {
 /** Why a request was made: a round of the run, a summary of old turns, a search. */
 export type Purpose = "turn" | "compaction" | "search";
 
-export interface UsageEvent extends Nesting {
+export interface UsageEvent extends Nesting, Rendered {
   runId: string;
   kind: "usage";
   purpose?: Purpose;
@@ -120,7 +141,7 @@ export interface UsageEvent extends Nesting {
 }
 
 /** An edit reached the workspace (disk and buffer agree); `diff` is its unified diff. */
-export interface EditEvent extends Nesting {
+export interface EditEvent extends Nesting, Rendered {
   runId: string;
   kind: "edit";
   tool?: string;
@@ -129,7 +150,7 @@ export interface EditEvent extends Nesting {
 }
 
 /** A model round trip began (the progress notification shows it too). */
-export interface TurnEvent extends Nesting {
+export interface TurnEvent extends Nesting, Rendered {
   runId: string;
   kind: "turn";
   turn: number;
@@ -165,6 +186,10 @@ export interface RunFinished {
   limit?: string | null;
   /** Absent or null when the run changed and checked nothing. */
   verified?: Verdict | null;
+  /** The run's last line: its status, the verdict and the bill, in the server's words. */
+  line?: string;
+  /** How the story closes: why it stopped (unless done), the verdict and its detail, the bill. */
+  lines?: string[];
 }
 
 export type PlanStatus = "pending" | "in_progress" | "completed";
@@ -174,10 +199,17 @@ export interface PlanItem {
   status: PlanStatus;
 }
 
-/** `kesi/plan`: the model's whole plan, sent again after every update. */
+/**
+ * `kesi/plan`: the model's whole plan, sent again after every update, with the server's lines:
+ * one per item with its status mark (`lines`), its head (`title`) and the step in progress
+ * (`current`, null when none is).
+ */
 export interface PlanParams {
   runId: string;
   items: PlanItem[];
+  lines: string[];
+  title: string;
+  current: string | null;
 }
 
 /** `kesi/diagnostics`: the files whose problems the server asks about. */
@@ -274,7 +306,17 @@ export function asPlan(value: unknown): PlanParams | undefined {
     }
     items.push({ content: item.content, status: item.status as PlanStatus });
   }
-  return { runId: value.runId, items };
+  const lines = Array.isArray(value.lines) ? value.lines.map(String) : [];
+  if (lines.length !== items.length) {
+    return undefined;
+  }
+  return {
+    runId: value.runId,
+    items,
+    lines,
+    title: typeof value.title === "string" ? value.title : "",
+    current: typeof value.current === "string" ? value.current : null,
+  };
 }
 
 export function asDiagnosticsParams(value: unknown): DiagnosticsParams | undefined {
