@@ -50,7 +50,7 @@ from kesi_lsp.core.loop import run_agent
 from kesi_lsp.core.model.anthropic import ModelClient
 from kesi_lsp.core.permissions import PermissionGate
 from kesi_lsp.core.session import Session
-from kesi_lsp.core.settings import AgentSettings
+from kesi_lsp.core.settings.agent import AgentSettings
 from kesi_lsp.core.tools.context import ToolContext
 from kesi_lsp.demo import project
 from kesi_lsp.scripted_api import Script, ScriptedServer, Step, UsageRecord

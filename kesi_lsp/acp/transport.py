@@ -3,8 +3,9 @@
 The `acp` package's own stdio transport logs a line that is not JSON and goes on, so the
 client waits for an answer that never comes, and a JSON array (a batch) or a bare number
 breaks its receive loop. This transport answers such lines itself, the way JSON-RPC 2.0 says:
-a parse error (-32700, id null) for text that is not JSON, an invalid request (-32600) for JSON
-that is not a message, and a clear error for a line over the size limit; only well-formed
+a parse error (-32700, id null) for text that is not JSON (also for nesting too deep for
+Python's parser, which raises RecursionError, not ValueError), an invalid request (-32600) for
+JSON that is not a message, and a clear error for a line over the size limit; only well-formed
 messages reach the connection. Sending is serialised (one line at a time, in order) and never
 fails on a value JSON cannot hold.
 """
@@ -23,6 +24,7 @@ from kesi_lsp.acp.errors import INVALID_REQUEST, PARSE_ERROR
 log = logging.getLogger(__name__)
 
 LINE_LIMIT: Final = 50 * 1024 * 1024  # the acp package's own default: prompts carry files
+TOO_DEEP: Final = "Parse error: the line nests arrays or objects too deeply to be a message"
 
 
 async def open_streams(
@@ -137,6 +139,9 @@ class LineTransport:
                 message = json.loads(line)
             except ValueError as exc:
                 await self._answer(None, PARSE_ERROR, f"Parse error: the line is not JSON ({exc})")
+                continue
+            except RecursionError:  # `[[[[...` a hundred thousand deep: not a message
+                await self._answer(None, PARSE_ERROR, TOO_DEEP)
                 continue
             problem = _shape_problem(message)
             if problem is not None:

@@ -1,6 +1,6 @@
 """Messages of the `settings` domain: key -> (English, Traditional Chinese).
 
-What every front end says about a setting it cannot use (`kesi_lsp.core.config`): the value
+What every front end says about a setting it cannot use (`kesi_lsp.core.settings.parse`): the value
 expected, the value found, the default used instead.
 """
 

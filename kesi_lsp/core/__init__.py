@@ -204,23 +204,16 @@ if TYPE_CHECKING:
     from kesi_lsp.core.changes.store import ChangeSet, ChangeSets
     from kesi_lsp.core.changes.tracking import TextChange
     from kesi_lsp.core.changes.undo import FileUndo, UndoPlan, plan_undo, undone
-    from kesi_lsp.core.config import RULES as SETTING_RULES
-    from kesi_lsp.core.config import SECTION as SETTINGS_SECTION
-    from kesi_lsp.core.config import (
-        EnvironmentSettings,
-        ParsedSettings,
-        environment_settings,
-        parse_settings,
-    )
-    from kesi_lsp.core.config import kesi_section as settings_section
-    from kesi_lsp.core.diff import split_lines, unified_diff
-    from kesi_lsp.core.disk import DiskWorkspace, write_change
-    from kesi_lsp.core.editor_problems import (
+    from kesi_lsp.core.cost.meter import Usage, cost_lines
+    from kesi_lsp.core.cost.meter import describe as bill_line
+    from kesi_lsp.core.diagnostics.editor import (
+        EditorProblem,
         EditorProblems,
         ProblemsUnavailableError,
         Snapshot,
     )
-    from kesi_lsp.core.editor_problems import Problem as EditorProblem
+    from kesi_lsp.core.diff import split_lines, unified_diff
+    from kesi_lsp.core.disk import DiskWorkspace, write_change
     from kesi_lsp.core.events import (
         CommandFinished,
         EditApplied,
@@ -241,13 +234,10 @@ if TYPE_CHECKING:
         TurnStarted,
         UsageReported,
     )
-    from kesi_lsp.core.meter import Usage, cost_lines
-    from kesi_lsp.core.meter import describe as bill_line
     from kesi_lsp.core.model.anthropic import ModelClient
     from kesi_lsp.core.model.describe import describe_api_error
     from kesi_lsp.core.model.window import context_window
     from kesi_lsp.core.paths import is_ignored
-    from kesi_lsp.core.permission_rules import parse_rules
     from kesi_lsp.core.permissions.grants import (
         GrantsView,
         describe_grants,
@@ -272,7 +262,7 @@ if TYPE_CHECKING:
     from kesi_lsp.core.sandbox.selection import select_sandbox
     from kesi_lsp.core.sandbox.selection import status_line as sandbox_status_line
     from kesi_lsp.core.session import Session
-    from kesi_lsp.core.settings import (
+    from kesi_lsp.core.settings.agent import (
         APPROVAL_MODES,
         DEFAULT_MODEL,
         SANDBOX_MODES,
@@ -280,6 +270,16 @@ if TYPE_CHECKING:
         ApprovalMode,
         SandboxMode,
     )
+    from kesi_lsp.core.settings.parse import RULES as SETTING_RULES
+    from kesi_lsp.core.settings.parse import SECTION as SETTINGS_SECTION
+    from kesi_lsp.core.settings.parse import (
+        EnvironmentSettings,
+        ParsedSettings,
+        environment_settings,
+        parse_settings,
+    )
+    from kesi_lsp.core.settings.parse import kesi_section as settings_section
+    from kesi_lsp.core.settings.permission_rules import parse_rules
     from kesi_lsp.core.tasks import (
         MAX_EXCERPT_BYTES,
         MAX_EXCERPT_LINES,
@@ -298,7 +298,7 @@ if TYPE_CHECKING:
     )
     from kesi_lsp.core.tools.context import ToolContext
     from kesi_lsp.core.tools.ripgrep import find_rg
-    from kesi_lsp.core.verdict import Verdict
+    from kesi_lsp.core.verification.verdict import Verdict
     from kesi_lsp.core.workspace import (
         Delivery,
         DeliveryStatus,

@@ -10,10 +10,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from kesi_lsp.core.editor_problems import Problem
-from kesi_lsp.core.meter import Usage
+from kesi_lsp.core.cost.meter import Usage
+from kesi_lsp.core.diagnostics.editor import EditorProblem
 from kesi_lsp.core.plan import Plan
-from kesi_lsp.core.verdict import Verdict
+from kesi_lsp.core.verification.verdict import Verdict
 
 RunStatus = Literal["done", "cancelled", "failed", "limit"]
 NoticeKind = Literal[
@@ -106,8 +106,8 @@ class ProblemsReported:
     """
 
     checked: tuple[str, ...]
-    new: tuple[Problem, ...] = ()
-    outstanding: tuple[Problem, ...] = ()
+    new: tuple[EditorProblem, ...] = ()
+    outstanding: tuple[EditorProblem, ...] = ()
     available: bool = True
 
 
@@ -144,7 +144,7 @@ class RunFinished:
 
     `limit` says which limit stopped a `limit` run (None otherwise), so a front end can say how
     to go on without parsing the message. `verified` is the server's own verdict on the run's
-    changes (`kesi_lsp.core.verification`), None when the run changed nothing and checked
+    changes (`kesi_lsp.core.verification.tracker`), None when the run changed nothing and checked
     nothing.
     """
 

@@ -46,14 +46,14 @@ class Loaded:
 
 
 @dataclass(frozen=True)
-class Refused:
+class NotLoaded:
     """A file that is there but is not loaded; `reason` is the catalog key saying why."""
 
     name: str
     reason: str
 
 
-Found = Loaded | Refused | None
+Found = Loaded | NotLoaded | None
 
 
 def _signature(root: Path) -> Signature:
@@ -99,22 +99,22 @@ def load(root: Path, name: str) -> Found:
     try:
         target = path.resolve(strict=True)
     except (OSError, RuntimeError):
-        return Refused(name, "instructions.unreadable")
+        return NotLoaded(name, "instructions.unreadable")
     if not target.is_relative_to(root):
-        return Refused(name, "instructions.outside")
+        return NotLoaded(name, "instructions.outside")
     if is_ignored(root, target):
-        return Refused(name, "instructions.ignored")
+        return NotLoaded(name, "instructions.ignored")
     if not target.is_file():
-        return Refused(name, "instructions.not_file")
+        return NotLoaded(name, "instructions.not_file")
     try:
         head = _read_head(target)
     except OSError:
-        return Refused(name, "instructions.unreadable")
+        return NotLoaded(name, "instructions.unreadable")
     if head is None:
-        return Refused(name, "instructions.not_file")
+        return NotLoaded(name, "instructions.not_file")
     decoded = _decode(*head)
     if decoded is None:
-        return Refused(name, "instructions.not_utf8")
+        return NotLoaded(name, "instructions.not_utf8")
     value, cut = decoded
     return Loaded(name, value, head[1], cut)
 
@@ -149,7 +149,7 @@ class ProjectInstructions:
         found = self.found
         if found is None:
             return text("instructions.removed", locale) if had_file else None
-        if isinstance(found, Refused):
+        if isinstance(found, NotLoaded):
             reason = text(found.reason, locale)
             return text("instructions.refused", locale, path=found.name, reason=reason)
         key = "instructions.reloaded" if had_file else "instructions.loaded"

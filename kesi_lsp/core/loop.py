@@ -17,7 +17,7 @@ It stops, always leaving a history the Messages API accepts and a message saying
 Around each request the loop's helpers do their part: trimming and compaction keep the history
 within budget (`kesi_lsp.core.trim`, `kesi_lsp.core.compaction`), a watchdog closes a stalled
 stream (`kesi_lsp.core.watchdog`), the run's bill counts every request made for it
-(`kesi_lsp.core.bill`), and the session is checkpointed after each round so a restart can
+(`kesi_lsp.core.cost.bill`), and the session is checkpointed after each round so a restart can
 resume it (`Session.checkpoint`).
 
 Cancellation contract: the host cancels a run with `task.cancel()` on the task running
@@ -42,9 +42,10 @@ from anthropic.types import ContentBlockParam, Message, ToolResultBlockParam, To
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core import tools as tool_registry
-from kesi_lsp.core.bill import RunBill
 from kesi_lsp.core.changes.run import note as change_note
 from kesi_lsp.core.compaction import Compactor
+from kesi_lsp.core.cost.bill import RunBill
+from kesi_lsp.core.cost.meter import Usage
 from kesi_lsp.core.events import (
     Event,
     EventSink,
@@ -66,7 +67,6 @@ from kesi_lsp.core.history import (
     tool_uses,
     with_cache_breakpoint,
 )
-from kesi_lsp.core.meter import Usage
 from kesi_lsp.core.model.anthropic import ModelClient
 from kesi_lsp.core.model.describe import describe_api_error
 from kesi_lsp.core.prompt import PromptEnvironment, system_blocks
@@ -78,7 +78,7 @@ from kesi_lsp.core.tool_calls import run_calls
 from kesi_lsp.core.tools.context import ToolContext
 from kesi_lsp.core.tools.result import ToolResult
 from kesi_lsp.core.trim.unchanged import unchanged_read
-from kesi_lsp.core.verification import Verification
+from kesi_lsp.core.verification.tracker import Verification
 
 CUT_OFF: dict[str, tuple[str, LimitKind]] = {
     "max_tokens": ("loop.max_tokens", "max_tokens"),

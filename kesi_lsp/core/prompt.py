@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.paths import IGNORED_NAMES
 from kesi_lsp.core.sandbox.selection import SandboxState, prompt_lines
-from kesi_lsp.core.settings import ApprovalMode
+from kesi_lsp.core.settings.agent import ApprovalMode
 
 if TYPE_CHECKING:
     from anthropic.types import TextBlockParam

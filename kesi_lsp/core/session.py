@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kesi_lsp.core.changes.store import ChangeSets
+from kesi_lsp.core.cost.meter import Usage
 from kesi_lsp.core.instructions import ProjectInstructions
-from kesi_lsp.core.meter import Usage
 from kesi_lsp.core.plan import Plan
-from kesi_lsp.core.read_texts import ReadTexts
-from kesi_lsp.core.reads import ReadParts
-from kesi_lsp.core.settings import AgentSettings
+from kesi_lsp.core.reads.parts import ReadParts
+from kesi_lsp.core.reads.texts import ReadTexts
+from kesi_lsp.core.settings.agent import AgentSettings
 
 if TYPE_CHECKING:
     from anthropic.types import MessageParam
@@ -45,7 +45,7 @@ class Session:
     `reads` maps a resolved path to the sha256 (hex) of the whole text the agent last read
     (some of) from it; write_file refuses to overwrite a file without a current, matching
     record. `read_parts` says which lines of that text were seen when it was read only in
-    parts (`kesi_lsp.core.reads`): write_file refuses to overwrite lines never seen.
+    parts (`kesi_lsp.core.reads.parts`): write_file refuses to overwrite lines never seen.
     `read_texts` keeps those texts for a while (Day 9 compares them with the text now).
     `changes` holds the change set of every run that changed files (design §2.9); it outlives
     `reset`, which clears the conversation, not what the user can still undo. `plan` is the

@@ -26,7 +26,7 @@ REVIEW_ANNOTATION: Final = "kesi.review"
 
 
 @dataclass(frozen=True)
-class Hunk:
+class LineBlock:
     """Replace lines [start, end) of the old text by `new_text` (0-based line numbers)."""
 
     start: int
@@ -34,12 +34,12 @@ class Hunk:
     new_text: str
 
 
-def hunks(before: str, after: str) -> list[Hunk]:
+def hunks(before: str, after: str) -> list[LineBlock]:
     """The changed line blocks between `before` and `after`, in order, not overlapping."""
     old, new = split_lines(before), split_lines(after)
     matcher = difflib.SequenceMatcher(a=old, b=new, autojunk=False)
     return [
-        Hunk(i1, i2, "".join(new[j1:j2]))
+        LineBlock(i1, i2, "".join(new[j1:j2]))
         for tag, i1, i2, j1, j2 in matcher.get_opcodes()
         if tag != "equal"
     ]
@@ -70,13 +70,13 @@ def _content_end(lines: Sequence[str], index: int, codec: PositionCodec) -> type
     )
 
 
-def _line_edit(lines: Sequence[str], hunk: Hunk, codec: PositionCodec) -> types.TextEdit:
+def _line_edit(lines: Sequence[str], hunk: LineBlock, codec: PositionCodec) -> types.TextEdit:
     start, end = _line_start(lines, hunk.start, codec), _line_start(lines, hunk.end, codec)
     return types.TextEdit(range=types.Range(start=start, end=end), new_text=hunk.new_text)
 
 
 def _tail_edit(
-    lines: Sequence[str], hunk: Hunk, previous: Hunk | None, codec: PositionCodec
+    lines: Sequence[str], hunk: LineBlock, previous: LineBlock | None, codec: PositionCodec
 ) -> types.TextEdit | None:
     """The last hunk, when it reaches the end of the text, as an edit every client applies alike.
 
@@ -134,7 +134,7 @@ def text_edits(before: str, after: str, codec: PositionCodec) -> list[types.Text
             return [*(_line_edit(lines, hunk, codec) for hunk in found[:-1]), tail]
         assert previous is not None
         between = "".join(lines[previous.end : found[-1].start])
-        merged = Hunk(
+        merged = LineBlock(
             previous.start, found[-1].end, previous.new_text + between + found[-1].new_text
         )
         found[-2:] = [merged]

@@ -28,11 +28,12 @@ class Folder:
 
 
 def uri_to_path(uri: str) -> Path | None:
-    """The filesystem path of a `file:` URI, else None (untitled buffers, remote schemes)."""
+    """The filesystem path of a `file:` URI, else None (untitled buffers, remote schemes, and
+    `file:///%00`: no path holds a NUL byte, and the OS refuses to look one up)."""
     if not uri.startswith("file:"):
         return None
     fs_path = to_fs_path(uri)
-    return Path(fs_path) if fs_path else None
+    return Path(fs_path) if fs_path and "\0" not in fs_path else None
 
 
 def path_to_uri(path: Path) -> str:

@@ -5,7 +5,10 @@ Change sets (design §2.9) follow the user's typing change by change: a change's
 the text before it, and a whole-document change is only understood against the old text. pygls
 applies the changes before any feature handler runs, so the server is shown each one first
 (`KesiServer.before_change`), and each closing document's last text (`before_close`) while pygls
-still has it. It also notes when the editor last sent anything (`KesiServer.busy`).
+still has it. It also notes when the editor last sent anything (`KesiServer.busy`), and keeps
+tracebacks off the wire: pygls answers a handler's unexpected exception with the exception's
+text and its traceback in `data`; the editor shows such an answer as is, so it gets a sentence
+instead, and the traceback stays in the server's log.
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ from typing import Any
 
 from lsprotocol import types
 from pygls.protocol import LanguageServerProtocol, lsp_method
+
+from kesi_lsp.catalog import Locale, text
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +35,16 @@ class KesiProtocol(LanguageServerProtocol):
     def handle_message(self, message: Any) -> Any:
         self.last_message = time.monotonic()
         return super().handle_message(message)
+
+    def _send_response(
+        self, msg_id: Any, result: Any | None = None, error: types.ResponseError | None = None
+    ) -> None:
+        if error is not None and isinstance(error.data, dict) and "traceback" in error.data:
+            find = getattr(self._server, "locale_for", None)
+            locale: Locale = find(None) if callable(find) else "en"
+            message = text("lsp.internal_error", locale, error=error.message)
+            error = types.ResponseError(code=error.code, message=message)
+        super()._send_response(msg_id, result, error)
 
     def _observe(self, name: str, *args: object) -> None:
         hook = getattr(self._server, name, None)

@@ -158,6 +158,35 @@ async def test_lines_that_are_not_messages_are_answered_and_nothing_else_reaches
     json.dumps(messages)  # every byte on stdout was JSON-RPC (agent.messages() checks)
 
 
+async def test_a_line_nested_a_hundred_thousand_deep_is_a_parse_error_and_the_connection_stays(
+    project: Path,
+) -> None:
+    """Python's JSON parser gives up on deep nesting with RecursionError (not ValueError): it
+    used to escape the receive loop and end the connection. Nesting the parser does accept
+    (900 deep inside a request's params) reaches the request's own checks."""
+    deep = b"[" * 100_000 + b"]" * 100_000 + b"\n"
+    nested = "[" * 900 + "]" * 900
+    inside = f'{{"jsonrpc":"2.0","id":9,"method":"session/new","params":{{"cwd":{nested}}}}}\n'
+    async with acp_agent(agent_env(None)) as agent:
+        agent.stdin.write(deep)
+        agent.stdin.write(b'{"jsonrpc":"2.0","id":8,"method":' + b"{" * 100_000 + b"\n")
+        agent.stdin.write(inside.encode())
+        await agent.stdin.drain()
+        session = await agent.start(project)  # the connection still works
+        assert session.startswith("kesi-")
+        await until(lambda: any(m.get("id") == 9 for m in agent.messages()), seconds=10)
+        messages = agent.messages()
+    errors = {m.get("id"): m["error"] for m in messages if "error" in m}
+    first = next(m["error"] for m in messages if "error" in m)
+    assert first == {
+        "code": -32700,
+        "message": "Parse error: the line nests arrays or objects too deeply to be a message",
+    }
+    assert errors[9]["code"] == -32602 and "cwd" in errors[9]["message"]
+    assert "Traceback" not in json.dumps(messages)
+    assert len([m for m in messages if "error" in m and m.get("id") is None]) == 2
+
+
 @pytest.mark.subprocess
 def test_a_recorded_session_from_a_file_is_answered_line_by_line(
     project: Path, tmp_path: Path

@@ -23,7 +23,7 @@ from kesi_lsp.acp.tool_calls import locations, title
 from kesi_lsp.acp.updates import Paragraphs, notice_chunk, quoted, usage
 from kesi_lsp.acp.view import same_text
 from kesi_lsp.core import AgentSettings, RunFinished, Usage, UsageReported
-from kesi_lsp.core.config import environment_settings, parse_settings
+from kesi_lsp.core.settings.parse import environment_settings, parse_settings
 
 
 def finished(status: str, **kw: object) -> RunFinished:

@@ -12,7 +12,7 @@ from kesi_lsp.core.permissions import PermissionGate
 from kesi_lsp.core.runs.agent import CoreAgent
 from kesi_lsp.core.runs.drive import Runtime
 from kesi_lsp.core.session import Session
-from kesi_lsp.core.settings import AgentSettings
+from kesi_lsp.core.settings.agent import AgentSettings
 from kesi_lsp.core.tools.context import ToolContext
 from kesi_lsp.scripted_api import reply, script
 from tests.plugins.scripted_api import StartServer

@@ -12,7 +12,7 @@ from kesi_lsp.core.disk import DiskWorkspace
 from kesi_lsp.core.events import Event
 from kesi_lsp.core.permissions import PermissionGate
 from kesi_lsp.core.session import Session
-from kesi_lsp.core.settings import AgentSettings
+from kesi_lsp.core.settings.agent import AgentSettings
 from kesi_lsp.core.tools import ToolResult, run_tool
 from kesi_lsp.core.tools.context import ToolContext
 from tests.core.approvers import AlwaysAllow, Recording

@@ -6,9 +6,9 @@ import re
 import subprocess
 from pathlib import Path
 
-from kesi_lsp.core.config import DEFAULTS, RULES
 from kesi_lsp.core.paths import IGNORED_NAMES, IGNORED_PREFIX
 from kesi_lsp.core.permissions.policy import SAFE_COMMANDS
+from kesi_lsp.core.settings.parse import DEFAULTS, RULES
 from kesi_lsp.lsp import commands
 
 ROOT = Path(__file__).resolve().parents[2]

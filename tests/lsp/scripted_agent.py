@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from kesi_lsp.core.approval import Allowed
+from kesi_lsp.core.cost.meter import Usage
 from kesi_lsp.core.events import (
     RunFinished,
     TextDelta,
@@ -41,7 +42,6 @@ from kesi_lsp.core.events import (
     TurnStarted,
     UsageReported,
 )
-from kesi_lsp.core.meter import Usage
 from kesi_lsp.core.tools.context import ToolContext
 from kesi_lsp.core.workspace import DeliveryStatus, FileChange
 

@@ -12,7 +12,7 @@ from lsprotocol import types
 from pygls.workspace import PositionCodec
 
 from kesi_lsp.core import line_span, numbered
-from kesi_lsp.core.config import kesi_section, parse_settings
+from kesi_lsp.core.cost.meter import Usage
 from kesi_lsp.core.events import (
     EditApplied,
     Notice,
@@ -23,8 +23,8 @@ from kesi_lsp.core.events import (
     TurnStarted,
     UsageReported,
 )
-from kesi_lsp.core.meter import Usage
-from kesi_lsp.core.settings import AgentSettings
+from kesi_lsp.core.settings.agent import AgentSettings
+from kesi_lsp.core.settings.parse import kesi_section, parse_settings
 from kesi_lsp.lsp.approver import MAX_DIFF_LINES, truncate_diff
 from kesi_lsp.lsp.capabilities import ReviewRoute, client_features
 from kesi_lsp.lsp.config import CLIENT_KEYS, ConfigStore
@@ -123,7 +123,7 @@ def test_later_layers_win_and_null_means_unset() -> None:
 def test_editor_side_settings_are_accepted_quietly(caplog: pytest.LogCaptureFixture) -> None:
     """VS Code sends its own keys with the section: no problem, no "unknown" log; a typo is
     logged (never shown as an error: other clients may add keys of their own)."""
-    caplog.set_level(logging.INFO, logger="kesi_lsp.core.config")
+    caplog.set_level(logging.INFO, logger="kesi_lsp.core.settings.parse")
     raw = {"serverPath": "/x/kesi-lsp", "review": "diff", "trace": {"server": "off"}}
     parsed = parse_settings({**raw, "maxTurn": 3}, quiet=CLIENT_KEYS)
     assert parsed.problems == () and parsed.settings == AgentSettings()
@@ -398,7 +398,7 @@ def test_every_agent_setting_has_a_rule() -> None:
     """A new AgentSettings field must be reachable from the editor's settings."""
     from dataclasses import fields
 
-    from kesi_lsp.core.config import PERMISSIONS_KEY, RULES
+    from kesi_lsp.core.settings.parse import PERMISSIONS_KEY, RULES
 
     reachable = {rule.attr for rule in RULES} | {PERMISSIONS_KEY}  # the rules' own parser
     assert reachable == {f.name for f in fields(AgentSettings)}

@@ -149,7 +149,7 @@ async def test_the_permission_gate_classifies_off_the_event_loop(
     threads: list[int] = []
     real = permissions.classify
 
-    def recording(*args: Any, **kwargs: Any) -> permissions.Verdict:
+    def recording(*args: Any, **kwargs: Any) -> permissions.CommandVerdict:
         threads.append(threading.get_ident())
         return real(*args, **kwargs)
 

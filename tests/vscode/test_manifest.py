@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 
 from kesi_lsp.catalog import LOCALES
-from kesi_lsp.core.config import PERMISSIONS_KEY, RULES, parse_settings
-from kesi_lsp.core.settings import APPROVAL_MODES, SANDBOX_MODES, AgentSettings
+from kesi_lsp.core.settings.agent import APPROVAL_MODES, SANDBOX_MODES, AgentSettings
+from kesi_lsp.core.settings.parse import PERMISSIONS_KEY, RULES, parse_settings
 from tests.vscode.rig import EXTENSION_DIR
 
 MANIFEST = json.loads((EXTENSION_DIR / "package.json").read_text())

@@ -23,7 +23,7 @@ from kesi_lsp.core.changes.notes import note_text
 from kesi_lsp.core.changes.store import ChangeSets, Dropped
 from kesi_lsp.core.events import EventSink, Notice
 from kesi_lsp.core.paths import relative
-from kesi_lsp.core.read_texts import ReadTexts
+from kesi_lsp.core.reads.texts import ReadTexts
 from kesi_lsp.core.workspace import Delivery, DeliveryStatus, FileChange, WorkspaceView
 
 

@@ -50,7 +50,7 @@ from kesi_lsp.core.trim import trim_session
 from kesi_lsp.core.trim.calls import estimate_tokens, history_tokens
 
 if TYPE_CHECKING:
-    from kesi_lsp.core.bill import RunBill
+    from kesi_lsp.core.cost.bill import RunBill
     from kesi_lsp.core.model.anthropic import ModelClient
     from kesi_lsp.core.tools.context import ToolContext
 

@@ -24,7 +24,7 @@ from anthropic.lib.streaming import AsyncMessageStream
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.errors import MissingApiKeyError
 from kesi_lsp.core.events import Notice
-from kesi_lsp.core.settings import AgentSettings
+from kesi_lsp.core.settings.agent import AgentSettings
 
 DEFAULT_BASE_URL: Final = "https://api.anthropic.com"
 DEFAULT_MAX_RETRIES: Final = anthropic.DEFAULT_MAX_RETRIES

@@ -24,7 +24,7 @@ import httpx2
 
 from kesi_lsp.core import tools as tool_registry
 from kesi_lsp.core.model.anthropic import ModelClient
-from kesi_lsp.core.settings import AgentSettings
+from kesi_lsp.core.settings.agent import AgentSettings
 
 _EVENTS: Final[list[tuple[str, dict[str, Any]]]] = [
     (

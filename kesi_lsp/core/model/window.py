@@ -1,6 +1,6 @@
 """How many tokens a model's context holds: what a usage meter measures "used" against.
 
-Every Claude model KeSi prices (`kesi_lsp.core.meter.PRICES`) has a 200,000-token context
+Every Claude model KeSi prices (`kesi_lsp.core.cost.meter.PRICES`) has a 200,000-token context
 window by default (the one-million-token window of some models is a beta the API must be asked
 for, and KeSi does not ask). An ACP client shows `used / size` from this.
 """

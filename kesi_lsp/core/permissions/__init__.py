@@ -33,7 +33,7 @@ _EXPORTS: Final = {
     "GrantsView": "kesi_lsp.core.permissions.grants",
     "PermissionGate": "kesi_lsp.core.permissions.gate",
     "PromptInterrupted": "kesi_lsp.core.approval",
-    "Verdict": "kesi_lsp.core.permissions.policy",
+    "CommandVerdict": "kesi_lsp.core.permissions.policy",
     "classify": "kesi_lsp.core.permissions.policy",
     "describe_grants": "kesi_lsp.core.permissions.grants",
     "grants_lines": "kesi_lsp.core.permissions.grants",
@@ -46,10 +46,10 @@ is most of this package's import time, and a server being started needs none of 
 (benchmark 4)."""
 
 __all__ = [
+    "CommandVerdict",
     "GrantsView",
     "PermissionGate",
     "PromptInterrupted",
-    "Verdict",
     "classify",
     "describe_grants",
     "grants_lines",
@@ -79,5 +79,5 @@ if TYPE_CHECKING:
         revoke,
         revoked_line,
     )
-    from kesi_lsp.core.permissions.policy import Verdict, classify
+    from kesi_lsp.core.permissions.policy import CommandVerdict, classify
     from kesi_lsp.core.sandbox.env import home_from

@@ -19,12 +19,12 @@ from kesi_lsp.core.approval import (
     Refused,
     consult,
 )
-from kesi_lsp.core.permission_rules import Rule
 from kesi_lsp.core.permissions.listing import rule_fields
-from kesi_lsp.core.permissions.policy import Verdict
+from kesi_lsp.core.permissions.policy import CommandVerdict
 from kesi_lsp.core.permissions.rules import apply_rules, edit_decision
 from kesi_lsp.core.sandbox.env import home_from
 from kesi_lsp.core.session import Session
+from kesi_lsp.core.settings.permission_rules import Rule
 
 
 def _package() -> Any:
@@ -62,7 +62,7 @@ class PermissionGate:
         """The session whose grants this gate reads and writes."""
         return self._session
 
-    def classify(self, command: str) -> Verdict:
+    def classify(self, command: str) -> CommandVerdict:
         """The policy's verdict for `command` in this session's workspace and locale, with the
         user's permission rules applied."""
         settings, root = self._session.settings, self._session.root

@@ -7,7 +7,7 @@ the server lists rules from its first request on, long before any command is jud
 from __future__ import annotations
 
 from kesi_lsp.catalog import Locale, text
-from kesi_lsp.core.permission_rules import PermissionRules, Rule
+from kesi_lsp.core.settings.permission_rules import PermissionRules, Rule
 
 __all__ = ["describe_rule", "rule_fields", "rules_line"]
 

@@ -17,8 +17,8 @@ through), then everything that needs a human, and only then allow. When in doubt
   on PATH for commands).
 
 An allowed command may run as a different text than the model wrote: git with its configured
-programs turned off, sed with `--sandbox` (`Verdict.command`). `classify` reads the filesystem
-(and asks sed once whether it knows `--sandbox`) but changes nothing.
+programs turned off, sed with `--sandbox` (`CommandVerdict.command`). `classify` reads the
+filesystem (and asks sed once whether it knows `--sandbox`) but changes nothing.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ from kesi_lsp.core.permissions.sedrun import sandbox_supported, sandboxed
 from kesi_lsp.core.permissions.shellwords import Script, Word, parse, read_tokens
 from kesi_lsp.core.sandbox.toolchain import VENV_NAMES
 
-__all__ = ["SAFE_COMMANDS", "Verdict", "classify", "is_ignored_name", "touches_forbidden"]
+__all__ = ["SAFE_COMMANDS", "CommandVerdict", "classify", "is_ignored_name", "touches_forbidden"]
 
 VerdictKind = Literal["allow", "ask", "deny"]
 
@@ -64,7 +64,7 @@ _INVISIBLE_CATEGORIES: Final = frozenset({"Cc", "Cf", "Cs", "Co", "Zl", "Zp", "Z
 
 
 @dataclass(frozen=True)
-class Verdict:
+class CommandVerdict:
     """The policy's answer and the reason a human would want to read (in the session locale).
 
     `command`: for an allowed command that runs as another text (git with its configured
@@ -83,21 +83,21 @@ def classify(
     *,
     locale: Locale = "en",
     secrets_masked: bool = False,
-) -> Verdict:
+) -> CommandVerdict:
     """Judge `command` for a workspace `root` and a user whose home is `home` (both resolved).
 
     `secrets_masked`: a working sandbox hides the ignore list's secrets from commands, so a
     program may read folders that hold them (design §3).
     """
 
-    def ask(key: str, **fields: object) -> Verdict:
-        return Verdict("ask", text(key, locale, **fields))
+    def ask(key: str, **fields: object) -> CommandVerdict:
+        return CommandVerdict("ask", text(key, locale, **fields))
 
     places = Places(root, home)
     denial = red_line(command, places)
     if denial is not None:
         fields = {"command": denial.command} if denial.command else {}
-        return Verdict("deny", text(denial.key, locale, **fields))
+        return CommandVerdict("deny", text(denial.key, locale, **fields))
     if any(_invisible(char) for char in command):
         return ask("permissions.reason.invisible")
     script = parse(command)
@@ -118,7 +118,7 @@ def classify(
             return ask(key, **fields)
         rewrite = rewrite or _runs_differently(tokens[0])
     actual = _neutralized(command, places) if rewrite else None
-    return Verdict("allow", text("permissions.reason.read_only", locale), actual)
+    return CommandVerdict("allow", text("permissions.reason.read_only", locale), actual)
 
 
 def _invisible(char: str) -> bool:

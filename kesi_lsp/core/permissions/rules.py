@@ -26,10 +26,10 @@ from pathlib import Path
 from typing import Final
 
 from kesi_lsp.catalog import Locale, text
-from kesi_lsp.core.permission_rules import RULE_KINDS, PermissionRules, Rule
 from kesi_lsp.core.permissions.listing import rule_fields
-from kesi_lsp.core.permissions.policy import Verdict, classify, shell_features
+from kesi_lsp.core.permissions.policy import CommandVerdict, classify, shell_features
 from kesi_lsp.core.permissions.shellwords import parse
+from kesi_lsp.core.settings.permission_rules import RULE_KINDS, PermissionRules, Rule
 
 MAX_NESTING: Final = 3
 _SHELLS: Final = frozenset({"sh", "bash", "zsh", "dash", "ksh"})
@@ -43,7 +43,7 @@ def judge(
     rules: PermissionRules,
     locale: Locale = "en",
     secrets_masked: bool = False,
-) -> Verdict:
+) -> CommandVerdict:
     """The classifier's verdict with the user's rules applied (see the module text)."""
     verdict = classify(command, root, home, locale=locale, secrets_masked=secrets_masked)
     return apply_rules(
@@ -52,7 +52,7 @@ def judge(
 
 
 def apply_rules(
-    verdict: Verdict,
+    verdict: CommandVerdict,
     command: str,
     root: Path,
     home: Path,
@@ -60,7 +60,7 @@ def apply_rules(
     rules: PermissionRules,
     locale: Locale = "en",
     secrets_masked: bool = False,
-) -> Verdict:
+) -> CommandVerdict:
     """The user's rules on top of the classifier's `verdict` for `command`."""
     if verdict.kind == "deny" or not rules.rules:
         return verdict
@@ -73,13 +73,13 @@ def apply_rules(
                     if kind == "deny"
                     else "permissions.reason.rule_asks"
                 )
-                return Verdict(kind, text(key, locale, **rule_fields(rule, locale)))
+                return CommandVerdict(kind, text(key, locale, **rule_fields(rule, locale)))
     if verdict.kind == "allow":
         return verdict
     allowed = _allowed_by_rules(command, root, home, rules, locale, secrets_masked)
     if allowed is not None:
         reason = text("permissions.reason.rule_allows", locale, **rule_fields(allowed, locale))
-        return Verdict("allow", reason)
+        return CommandVerdict("allow", reason)
     return verdict
 
 

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from kesi_lsp.core.cost.meter import Usage
 from kesi_lsp.core.history import check_history
-from kesi_lsp.core.meter import Usage
 
 if TYPE_CHECKING:
     from anthropic.types import MessageParam

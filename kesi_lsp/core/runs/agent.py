@@ -23,11 +23,11 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from kesi_lsp.core.cost.meter import Usage
 from kesi_lsp.core.errors import MissingApiKeyError
 from kesi_lsp.core.events import RunFinished
-from kesi_lsp.core.meter import Usage
 from kesi_lsp.core.runs.loading import Busy, load_agent, never_busy
-from kesi_lsp.core.settings import AgentSettings
+from kesi_lsp.core.settings.agent import AgentSettings
 
 if TYPE_CHECKING:
     from kesi_lsp.core.model.anthropic import ModelClient

@@ -23,21 +23,21 @@ from typing import TYPE_CHECKING, Protocol
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.approval import Approver
-from kesi_lsp.core.editor_problems import EditorProblems
+from kesi_lsp.core.cost.meter import Usage
+from kesi_lsp.core.diagnostics.editor import EditorProblems
 from kesi_lsp.core.errors import SandboxUnavailableError
 from kesi_lsp.core.events import Event, Notice, RunFinished
-from kesi_lsp.core.meter import Usage
 from kesi_lsp.core.runs.agent import AgentRunner, run_core_compaction
 from kesi_lsp.core.runs.loading import Busy, never_busy
 from kesi_lsp.core.runs.registry import Run
 from kesi_lsp.core.runs.sandboxes import Sandboxes, announcement
 from kesi_lsp.core.sandbox import Sandbox
-from kesi_lsp.core.settings import AgentSettings
+from kesi_lsp.core.settings.agent import AgentSettings
 from kesi_lsp.core.workspace import WorkspaceView
 
 if TYPE_CHECKING:  # the gate, the tools and the change sets load with a run, not the server
     from kesi_lsp.core.changes.run import RunChanges
-    from kesi_lsp.core.problems import ProblemWatch
+    from kesi_lsp.core.diagnostics.watch import ProblemWatch
     from kesi_lsp.core.tools.context import ToolContext
 
 log = logging.getLogger(__name__)
@@ -190,7 +190,7 @@ def _run_changes(run: Run) -> RunChanges | None:
 def _problems(frontend: RunFrontend, locale: Locale) -> ProblemWatch | None:
     """The editor's diagnostics around the run's changes, when the front end can ask."""
     editor = frontend.diagnostics
-    from kesi_lsp.core.problems import ProblemWatch
+    from kesi_lsp.core.diagnostics.watch import ProblemWatch
 
     return ProblemWatch(editor, locale) if editor is not None else None
 

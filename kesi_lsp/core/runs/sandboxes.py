@@ -15,7 +15,7 @@ from pathlib import Path
 
 from kesi_lsp.core.sandbox import Sandbox
 from kesi_lsp.core.sandbox.selection import SandboxState, describe, select_sandbox, status_line
-from kesi_lsp.core.settings import AgentSettings
+from kesi_lsp.core.settings.agent import AgentSettings
 
 
 @dataclass

@@ -36,7 +36,7 @@ from kesi_lsp.core.sandbox.bubblewrap import (
 )
 from kesi_lsp.core.sandbox.env import home_from
 from kesi_lsp.core.sandbox.seatbelt import SeatbeltSandbox
-from kesi_lsp.core.settings import SandboxMode
+from kesi_lsp.core.settings.agent import SandboxMode
 
 PROBE_SECONDS = 10.0
 Variant = Literal["on", "void", "off"]

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from kesi_lsp.catalog import text
+from kesi_lsp.core.cost.meter import Usage
 from kesi_lsp.core.events import Event, EventSink, Nested, ToolFinished, ToolStarted, TurnStarted
 from kesi_lsp.core.history import (
     add_assistant,
@@ -27,7 +28,6 @@ from kesi_lsp.core.history import (
     tool_uses,
     with_cache_breakpoint,
 )
-from kesi_lsp.core.meter import Usage
 from kesi_lsp.core.model.describe import describe_api_error
 from kesi_lsp.core.repeats import RepeatWatch
 from kesi_lsp.core.session import Session
@@ -42,7 +42,7 @@ from kesi_lsp.core.tools.schemas import tool_schema
 if TYPE_CHECKING:
     from anthropic.types import ContentBlockParam, ToolResultBlockParam, ToolUseBlockParam
 
-    from kesi_lsp.core.bill import RunBill
+    from kesi_lsp.core.cost.bill import RunBill
     from kesi_lsp.core.model.anthropic import ModelClient
 
 AGENT: Final = "search"

@@ -8,21 +8,21 @@ from typing import TYPE_CHECKING
 
 from kesi_lsp.catalog import Locale
 from kesi_lsp.core.changes.run import RunChanges
+from kesi_lsp.core.diagnostics.watch import ProblemWatch
 from kesi_lsp.core.events import EventSink, discard
 from kesi_lsp.core.permissions import PermissionGate
-from kesi_lsp.core.problems import ProblemWatch
 from kesi_lsp.core.sandbox import NoSandbox, Sandbox
 from kesi_lsp.core.session import Session
 from kesi_lsp.core.workspace import WorkspaceView
 
 if TYPE_CHECKING:
-    from kesi_lsp.core.bill import RunBill
+    from kesi_lsp.core.cost.bill import RunBill
     from kesi_lsp.core.model.anthropic import ModelClient
 
 
 @dataclass
 class ToolContext:
-    """Everything the seven tools need, passed in (never read from globals or the process).
+    """Everything the nine tools (`TOOL_NAMES`) need, passed in (never from globals or the process).
 
     `environ` is the host environment the shell child starts from; the sandbox scrubs it.
     `changes` records what the run lands in its session's change sets (None: not recorded).

@@ -38,7 +38,7 @@ from kesi_lsp.core.paths import (
     safe_path,
     safe_write_path,
 )
-from kesi_lsp.core.reads import seen
+from kesi_lsp.core.reads.parts import seen
 from kesi_lsp.core.tools import ranged
 from kesi_lsp.core.tools.context import ToolContext
 from kesi_lsp.core.tools.result import ToolResult

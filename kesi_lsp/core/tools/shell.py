@@ -25,9 +25,9 @@ from typing import Any, Final
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.approval import Refused
+from kesi_lsp.core.diagnostics.watch import Before, disk_signatures
 from kesi_lsp.core.events import CommandFinished, Notice
 from kesi_lsp.core.paths import relative
-from kesi_lsp.core.problems import Before, disk_signatures
 from kesi_lsp.core.sandbox.env import scrub_environment
 from kesi_lsp.core.sandbox.hidden import explain
 from kesi_lsp.core.summary import summarize

@@ -18,7 +18,7 @@ from kesi_lsp.core.loop import run_agent
 from kesi_lsp.core.model.anthropic import ModelClient
 from kesi_lsp.core.permissions import PermissionGate
 from kesi_lsp.core.session import Session
-from kesi_lsp.core.settings import AgentSettings
+from kesi_lsp.core.settings.agent import AgentSettings
 from kesi_lsp.core.tools.context import ToolContext
 from kesi_lsp.scripted_api import Script, Step
 from tests.plugins.scripted_api import FixtureServer, StartServer

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kesi_lsp.core.checks import is_check
+from kesi_lsp.core.verification.checks import is_check
 
 
 @pytest.mark.parametrize(

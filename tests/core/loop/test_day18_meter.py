@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import math
 
+from kesi_lsp.core.cost.meter import Usage, cost_lines, describe, price_for, record
 from kesi_lsp.core.events import UsageReported
 from kesi_lsp.core.history import check_history
-from kesi_lsp.core.meter import Usage, cost_lines, describe, price_for, record
 from kesi_lsp.scripted_api import event_names, reply, reset_after, script, tool_use
 from tests.core.loop.conftest import MakeAgent
 

@@ -10,7 +10,7 @@ import pytest
 
 from kesi_lsp.core.errors import MissingApiKeyError
 from kesi_lsp.core.model.anthropic import DEFAULT_BASE_URL, ModelClient, will_retry
-from kesi_lsp.core.settings import AgentSettings
+from kesi_lsp.core.settings.agent import AgentSettings
 from kesi_lsp.scripted_api import reply, script
 from tests.core.loop.conftest import MakeAgent
 

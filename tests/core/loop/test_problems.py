@@ -11,18 +11,18 @@ from pathlib import Path
 
 import pytest
 
-from kesi_lsp.core.editor_problems import Problem, ProblemsUnavailableError, Snapshot
+from kesi_lsp.core.diagnostics.editor import EditorProblem, ProblemsUnavailableError, Snapshot
+from kesi_lsp.core.diagnostics.watch import ProblemWatch, new_problems
 from kesi_lsp.core.events import CommandFinished, ProblemsReported
-from kesi_lsp.core.problems import ProblemWatch, new_problems
 from tests.core.workspace import Workspace, make_workspace
 
 LAG = 0.3  # how long the fake language server takes to look at a changed file
 
 
-def undefined_names(rel: str, text: str) -> list[Problem]:
+def undefined_names(rel: str, text: str) -> list[EditorProblem]:
     """A tiny "language server": a line using `undefined_name` is an error."""
     return [
-        Problem(rel, n, "error", "undefined name 'undefined_name'", "fakels", "E1")
+        EditorProblem(rel, n, "error", "undefined name 'undefined_name'", "fakels", "E1")
         for n, line in enumerate(text.splitlines(), 1)
         if "undefined_name" in line
     ]
@@ -31,9 +31,9 @@ def undefined_names(rel: str, text: str) -> list[Problem]:
 class FakeEditor:
     """An editor with one language server that re-analyses a file LAG s after it changes."""
 
-    def __init__(self, root: Path, analyse: Callable[[str, str], list[Problem]]) -> None:
+    def __init__(self, root: Path, analyse: Callable[[str, str], list[EditorProblem]]) -> None:
         self.root, self.analyse = root, analyse
-        self.problems: dict[Path, tuple[Problem, ...]] = {}
+        self.problems: dict[Path, tuple[EditorProblem, ...]] = {}
         self.changes: dict[Path, int] = {}
         self.seen: dict[Path, str] = {}
         self.opened: tuple[Path, ...] = ()
@@ -175,8 +175,8 @@ async def test_without_the_editors_diagnostics_nothing_is_claimed(tmp_path: Path
 
 
 def test_problems_are_compared_without_their_lines() -> None:
-    moved = Problem("a.py", 9, "warning", "unused import", "ruff")
-    same = Problem("a.py", 3, "warning", "unused import", "ruff")
-    twice = Problem("a.py", 4, "warning", "unused import", "ruff")
+    moved = EditorProblem("a.py", 9, "warning", "unused import", "ruff")
+    same = EditorProblem("a.py", 3, "warning", "unused import", "ruff")
+    twice = EditorProblem("a.py", 4, "warning", "unused import", "ruff")
     assert new_problems([same], [moved]) == []
     assert new_problems([same], [moved, twice]) == [twice]

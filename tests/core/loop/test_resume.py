@@ -10,7 +10,7 @@ from pathlib import Path
 from kesi_lsp.core.history import check_history
 from kesi_lsp.core.persistence import ConversationStore, state_directory
 from kesi_lsp.core.session import Grants, Session
-from kesi_lsp.core.settings import AgentSettings
+from kesi_lsp.core.settings.agent import AgentSettings
 from kesi_lsp.scripted_api import reply, script, tool_use
 from tests.core.loop.conftest import Agent, MakeAgent
 

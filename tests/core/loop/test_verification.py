@@ -6,17 +6,17 @@ from __future__ import annotations
 import stat
 from pathlib import Path
 
-from kesi_lsp.core.editor_problems import Problem
+from kesi_lsp.core.diagnostics.editor import EditorProblem
 from kesi_lsp.core.events import CommandFinished, EditApplied, ProblemsReported
-from kesi_lsp.core.verdict import Verdict
-from kesi_lsp.core.verification import Verification
+from kesi_lsp.core.verification.tracker import Verification
+from kesi_lsp.core.verification.verdict import Verdict
 from kesi_lsp.scripted_api import reply, script, tool_use
 from tests.core.loop.conftest import MakeAgent
 
 EDIT = EditApplied("edit_file", "rates.py", "")
 PASS = CommandFinished("pytest -q", 0, False, summary="7 passed · (exit code 0)")
 FAIL = CommandFinished("pytest -q", 1, False, summary="1 failed · (exit code 1)")
-ERROR = Problem("rates.py", 9, "error", '"x" is not defined', "pyright")
+ERROR = EditorProblem("rates.py", 9, "error", '"x" is not defined', "pyright")
 
 
 def verdict(*events: object) -> Verdict | None:

@@ -11,7 +11,7 @@ from kesi_lsp.catalog import text
 from kesi_lsp.core.approval import Choice, CommandRequest, EditRequest, Refused
 from kesi_lsp.core.permissions import PermissionGate, classify
 from kesi_lsp.core.session import Session
-from kesi_lsp.core.settings import AgentSettings
+from kesi_lsp.core.settings.agent import AgentSettings
 from tests.core.permissions.conftest import Layout
 from tests.core.permissions.corpus import CORPUS, Kind
 

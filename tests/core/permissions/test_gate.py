@@ -24,7 +24,7 @@ from kesi_lsp.core.permissions import (
     revoked_line,
 )
 from kesi_lsp.core.session import Session
-from kesi_lsp.core.settings import AgentSettings
+from kesi_lsp.core.settings.agent import AgentSettings
 from tests.core.permissions.conftest import Layout
 
 ANSWERS = {"y": Choice.ALLOW_ONCE, "a": Choice.ALLOW_SESSION, "n": Choice.DENY}

@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 
 from kesi_lsp.core.approval import Allowed, Choice, CommandRequest, EditRequest, Refused
-from kesi_lsp.core.permission_rules import PermissionRules, parse_rules
 from kesi_lsp.core.permissions import PermissionGate
 from kesi_lsp.core.permissions.rules import judge
 from kesi_lsp.core.session import Session
-from kesi_lsp.core.settings import AgentSettings
+from kesi_lsp.core.settings.agent import AgentSettings
+from kesi_lsp.core.settings.permission_rules import PermissionRules, parse_rules
 from tests.core.permissions.conftest import Layout
 
 

@@ -1,5 +1,5 @@
-"""The registry: eight strict schemas in both locales (the seed's seven and the plan), and a
-dispatch that never crashes."""
+"""The registry: nine strict schemas in both locales (the seed's seven, the plan and
+search_agent), and a dispatch that never crashes."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ import pytest
 from kesi_lsp.catalog import Locale
 from kesi_lsp.core.history import check_history
 from kesi_lsp.core.session import Session
-from kesi_lsp.core.settings import AgentSettings
+from kesi_lsp.core.settings.agent import AgentSettings
 from kesi_lsp.core.trim import (
     PLACEHOLDER_MARK,
     TrimPolicy,

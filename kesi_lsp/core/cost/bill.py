@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from kesi_lsp.core.cost.meter import Usage, record
 from kesi_lsp.core.events import EventSink, Purpose, UsageReported
-from kesi_lsp.core.meter import Usage, record
 
 if TYPE_CHECKING:
     from kesi_lsp.core.session import Session

@@ -18,8 +18,8 @@ from dataclasses import dataclass, replace
 from typing import Final, Literal
 
 from kesi_lsp.catalog import Locale, is_locale, text
-from kesi_lsp.core.permission_rules import parse_rules
-from kesi_lsp.core.settings import APPROVAL_MODES, SANDBOX_MODES, AgentSettings
+from kesi_lsp.core.settings.agent import APPROVAL_MODES, SANDBOX_MODES, AgentSettings
+from kesi_lsp.core.settings.permission_rules import parse_rules
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +52,7 @@ def _is_bool(v: object) -> bool:
 
 
 @dataclass(frozen=True)
-class Rule:
+class SettingRule:
     """One setting: its JSON key, the AgentSettings field, its check, what it expects (a
     catalog key), what kind of value an environment variable's text is read as, and whether it
     may come from the environment at all (the API key and address have the SDK's own
@@ -72,53 +72,57 @@ class Rule:
 
 
 RULES: Final = (
-    Rule("model", "model", _is_text, "settings.expect.model"),
-    Rule("maxTokens", "max_tokens", _is_int(1, 128_000), "settings.expect.max_tokens", "int"),
-    Rule("maxTurns", "max_turns", _is_int(1, 1000), "settings.expect.max_turns", "int"),
-    Rule(
+    SettingRule("model", "model", _is_text, "settings.expect.model"),
+    SettingRule(
+        "maxTokens", "max_tokens", _is_int(1, 128_000), "settings.expect.max_tokens", "int"
+    ),
+    SettingRule("maxTurns", "max_turns", _is_int(1, 1000), "settings.expect.max_turns", "int"),
+    SettingRule(
         "maxToolFailures",
         "max_tool_failures",
         _is_int(1, 100),
         "settings.expect.max_failures",
         "int",
     ),
-    Rule(
+    SettingRule(
         "commandTimeout",
         "command_timeout",
         _is_number(0, 3600),
         "settings.expect.timeout",
         "number",
     ),
-    Rule("sandbox", "sandbox", lambda v: v in SANDBOX_MODES, "settings.expect.sandbox"),
-    Rule("approvals", "approvals", lambda v: v in APPROVAL_MODES, "settings.expect.approvals"),
-    Rule("promptCaching", "prompt_caching", _is_bool, "settings.expect.bool", "bool"),
-    Rule("contextTrimming", "context_trimming", _is_bool, "settings.expect.bool", "bool"),
-    Rule(
+    SettingRule("sandbox", "sandbox", lambda v: v in SANDBOX_MODES, "settings.expect.sandbox"),
+    SettingRule(
+        "approvals", "approvals", lambda v: v in APPROVAL_MODES, "settings.expect.approvals"
+    ),
+    SettingRule("promptCaching", "prompt_caching", _is_bool, "settings.expect.bool", "bool"),
+    SettingRule("contextTrimming", "context_trimming", _is_bool, "settings.expect.bool", "bool"),
+    SettingRule(
         "contextBudget",
         "context_budget",
         _is_int(1000, 2_000_000),
         "settings.expect.budget",
         "int",
     ),
-    Rule("compaction", "compaction", _is_bool, "settings.expect.bool", "bool"),
-    Rule(
+    SettingRule("compaction", "compaction", _is_bool, "settings.expect.bool", "bool"),
+    SettingRule(
         "streamIdleTimeout",
         "stream_idle_timeout",
         _is_number(0, 3600),
         "settings.expect.idle_timeout",
         "number",
     ),
-    Rule(
+    SettingRule(
         "searchMaxTurns",
         "search_max_turns",
         _is_int(2, 100),
         "settings.expect.search_turns",
         "int",
     ),
-    Rule("locale", "locale", is_locale, "settings.expect.locale"),
-    Rule("changeSets", "change_sets", _is_bool, "settings.expect.bool", "bool"),
-    Rule("apiKey", "api_key", _is_text, "settings.expect.api_key", from_env=False),
-    Rule("baseUrl", "base_url", _is_url, "settings.expect.base_url", from_env=False),
+    SettingRule("locale", "locale", is_locale, "settings.expect.locale"),
+    SettingRule("changeSets", "change_sets", _is_bool, "settings.expect.bool", "bool"),
+    SettingRule("apiKey", "api_key", _is_text, "settings.expect.api_key", from_env=False),
+    SettingRule("baseUrl", "base_url", _is_url, "settings.expect.base_url", from_env=False),
 )
 PERMISSIONS_KEY: Final = "permissions"
 """The user's permission rules (`core.permission_rules`): a JSON object of lists, so no
@@ -197,7 +201,7 @@ def _describe(value: object) -> str:
     return shown if len(shown) <= 60 else shown[:57] + "..."
 
 
-def _problem(rule: Rule, value: object, name: str, locale: Locale) -> str:
+def _problem(rule: SettingRule, value: object, name: str, locale: Locale) -> str:
     default = getattr(DEFAULTS, rule.attr)
     return text(
         "settings.invalid",

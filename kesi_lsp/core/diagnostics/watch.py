@@ -25,9 +25,9 @@ from pathlib import Path
 from typing import Final
 
 from kesi_lsp.catalog import Locale, text
-from kesi_lsp.core.editor_problems import (
+from kesi_lsp.core.diagnostics.editor import (
+    EditorProblem,
     EditorProblems,
-    Problem,
     ProblemsUnavailableError,
     Snapshot,
 )
@@ -76,14 +76,16 @@ class Before:
     reason: str = ""
 
 
-def new_problems(before: Sequence[Problem], after: Sequence[Problem]) -> list[Problem]:
+def new_problems(
+    before: Sequence[EditorProblem], after: Sequence[EditorProblem]
+) -> list[EditorProblem]:
     """The problems of `after` that `before` did not have (as many times as it had them).
 
     A problem still on its line is the same one; the rest are matched in order, whatever their
     lines (an edit above them moved them).
     """
     exact = Counter((p.identity(), p.line) for p in before)
-    unmatched: list[Problem] = []
+    unmatched: list[EditorProblem] = []
     for problem in after:
         key = (problem.identity(), problem.line)
         if exact[key] > 0:
@@ -93,7 +95,7 @@ def new_problems(before: Sequence[Problem], after: Sequence[Problem]) -> list[Pr
     left: Counter[tuple[str, str, str | None, str | None, str]] = Counter()
     for (identity, _), count in exact.items():
         left[identity] += count
-    out: list[Problem] = []
+    out: list[EditorProblem] = []
     for problem in unmatched:
         if left[problem.identity()] > 0:
             left[problem.identity()] -= 1
@@ -102,7 +104,7 @@ def new_problems(before: Sequence[Problem], after: Sequence[Problem]) -> list[Pr
     return out
 
 
-def _all(snapshot: Snapshot, paths: Sequence[Path]) -> list[Problem]:
+def _all(snapshot: Snapshot, paths: Sequence[Path]) -> list[EditorProblem]:
     return [p for path in paths for p in snapshot.problems.get(path, ())]
 
 
@@ -118,7 +120,7 @@ def _looked_again(before: Snapshot, now: Snapshot, paths: Sequence[Path]) -> boo
     return True
 
 
-def describe(problem: Problem, locale: Locale) -> str:
+def describe(problem: EditorProblem, locale: Locale) -> str:
     """`rates.py:9 error: "x" is not defined (pyright)`."""
     origin = " ".join(part for part in (problem.source, problem.code) if part)
     return text(
@@ -149,7 +151,7 @@ class ProblemWatch:
         self.locale = locale
         self._settle, self._unwatched = settle, unwatched
         self._poll, self._quiet = poll, quiet
-        self._run_start: dict[Path, tuple[Problem, ...]] = {}
+        self._run_start: dict[Path, tuple[EditorProblem, ...]] = {}
 
     def open_files(self) -> tuple[Path, ...]:
         """The files open in the editor (at most MAX_WATCHED)."""
@@ -214,7 +216,7 @@ class ProblemWatch:
         _tell(emit, ProblemsReported(checked, available=False))
         return text("problems.unavailable", self.locale, reason=reason)
 
-    def _words(self, checked: Sequence[str], new: Sequence[Problem]) -> str:
+    def _words(self, checked: Sequence[str], new: Sequence[EditorProblem]) -> str:
         sep = text("common.list_sep", self.locale)
         if not new:
             return text("problems.none_new", self.locale, files=sep.join(checked))

@@ -1,7 +1,8 @@
 """The agent's knobs, as plain values the core can trust.
 
-Editors deliver settings as loose JSON; `kesi_lsp.lsp.config` validates them and builds this
-frozen dataclass, so nothing in the core ever sees a malformed value.
+Front ends deliver settings as loose JSON or environment variables; `kesi_lsp.core.settings.parse`
+validates them and builds this frozen dataclass, so nothing in the core ever sees a malformed
+value.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from kesi_lsp.catalog import Locale
-from kesi_lsp.core.permission_rules import PermissionRules
+from kesi_lsp.core.settings.permission_rules import PermissionRules
 
 SandboxMode = Literal["auto", "bubblewrap", "seatbelt", "off"]
 SANDBOX_MODES: Final[tuple[SandboxMode, ...]] = ("auto", "bubblewrap", "seatbelt", "off")

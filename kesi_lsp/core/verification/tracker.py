@@ -5,8 +5,8 @@ run the tests after changing code and to say so when it could not. This tracker 
 run's events and reaches its own verdict (design §2.10):
 
 - `verified`: after the run's last change, a check (tests, a build, a type checker, a linter:
-  `kesi_lsp.core.checks`) exited 0, and the editor reports no errors the run introduced into the
-  files it changed;
+  `kesi_lsp.core.verification.checks`) exited 0, and the editor reports no errors the run
+  introduced into the files it changed;
 - `failed`: the last check after the last change failed (or was stopped);
 - `unverified`: anything else: no check ran after the last change, or one passed while the
   editor reports new errors.
@@ -20,10 +20,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from kesi_lsp.catalog import Locale, text
-from kesi_lsp.core.checks import is_check
-from kesi_lsp.core.editor_problems import Problem
+from kesi_lsp.core.diagnostics.editor import EditorProblem
 from kesi_lsp.core.events import CommandFinished, EditApplied, Event, ProblemsReported
-from kesi_lsp.core.verdict import Verdict
+from kesi_lsp.core.verification.checks import is_check
+from kesi_lsp.core.verification.verdict import Verdict
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ class Verification:
     _changes: int = 0
     _last_change: int = -1
     _last_check: _Check | None = None
-    _outstanding: dict[str, tuple[Problem, ...]] = field(default_factory=dict)
+    _outstanding: dict[str, tuple[EditorProblem, ...]] = field(default_factory=dict)
 
     def feed(self, event: Event) -> None:
         self._step += 1

@@ -1,6 +1,6 @@
 """Which shell commands check code: tests, builds, type checkers, linters.
 
-Verification (`kesi_lsp.core.verification`) counts a command only when its exit code says
+Verification (`kesi_lsp.core.verification.tracker`) counts a command only when its exit code says
 something about the code: `pytest -q` exiting 0 does, `ls` exiting 0 does not. The command is
 read with the permission policy's shell reader, and the *last* simple command must be the
 check, because its exit code is the one the shell reports: in `pytest | tail -5` or

@@ -17,7 +17,7 @@ Severity = Literal["error", "warning"]
 
 
 @dataclass(frozen=True)
-class Problem:
+class EditorProblem:
     """One error or warning a language server reports (`line` is 1-based)."""
 
     rel: str
@@ -41,7 +41,7 @@ class Snapshot:
     at the file again, even if it found the same problems. None when it cannot say.
     """
 
-    problems: Mapping[Path, tuple[Problem, ...]] = field(default_factory=dict)
+    problems: Mapping[Path, tuple[EditorProblem, ...]] = field(default_factory=dict)
     changes: Mapping[Path, int | None] = field(default_factory=dict)
 
 

@@ -1,7 +1,7 @@
 """The server's verdict on a run's changes: verified, failed or unverified (design §2.10).
 
-A value of its own (computed by `kesi_lsp.core.verification`, carried by `RunFinished`) so the
-front ends can show it without knowing how it was reached.
+A value of its own (computed by `kesi_lsp.core.verification.tracker`, carried by
+`RunFinished`) so the front ends can show it without knowing how it was reached.
 """
 
 from __future__ import annotations
