@@ -5,7 +5,6 @@ question with its answers in its order, Deny first (the seed's words under zh-TW
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
@@ -19,9 +18,9 @@ from tests.story.run import (
     LOCALES,
     PROMPT,
     bill_free,
-    log_story,
     masked,
     project,
+    reference_story,
     story,
     story_script,
 )
@@ -33,9 +32,7 @@ pytestmark = [pytest.mark.editor, pytest.mark.e2e, pytest.mark.slow]
 def test_neovim_shows_the_servers_lines_of_the_story(
     open_editor: OpenEditor, scripted_api: StartServer, tmp_path: Path, locale: Locale
 ) -> None:
-    reference = asyncio.run(
-        log_story(project(tmp_path / "log"), scripted_api(story_script()), locale)
-    )
+    reference = reference_story(project(tmp_path / "log"), scripted_api(story_script()), locale)
     folder = project(tmp_path / "calc")
     api = scripted_api(story_script())
     kesi = start_kesi(open_editor, folder, api.base_url, setup={"server": {"locale": locale}})

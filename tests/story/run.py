@@ -16,6 +16,8 @@ editor's request names its own folder and open files.
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -140,3 +142,10 @@ async def log_story(folder: Path, api: Any, locale: Locale) -> Reference:
     assert done["status"] == "done", done
     assert (folder / "calc.py").read_text(encoding="utf-8") == CALC_FIXED
     return Reference(story(lines, folder, locale), done.get("bill"), done)
+
+
+def reference_story(folder: Path, api: Any, locale: Locale) -> Reference:
+    """`log_story` for a test without an event loop of its own to lend (a real editor's test;
+    Playwright's sync API keeps a loop running in the test's thread): in a thread of its own."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, log_story(folder, api, locale)).result()
