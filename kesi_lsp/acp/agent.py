@@ -90,7 +90,7 @@ class KesiAgent:
     def __init__(self, runtime: Runtime, env_settings: EnvironmentSettings) -> None:
         self.runtime = runtime
         self._env_settings = env_settings
-        self.parsed: ParsedSettings = parse_settings(env_settings)
+        self.parsed: ParsedSettings = parse_settings(env_settings, editor="acp")
         self.client: AcpClient | None = None  # set by the connection (app.py)
         self.sessions = AcpSessions()
         self.runs = Runs()
@@ -114,7 +114,9 @@ class KesiAgent:
     ) -> InitializeResponse:
         client = self._client()
         client.features = ClientFeatures.from_initialize(client_capabilities, client_info)
-        self.parsed = parse_settings(self._env_settings, settings_section(request_meta()))
+        self.parsed = parse_settings(
+            self._env_settings, settings_section(request_meta()), editor="acp"
+        )
         for problem in self.parsed.problems:
             log.warning("%s", problem)
         log.info(

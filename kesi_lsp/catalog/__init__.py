@@ -20,11 +20,13 @@ from kesi_lsp.catalog import (
     compaction,
     demo,
     doctor,
+    editors,
     guards,
     loop,
     lsp,
     lsp_loop,
     permissions,
+    rendered,
     resume,
     runs,
     sandbox,
@@ -38,6 +40,10 @@ from kesi_lsp.catalog import (
 Locale = Literal["en", "zh-TW"]
 LOCALES: Final[tuple[Locale, ...]] = ("en", "zh-TW")
 DEFAULT_LOCALE: Final[Locale] = "en"
+
+Editor = Literal["vscode", "nvim", "emacs", "helix", "acp", "lsp"]
+"""The editor a session talks to (`lsp`: an LSP client KeSi does not know by name): it decides
+how a sentence names the editor's own commands (`reset_command`)."""
 
 _DOMAINS = (
     common,
@@ -56,9 +62,11 @@ _DOMAINS = (
     settings,
     lsp,
     lsp_loop,
+    rendered,
     acp,
     demo,
     doctor,
+    editors,
 )
 
 
@@ -89,3 +97,9 @@ def text(key: str, locale: Locale = DEFAULT_LOCALE, /, **fields: object) -> str:
     en, zh = MESSAGES[key]
     template = zh if locale == "zh-TW" else en
     return template.format(**fields) if fields else template
+
+
+def reset_command(editor: Editor, locale: Locale = DEFAULT_LOCALE, /) -> str:
+    """How `editor` names the command that starts a fresh conversation (the seed's `/reset`),
+    in `locale`: what a sentence's `{reset}` says."""
+    return text(f"editor.reset.{editor}", locale)

@@ -1,24 +1,22 @@
 """Messages of the `loop` domain: key -> (English, Traditional Chinese as the seed words it).
 
 Sources: Day 12 (limits, interruption, `describe_api_error`), Day 16 (system prompt), Day 17
-(interrupted stream), Day 18 (the meter's line). Where the seed says `/reset` the Chinese keeps
-it word for word; the English also names the editor command that does the same.
+(interrupted stream), Day 18 (the meter's line). Where the seed says `/reset`, `{reset}` names
+the command the user has in their editor (`kesi_lsp.catalog.editors`).
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-_RESET_EN = "/reset (the “KeSi: Reset” command)"
-
 MESSAGES: Final[dict[str, tuple[str, str]]] = {
     # --- stops (Day 12, Day 10) ---
     "loop.max_turns": (
         "Error: this task has used {max_turns} model round-trips without reaching a conclusion, "
         "so KeSi stops here. Rephrase the question, split the task into smaller pieces, or "
-        f"start over with {_RESET_EN}.",
+        "start over with {reset}.",
         "錯誤：這一輪已經用掉 {max_turns} 次模型往返還沒有結論，先停下來。"
-        "可以換個問法、把任務拆小，或用 /reset 重來。",
+        "可以換個問法、把任務拆小，或用{reset}重來。",
     ),
     "loop.tool_failures": (
         "Error: every tool call failed for {max_failures} rounds in a row; stopped at round "
@@ -78,8 +76,8 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
     ),
     "loop.api.bad_request": (
         "Error: the request was rejected (400): {detail}. If the conversation is too long, "
-        f"clear it with {_RESET_EN} and start again.",
-        "錯誤：請求被拒絕（400）：{detail}。如果是對話太長，可以用 /reset 清空後重來。",
+        "start over with {reset}.",
+        "錯誤：請求被拒絕（400）：{detail}。如果是對話太長，可以用{reset}清空後重來。",
     ),
     "loop.api.timeout": (
         "Error: timed out waiting for the model's response.",

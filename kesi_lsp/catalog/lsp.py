@@ -207,9 +207,8 @@ _RUNS: Final[dict[str, tuple[str, str]]] = {
     ),
     "lsp.hint.context_window": (
         "The conversation no longer fits the model's context window: start a fresh one with "
-        "“KeSi: Reset” (kesi.reset), then ask again.",
-        "對話已經塞不進模型的 context window：用「KeSi: Reset」（kesi.reset）重新開始一段對話，"
-        "再問一次。",
+        "{reset}, then ask again.",
+        "對話已經塞不進模型的 context window：用{reset}重新開始一段對話，再問一次。",
     ),
     "lsp.hint.tool_failures": (
         "Look at the tool errors in the KeSi output to see what went wrong, then rephrase the "
@@ -233,7 +232,7 @@ _RUNS: Final[dict[str, tuple[str, str]]] = {
 
 _LOG: Final[dict[str, tuple[str, str]]] = {
     "lsp.log.kesi": ("KeSi > ", "KeSi > "),
-    "lsp.log.tool": ("  [tool] {tool}({input})", "  [執行工具] {tool}({input})"),
+    "lsp.log.tool": ("  [tool] {tool}: {detail}", "  [執行工具] {tool}：{detail}"),
     "lsp.log.tool_done": ("    → {summary}", "    → {summary}"),
     "lsp.log.tool_error": ("    ✗ {summary}", "    ✗ {summary}"),
     "lsp.log.notice": ("  ({text})", "  （{text}）"),

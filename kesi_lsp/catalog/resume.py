@@ -1,19 +1,17 @@
 """Messages of resuming a saved conversation (`kesi_lsp.core.persistence`): key -> (English,
 Traditional Chinese). Day 04 describes Claude Code's `--continue`; the seed's /reset is the
-way back to a fresh conversation, and the English also names the editor command."""
+way back to a fresh conversation, named as the user's editor names it (`{reset}`)."""
 
 from __future__ import annotations
 
 from typing import Final
 
-_RESET_EN = "/reset (the “KeSi: Reset” command)"
-
 MESSAGES: Final[dict[str, tuple[str, str]]] = {
     "resume.continued": (
         "Continuing this folder's conversation from {when} ({messages} messages, US${cost} so "
-        f"far). To start fresh, use {_RESET_EN}.",
+        "far). To start fresh, use {reset}.",
         "接續這個資料夾 {when} 的對話（{messages} 則訊息，目前累計 ${cost}）。"
-        "要重新開始請用 /reset。",
+        "要重新開始請用{reset}。",
     ),
     "resume.interrupted": (
         "Its last run was cut short when KeSi stopped; that round was closed as an interruption "

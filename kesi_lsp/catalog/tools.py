@@ -230,6 +230,10 @@ _EDIT: Final[dict[str, tuple[str, str]]] = {
         "錯誤：要替換的那段內容在讀取後又被改過（使用者或其他程式改了那裡），什麼都沒有改；"
         "請重新 read_file 後再修改。",
     ),
+    "tools.edit.changed_note": (  # after Day 9's no-match / not-unique text, when the user typed
+        " (The file was changed after you read it; read_file shows its current text.)",
+        "（你讀取之後這個檔案被改過了，read_file 可以看到目前的內容。）",
+    ),
     "tools.edit.changed_meanwhile": (
         "Error: the file changed while the edit was being made (the user or another program "
         "edited it). Nothing was changed; read it again with read_file before editing.",

@@ -40,7 +40,7 @@ from typing import Any
 
 from anthropic.types import ContentBlockParam, Message, ToolResultBlockParam, ToolUseBlockParam
 
-from kesi_lsp.catalog import Locale, text
+from kesi_lsp.catalog import Locale, reset_command, text
 from kesi_lsp.core import tools as tool_registry
 from kesi_lsp.core.changes.run import note as change_note
 from kesi_lsp.core.compaction import Compactor
@@ -167,7 +167,7 @@ class _Run:
             result = await self.compactor.turn(self._send)  # compacts, trims, then sends
             if result.kind == "failed_before_start":
                 assert result.error is not None
-                message = describe_api_error(result.error, self.locale)
+                message = describe_api_error(result.error, self.locale, self.settings.editor)
                 return self._finish("failed", message, notice="error")
             self.bill.charge(result)
             if result.kind == "cancelled":
@@ -189,7 +189,12 @@ class _Run:
                     turn=turn,
                 )
         return self._stop(
-            "limit", "loop.max_turns", notice="limit", limit="max_turns", max_turns=max_turns
+            "limit",
+            "loop.max_turns",
+            notice="limit",
+            limit="max_turns",
+            max_turns=max_turns,
+            reset=reset_command(self.settings.editor, self.locale),
         )
 
     async def _handle_reply(self, message: Message) -> RunFinished | bool:
@@ -281,7 +286,7 @@ class _Run:
         """Keep the finished text, run no tool, and write the error down (Day 17, Day 18)."""
         assert result.error is not None
         kept = self._complete_blocks(result, text_only=True)
-        message = describe_api_error(result.error, self.locale)
+        message = describe_api_error(result.error, self.locale, self.settings.editor)
         add_assistant(self.history, [*kept, text_param(message)])
         return self._finish("failed", message, notice="error")
 

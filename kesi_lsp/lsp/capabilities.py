@@ -2,7 +2,8 @@
 
 Every fallback of the wire contract (design §2.2) hangs on one of these flags, so they are
 computed in one place and named for what KeSi does with them, not for where they hide in the
-LSP capability tree. The client's name never decides anything: capabilities do.
+LSP capability tree. The client's name never decides what KeSi does: capabilities do. It only
+decides how KeSi's sentences name the editor's own commands (`editor_of`).
 """
 
 from __future__ import annotations
@@ -10,8 +11,11 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Final
 
 from lsprotocol import types
+
+from kesi_lsp.catalog import Editor
 
 
 class ReviewRoute(enum.StrEnum):
@@ -86,3 +90,23 @@ def client_features(caps: types.ClientCapabilities) -> ClientFeatures:
         work_done_progress=bool(window and window.work_done_progress),
         configuration=bool(workspace and workspace.configuration),
     )
+
+
+_EDITORS: Final[tuple[tuple[str, Editor], ...]] = (
+    ("neovim", "nvim"),
+    ("nvim", "nvim"),
+    ("eglot", "emacs"),
+    ("emacs", "emacs"),
+    ("helix", "helix"),
+    ("code", "vscode"),  # "Visual Studio Code", "Code - OSS", "VSCodium", and their insiders
+    ("cursor", "vscode"),
+    ("windsurf", "vscode"),
+)
+
+
+def editor_of(info: types.ClientInfo | None) -> Editor:
+    """Which editor `initialize`'s `clientInfo` names (vscode-languageclient sends VS Code's
+    app name, Neovim "Neovim", eglot "Eglot", Helix "helix"): only the words KeSi uses for the
+    editor's own commands depend on it, never what KeSi does."""
+    name = info.name.lower() if info is not None else ""
+    return next((editor for part, editor in _EDITORS if part in name), "lsp")

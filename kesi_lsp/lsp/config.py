@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
+from kesi_lsp.catalog import Editor
 from kesi_lsp.core import ParsedSettings, parse_settings
 
 # Settings the editor plugins read themselves (VS Code's `kesi.serverPath`, `kesi.review`,
@@ -25,12 +26,14 @@ class ConfigStore:
 
     Layers, later ones winning: `initializationOptions`; `workspace`, the unscoped answer of
     `workspace/configuration` (no folder open) or what a client without that request pushed in
-    `didChangeConfiguration`; `folders`, the answer for each folder URI.
+    `didChangeConfiguration`; `folders`, the answer for each folder URI. `editor` is which
+    editor the client is (from `initialize`), for the command names KeSi's sentences use.
     """
 
     init_options: Mapping[str, object] = field(default_factory=dict)
     workspace: Mapping[str, object] = field(default_factory=dict)
     folders: dict[str, Mapping[str, object]] = field(default_factory=dict)
+    editor: Editor = "lsp"
     _reported: set[str] = field(default_factory=set)
 
     def settings_for(self, folder_uri: str | None) -> ParsedSettings:
@@ -38,7 +41,9 @@ class ConfigStore:
         layers = [self.init_options, self.workspace]
         if folder_uri is not None:
             layers.append(self.folders.get(folder_uri, {}))
-        return parse_settings(*layers, sources=("init", "user", "user"), quiet=CLIENT_KEYS)
+        return parse_settings(
+            *layers, sources=("init", "user", "user"), quiet=CLIENT_KEYS, editor=self.editor
+        )
 
     def new_problems(self, parsed: ParsedSettings) -> list[str]:
         """Problems not reported yet: the user hears about each bad value once, not per pull."""

@@ -18,7 +18,7 @@ from lsprotocol import types
 
 from kesi_lsp.core import SETTINGS_SECTION as SECTION
 from kesi_lsp.core import settings_section as kesi_section
-from kesi_lsp.lsp.capabilities import client_features
+from kesi_lsp.lsp.capabilities import client_features, editor_of
 from kesi_lsp.lsp.driver import run_for_token
 from kesi_lsp.lsp.folders import Folder, uri_to_path
 from kesi_lsp.lsp.log import attach_client_log
@@ -33,6 +33,7 @@ CONFIG_SECONDS: Final = 5.0
 def initialize(ls: KesiServer, params: types.InitializeParams) -> None:
     ls.features = client_features(params.capabilities)
     ls.config.init_options = kesi_section(params.initialization_options)
+    ls.config.editor = editor_of(params.client_info)
     log.info("client %s: %s", params.client_info.name if params.client_info else "?", ls.features)
 
 

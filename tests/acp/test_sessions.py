@@ -135,6 +135,8 @@ async def test_limits_end_with_their_stop_reason_and_a_way_on(
         done = await agent.prompt(await agent.start(project), "go")
     assert done.stop_reason == stop
     assert client.notices("limit") and hint in client.notices("hint")[0]
+    if stop == "max_turn_requests":  # the seed's /reset: an ACP client's way is a new thread
+        assert "start over with a new thread." in client.notices("limit")[0]
 
 
 async def test_typing_during_the_review_refuses_the_edit(

@@ -55,7 +55,7 @@ async def test_full_context_window_suggests_a_reset(
         script(reply("Rewriting", HALF_WRITTEN, stop_reason="model_context_window_exceeded"))
     )
     error = await _limit_message(project, api, {})
-    assert error.endswith("start a fresh one with “KeSi: Reset” (kesi.reset), then ask again.")
+    assert error.endswith("start a fresh one with “KeSi: Reset”, then ask again.")
     assert "filled the context window" in error and "maxTurns" not in error
 
 
@@ -80,7 +80,7 @@ async def test_repeated_tool_failures_point_at_the_tool_errors(
         ("max_tokens", "或調高 kesi.maxTokens 設定。"),
         (
             "model_context_window_exceeded",
-            "用「KeSi: Reset」（kesi.reset）重新開始一段對話，再問一次。",
+            "用「:KeSiReset」重新開始一段對話，再問一次。",
         ),
     ],
 )
@@ -91,3 +91,27 @@ async def test_the_hint_speaks_the_users_language(
     error = await _limit_message(project, api, {"locale": "zh-TW"}, editor="neovim")
     assert error.startswith("KeSi 碰到上限停下來了：錯誤：") and error.endswith(hint)
     assert "maxTurns" not in error
+
+
+@pytest.mark.parametrize(
+    ("editor", "en", "zh"),
+    [
+        ("vscode", "“KeSi: Reset”", "「KeSi: Reset」"),
+        ("neovim", ":KeSiReset", "「:KeSiReset」"),
+        ("emacs", "M-x kesi-reset", "「M-x kesi-reset」"),
+        ("helix", ":lsp-workspace-command kesi.reset", "「:lsp-workspace-command kesi.reset」"),
+    ],
+)
+@pytest.mark.parametrize("locale", ["en", "zh-TW"])
+async def test_the_way_to_start_over_is_the_editors_own_command(
+    project: Path, scripted_api: StartServer, editor: str, en: str, zh: str, locale: str
+) -> None:
+    """Where the seed says 「用 /reset」, each editor's user hears the command *they* have (seed
+    Day 04 and 12), in both locales: the limit's own words and the hint after them."""
+    api = scripted_api(script(reply(tool_use("read_file", {"file_path": "calc.py"}))))
+    error = await _limit_message(project, api, {"maxTurns": 1, "locale": locale}, editor=editor)
+    if locale == "en":
+        assert f"start over with {en}." in error
+    else:
+        assert f"或用{zh}重來。" in error
+    assert "/reset" not in error

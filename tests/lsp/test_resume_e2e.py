@@ -78,6 +78,7 @@ async def test_a_run_killed_mid_way_is_resumed_sealed_by_the_next_server(
         assert first_line["notice"] == "resume"
         assert first_line["text"].startswith("Continuing this folder's conversation from ")
         assert "(2 messages" in first_line["text"]
+        assert first_line["text"].endswith("To start fresh, use “KeSi: Reset”.")  # VS Code's
         assert second["notice"] == "resume" and "cut short" in second["text"]
         messages = api.requests[-1].body["messages"]
         sealed = messages[2]["content"][0]

@@ -202,7 +202,11 @@ class Compactor:
             self._notice("compaction.cancelled")
             raise asyncio.CancelledError
         if result.kind != "complete":
-            detail = describe_api_error(result.error, self.locale) if result.error else ""
+            detail = (
+                describe_api_error(result.error, self.locale, self.settings.editor)
+                if result.error
+                else ""
+            )
             self._failed(detail)
             return None
         assert result.message is not None

@@ -11,7 +11,7 @@ from __future__ import annotations
 import anthropic
 import httpx2
 
-from kesi_lsp.catalog import Locale, text
+from kesi_lsp.catalog import Editor, Locale, reset_command, text
 from kesi_lsp.core.watchdog import StreamStalledError
 
 
@@ -33,8 +33,9 @@ def _underlying(exc: BaseException, locale: Locale) -> str:
     return text("loop.api.no_detail", locale)
 
 
-def describe_api_error(exc: BaseException, locale: Locale) -> str:
-    """The seed's human message for an API (or transport) failure."""
+def describe_api_error(exc: BaseException, locale: Locale, editor: Editor = "lsp") -> str:
+    """The seed's human message for an API (or transport) failure; `editor` names the command
+    that starts over where the seed says /reset."""
     if isinstance(exc, StreamStalledError):
         return text("loop.api.stalled", locale, seconds=f"{exc.seconds:g}")
     if isinstance(exc, anthropic.RateLimitError):
@@ -42,7 +43,12 @@ def describe_api_error(exc: BaseException, locale: Locale) -> str:
     if isinstance(exc, anthropic.OverloadedError):
         return text("loop.api.overloaded", locale)
     if isinstance(exc, anthropic.BadRequestError):
-        return text("loop.api.bad_request", locale, detail=_detail(exc))
+        return text(
+            "loop.api.bad_request",
+            locale,
+            detail=_detail(exc),
+            reset=reset_command(editor, locale),
+        )
     if isinstance(exc, anthropic.APITimeoutError | httpx2.TimeoutException):
         return text("loop.api.timeout", locale)
     if isinstance(exc, anthropic.APIConnectionError):

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
-from kesi_lsp.catalog import Locale, text
+from kesi_lsp.catalog import Locale, reset_command, text
 from kesi_lsp.core.history import add_assistant, seal_dangling_tool_use, tool_uses
 from kesi_lsp.core.persistence.codec import CorruptConversationError, Saved, decode, encode
 from kesi_lsp.core.persistence.writer import ErrorSink, Writer
@@ -170,6 +170,7 @@ class ConversationStore:
                 when=saved.saved_at.strftime("%Y-%m-%d %H:%M"),
                 messages=len(saved.history),
                 cost=f"{saved.usage.cost_usd:.4f}",
+                reset=reset_command(session.settings.editor, locale),
             )
         ]
         if saved.running:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
-from kesi_lsp.catalog import Locale
+from kesi_lsp.catalog import Editor, Locale
 from kesi_lsp.core.settings.permission_rules import PermissionRules
 
 SandboxMode = Literal["auto", "bubblewrap", "seatbelt", "off"]
@@ -39,6 +39,8 @@ class AgentSettings:
     (`kesi_lsp.core.watchdog`). `search_max_turns` bounds the search sub-agent's own loop.
     `change_sets` keeps every run's changes reviewable and revertible (design §2.9).
     `permissions` are the user's rules (`core.permissions.rules`), from user-level settings only.
+    `editor` is not a user setting: the front end says which editor it serves, so a sentence
+    that sends the user to the seed's `/reset` names that editor's own command.
     """
 
     model: str = DEFAULT_MODEL
@@ -55,6 +57,7 @@ class AgentSettings:
     stream_idle_timeout: float = 60.0
     search_max_turns: int = 10
     locale: Locale = "en"
+    editor: Editor = "lsp"
     change_sets: bool = True
     api_key: str | None = None
     base_url: str | None = None

@@ -17,7 +17,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Final, Literal
 
-from kesi_lsp.catalog import Locale, is_locale, text
+from kesi_lsp.catalog import Editor, Locale, is_locale, text
 from kesi_lsp.core.settings.agent import APPROVAL_MODES, SANDBOX_MODES, AgentSettings
 from kesi_lsp.core.settings.permission_rules import parse_rules
 
@@ -217,13 +217,15 @@ def parse_settings(
     *layers: Mapping[str, object] | EnvironmentSettings,
     sources: Sequence[str] = (),
     quiet: Collection[str] = (),
+    editor: Editor = "lsp",
 ) -> ParsedSettings:
     """Validate `layers` (later ones win; JSON null means "not set") into AgentSettings.
 
     A problem names the setting as the user wrote it: `kesi.<key>` for a JSON layer, the
     variable for an `EnvironmentSettings` layer. `sources` names each layer ("init", "user"):
     the permission rules say where they came from. Keys in `quiet` are a client's own (VS Code
-    sends `serverPath` with the section) and are not logged as unknown.
+    sends `serverPath` with the section) and are not logged as unknown. `editor` is the front
+    end's, never the user's: which editor's command names the sentences use.
     """
     merged: dict[str, object] = {}
     spelled: dict[str, str] = {}
@@ -241,7 +243,7 @@ def parse_settings(
     locale: Locale = "en"
     if is_locale(merged.get("locale")):
         locale = merged["locale"]  # type: ignore[assignment]
-    values_ok: dict[str, object] = {}
+    values_ok: dict[str, object] = {"editor": editor}
     problems: list[str] = []
     for rule in RULES:
         if rule.key not in merged:

@@ -127,7 +127,7 @@ class _Search:
         """The conclusion or a failure (a ToolResult), or the tool calls to run next."""
         if result.kind != "complete" or result.message is None:
             assert result.error is not None
-            reason = describe_api_error(result.error, self.locale)
+            reason = describe_api_error(result.error, self.locale, self.settings.editor)
             return ToolResult(text("search.failed", self.locale, reason=reason), True)
         message = result.message
         if message.stop_reason == "max_tokens":

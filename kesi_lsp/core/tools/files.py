@@ -11,7 +11,8 @@ clears the record; a successful edit or write clears it too (the text the model 
 longer the file's). If a record exists and the text changed since (the user typed after the
 agent read), write_file refuses as stale; edit_file lands on the current text when its
 `old_string` is still there, unique, and the typing did not touch it (seed Day 9: 不相干的變動
-沒必要擋), and refuses as stale otherwise.
+沒必要擋); a missing or repeated `old_string` gets the seed's texts, and only typing over the
+one match refuses the edit as stale.
 
 A landed change is recorded in the run's change set (`ctx.changes`, design §2.9), so the user can
 keep or undo it hunk by hunk later.
@@ -199,7 +200,7 @@ async def edit_file(args: dict[str, str], ctx: ToolContext) -> ToolResult:
     first = content.find(old)
     refused = _match_refusal(ctx, found.path, content, old, first)
     if refused is not None:
-        return _error(ctx, refused)
+        return refused
     after = content[:first] + new + content[first + len(old) :]
     try:
         after.encode("utf-8")
@@ -212,24 +213,27 @@ async def edit_file(args: dict[str, str], ctx: ToolContext) -> ToolResult:
     return await _deliver(ctx, change, done)
 
 
-def _match_refusal(ctx: ToolContext, path: Path, content: str, old: str, first: int) -> str | None:
+def _match_refusal(
+    ctx: ToolContext, path: Path, content: str, old: str, first: int
+) -> ToolResult | None:
     """Why `old` (found at `first`, -1: not found) cannot be replaced in `content`, or None.
 
-    Day 9: typing since the read only refuses the edit when it touched the replaced text (or
-    made it vanish or repeat); then the model is told to read again. Without a record of the
-    read (or of its text) a unique match is the seed's own evidence."""
+    Day 9: a missing or repeated `old_string` gets the seed's own texts, with a short note when
+    the user changed the file since the read (「不相干的變動沒必要擋」: typing elsewhere never
+    refuses). The one stricter rule: typing that touched the one match refuses it as stale, as
+    `count = 1` typed into `count = 10` would otherwise become `count = 20`. Without a record of
+    the read (or of its text) a unique match is the seed's own evidence."""
     record = ctx.session.reads.get(path)
     changed = record is not None and record != text_digest(content)
-    unique = first != -1 and content.find(old, first + 1) == -1
-    if changed and not unique:
-        return "tools.edit.stale"
-    if first == -1:
-        return "tools.edit.no_match"
-    if not unique:
-        return "tools.edit.ambiguous"
+    if first == -1 or content.find(old, first + 1) != -1:
+        key = "tools.edit.no_match" if first == -1 else "tools.edit.ambiguous"
+        said = text(key, ctx.locale)
+        if changed:
+            said += text("tools.edit.changed_note", ctx.locale)
+        return ToolResult(said, True)
     seen = ctx.session.read_texts.get(path) if changed else None
     if seen is not None and typed_over(seen, content, first, len(old)):
-        return "tools.edit.stale"
+        return _error(ctx, "tools.edit.stale")
     return None
 
 

@@ -115,7 +115,7 @@ async def test_400_is_not_retried(make_agent: MakeAgent) -> None:
     finished = await agent.ask("你好")
     assert len(agent.server.requests) == 1
     assert "請求被拒絕（400）" in finished.text and "prompt is too long" in finished.text
-    assert "/reset" in finished.text
+    assert "可以用「kesi.reset」指令清空後重來。" in finished.text  # an editor KeSi does not know
     assert agent.notices("retry") == []
 
 

@@ -56,7 +56,7 @@ CASES = {
     "400 prompt too long": Case(
         (http_error(400, message="prompt is too long: 210000 tokens > 200000 maximum"),),
         "錯誤：請求被拒絕（400）：prompt is too long: 210000 tokens > 200000 maximum。"
-        "如果是對話太長，可以用 /reset 清空後重來。",
+        "如果是對話太長，可以用「kesi.reset」指令清空後重來。",
         "Error: the request was rejected (400): prompt is too long",
     ),
     "connection reset mid tool input": Case(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from kesi_lsp.catalog import Locale
 from kesi_lsp.core.approval import Choice
 from kesi_lsp.core.events import EditApplied
 from kesi_lsp.core.tools import ToolResult
@@ -211,32 +212,84 @@ async def test_typing_elsewhere_after_the_read_does_not_block_the_edit(zh: Works
     assert zh.read("app.py") == b'title = "Hi"\ncount = 2\n'
 
 
-@pytest.mark.parametrize(
-    ("typed", "why"),
-    [
-        ('title = "Hello"\ncount = 2\n', "the replaced text itself changed"),
-        ('title = "Hello"\ncount = 10\n', "still contains old_string, but typed onto it"),
-        ('title = "Hello"\n# note count = 1\ncount = 1\n', "now appears twice"),
-    ],
-)
-async def test_typing_that_touched_the_replaced_text_is_refused_as_stale(
-    zh: Workspace, typed: str, why: str
+_READ = 'title = "Hello"\ncount = 1\n'
+_NO_MATCH = {
+    "en": "Error: the text to replace was not found in the file. old_string must match the "
+    "file's content exactly (spaces, indentation and line breaks included); use read_file "
+    "to check the current content first.",
+    "zh-TW": "錯誤：在檔案裡找不到要替換的文字。old_string 必須與檔案內容"
+    "完全一致（包含空白、縮排與換行），請先用 read_file 確認目前內容。",
+}
+_NOT_UNIQUE = {
+    "en": "Error: the text to replace occurs more than once in the file, so it is not clear "
+    "which one to change. Make old_string longer and include more surrounding context so "
+    "that it is unique in the file.",
+    "zh-TW": "錯誤：要替換的文字在檔案裡不只出現一次，無法確定要改哪一處。"
+    "請加長 old_string、納入更多前後文，使它在檔案中唯一。",
+}
+_CHANGED = {
+    "en": " (The file was changed after you read it; read_file shows its current text.)",
+    "zh-TW": "（你讀取之後這個檔案被改過了，read_file 可以看到目前的內容。）",
+}
+_STALE = {
+    "en": "Error: the text to replace was changed after you read the file (the user or another "
+    "program edited that part). Nothing was changed; read it again with read_file before "
+    "editing.",
+    "zh-TW": "錯誤：要替換的那段內容在讀取後又被改過（使用者或其他程式改了那裡），什麼都沒有改；"
+    "請重新 read_file 後再修改。",
+}
+_DONE = {"en": "Replaced (starting at line 2).", "zh-TW": "替換完成（從第 2 行開始）。"}
+
+# Day 9's table: what the user typed after the model read _READ, and what replacing
+# `count = 1` with `count = 3` then answers ("" = unchanged file, None = landed).
+_DAY9 = [
+    ('title = "Hi"\ncount = 1\n', _DONE, 'title = "Hi"\ncount = 3\n', "seed: title changed"),
+    ('title = "Hello"\ncount = 2\n', _NO_MATCH, "", "seed: the replaced text changed"),
+    ('title = "Hello"\ncount = 10\n', _STALE, "", "typed onto it: would become count = 30"),
+    ('title = "Hello"\n# count = 1\ncount = 1\n', _NOT_UNIQUE, "", "now appears twice"),
+]
+
+
+@pytest.mark.parametrize("locale", ["en", "zh-TW"])
+@pytest.mark.parametrize(("typed", "said", "after", "why"), _DAY9)
+async def test_day9_table_of_typing_after_the_read(
+    tmp_path: object,
+    locale: Locale,
+    typed: str,
+    said: dict[str, str],
+    after: str,
+    why: str,
 ) -> None:
-    """I4: the user's typing reached the very place the edit replaces: refused, nothing changed,
-    and the model is told to read again; reading again makes it go through."""
-    zh.write("app.py", 'title = "Hello"\ncount = 1\n')
-    await zh.call("read_file", file_path="app.py")
-    zh.write("app.py", typed)
-    result = await edit(zh, "app.py", "count = 1", "count = 3")
-    assert result == ToolResult(
-        "錯誤：要替換的那段內容在讀取後又被改過（使用者或其他程式改了那裡），什麼都沒有改；"
-        "請重新 read_file 後再修改。",
-        True,
-    ), why
-    assert zh.read("app.py") == typed.encode()
-    await zh.call("read_file", file_path="app.py")
-    again = await edit(zh, "app.py", "count = 1\n", "count = 3\n")
+    """Day 9: unrelated typing never blocks (「不相干的變動沒必要擋」); a missing or repeated
+    old_string gets the seed's own text, noting the change; typing over the one match is stale.
+    Whatever is refused leaves the user's text as typed, and reading again makes it go through
+    when the text is unique again."""
+    ws = make_workspace(tmp_path, locale=locale)  # type: ignore[arg-type]
+    ws.write("app.py", _READ)
+    await ws.call("read_file", file_path="app.py")
+    ws.write("app.py", typed)
+    result = await edit(ws, "app.py", "count = 1", "count = 3")
+    if said is _DONE:
+        assert result == ToolResult(said[locale]), why
+        assert ws.read("app.py") == after.encode()
+        return
+    note = _CHANGED[locale] if said is not _STALE else ""
+    assert result == ToolResult(said[locale] + note, True), why
+    assert ws.read("app.py") == typed.encode()
+    await ws.call("read_file", file_path="app.py")
+    again = await edit(ws, "app.py", "count = 1\n", "count = 3\n")
     assert again.is_error == (typed.count("count = 1\n") != 1)
+
+
+@pytest.mark.parametrize("locale", ["en", "zh-TW"])
+async def test_no_match_without_typing_has_no_note(tmp_path: object, locale: Locale) -> None:
+    """The note is only there when the file changed since the read: a plain miss is the seed's
+    text alone."""
+    ws = make_workspace(tmp_path, locale=locale)  # type: ignore[arg-type]
+    ws.write("app.py", _READ)
+    await ws.call("read_file", file_path="app.py")
+    result = await edit(ws, "app.py", "count = 2", "count = 3")
+    assert result == ToolResult(_NO_MATCH[locale], True)
 
 
 async def test_typing_on_the_same_line_next_to_the_replaced_text_is_stale(tmp_path: object) -> None:
