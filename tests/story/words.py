@@ -55,3 +55,8 @@ def end(status: str = "done", verdict: str | None = "verified", locale: Locale =
     if verdict is not None:
         words.append(text(f"verify.status.{verdict}", locale))
     return " · ".join(words) + " · "
+
+
+def question(locale: Locale = "en") -> str:
+    """What every review and command prompt asks (Day 14's 「放行嗎？」)."""
+    return text("lsp.prompt.question", locale)
