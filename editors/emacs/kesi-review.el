@@ -54,16 +54,15 @@ a accept, A accept for the session, r or q reject, e ediff."
   "The server's answers of PARAMS, in its order, each after its key.
 As in \"r Deny · a …\"."
   (mapconcat (lambda (action)
-               (format "%s %s" (or (cdr (assoc (plist-get action :decision) kesi-review--keys)) "?")
+               (concat (cdr (assoc (plist-get action :decision) kesi-review--keys)) " "
                        (plist-get action :title)))
-             (append (plist-get params :actions) nil) " · "))
+             (plist-get params :actions) " · "))
 
 (defun kesi-review--said (params decision)
   "The server's words for DECISION among the answers of PARAMS."
-  (or (cl-loop for action in (append (plist-get params :actions) nil)
-               when (equal (plist-get action :decision) decision)
-               return (plist-get action :title))
-      decision))
+  (plist-get (cl-find decision (plist-get params :actions)
+                      :key (lambda (a) (plist-get a :decision)) :test #'equal)
+             :title))
 
 (defun kesi-review--help (params)
   "The header line of the review of PARAMS.

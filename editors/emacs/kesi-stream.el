@@ -49,10 +49,8 @@ result; an edit's diff has none."
     ("edit" '(kesi-tool-ok . nil))))
 
 (defun kesi-stream-lines (params)
-  "The lines the server rendered for PARAMS: its `lines', else its `line'."
-  (let ((lines (plist-get params :lines)) (line (plist-get params :line)))
-    (cond ((or (consp lines) (vectorp lines)) (mapcar (lambda (l) (format "%s" l)) lines))
-          ((and (stringp line) (not (string-empty-p line))) (list line)))))
+  "The lines the server rendered for PARAMS (its `lines')."
+  (mapcar (lambda (line) (format "%s" line)) (plist-get params :lines)))
 
 (defun kesi-stream--show (params)
   "Append the server's lines of the `kesi/stream' event PARAMS, each with its face."
@@ -109,9 +107,8 @@ result; an edit's diff has none."
 The server's lines: why it stopped, the verdict and what it rests on; the
 bill is in the run's last line."
   (let ((bill (plist-get params :bill)))
-    (cl-remove-if (lambda (line) (and (stringp bill) (not (string-empty-p bill))
-                                      (string-search bill line)))
-                  (kesi-stream-lines (list :lines (plist-get params :lines))))))
+    (cl-remove-if (lambda (line) (and (stringp bill) (string-search bill line)))
+                  (kesi-stream-lines params))))
 
 (defun kesi-stream-finish (server params)
   "The end of a run (`kesi/runFinished' PARAMS of SERVER), in the server's words."

@@ -60,3 +60,13 @@ def end(status: str = "done", verdict: str | None = "verified", locale: Locale =
 def question(locale: Locale = "en") -> str:
     """What every review and command prompt asks (Day 14's 「放行嗎？」)."""
     return text("lsp.prompt.question", locale)
+
+
+def edited(path: str, locale: Locale = "en") -> str:
+    """An applied edit's line: `  [edited] calc.py` (its diff follows)."""
+    return text("lsp.log.edit", locale, path=path)
+
+
+def edit_title(path: str, tool: str = "edit_file", locale: Locale = "en") -> str:
+    """An edit review's title: what changes (Day 14's 「{tool} 修改檔案：{file_path}」)."""
+    return text("lsp.prompt.edit", locale, tool=tool, path=path)
