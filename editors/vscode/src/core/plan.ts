@@ -22,7 +22,7 @@ export interface PlanRow {
 
 export function planRows(plan: PlanParams): PlanRow[] {
   return plan.items.map((item, index) => ({
-    label: plan.lines[index] ?? item.content,
+    label: plan.lines?.[index] ?? item.content,
     icon: PLAN_ICON[item.status],
     status: item.status,
   }));

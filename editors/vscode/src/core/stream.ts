@@ -63,8 +63,8 @@ export class StreamRenderer {
    */
   runFinished(finished: RunFinished, plan?: PlanParams): void {
     this.runStarted(finished.runId, t("run.title.other", this.locale()));
-    if (plan?.lines.length) {
-      this.lines([plan.title, ...plan.lines.map((line) => `  ${line}`)]);
+    if (plan?.lines?.length) {
+      this.lines([plan.title ?? "", ...plan.lines.map((line) => `  ${line}`)]);
     }
     this.lines(closingLines(finished));
     this.line(`${MARK.rule} ${finished.line ?? finished.status} ${MARK.rule}`);
