@@ -36,14 +36,35 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "指令沙箱：沒有開啟。shell 指令會用使用者的權限直接執行，"
         "讀寫範圍跟網路都沒有額外限制，動手前請格外小心。",
     ),
+    # The seed's void line ended "and the names above are still unreadable": true of its
+    # Seatbelt profile, which closed the whole ignore list; KeSi's sandboxes keep tool state
+    # (.git, .venv, node_modules, ...) readable, so the void lines say what they really close.
     "sandbox.prompt.void": (
         "Command sandbox: on, but the workspace is the home directory or above it, so the "
-        "rule that limits reads and writes to the workspace has no effect. Be especially "
-        "careful before acting. The network is still unreachable, and the names above are "
-        "still unreadable.",
+        "rule that limits reads and writes to the workspace has no effect: shell commands can "
+        "read and write everything in it, other projects and folders such as ~/.ssh included. "
+        "Be especially careful before acting. The network is still unreachable. Inside the "
+        "workspace, .env, .env.* and .DS_Store files are still unreadable; .git (its config "
+        "included), .venv, venv, node_modules and __pycache__ can be read but not written.",
         "指令沙箱：開啟，但工作目錄是家目錄或它的上層，"
-        "限制讀寫範圍的那一條等於沒有作用，動手前請格外小心。"
-        "網路仍然不通，上面那些名稱也仍然讀不到。",
+        "限制讀寫範圍的那一條等於沒有作用：shell 指令讀寫得到裡面的一切，"
+        "其他專案跟 ~/.ssh 這類資料夾也包括在內，動手前請格外小心。網路仍然不通。"
+        "工作目錄裡的 .env、.env.*、.DS_Store 仍然讀不到；"
+        ".git（包括 .git/config）、.venv、venv、node_modules、__pycache__ 可以讀但不能寫。",
+    ),
+    "sandbox.prompt.void_bubblewrap": (
+        "Command sandbox: on (bubblewrap), but the workspace is the home directory or above "
+        "it, so the rule that limits reads and writes to the workspace has no effect: shell "
+        "commands can read and write everything in it, other projects and folders such as "
+        "~/.ssh included. Be especially careful before acting. The network is still "
+        "unreachable. Inside the workspace, .env files are still unreadable and .git/config "
+        "reads as empty; .git, .venv, venv, node_modules and __pycache__ can be read but not "
+        "written.",
+        "指令沙箱：開啟（bubblewrap），但工作目錄是家目錄或它的上層，"
+        "限制讀寫範圍的那一條等於沒有作用：shell 指令讀寫得到裡面的一切，"
+        "其他專案跟 ~/.ssh 這類資料夾也包括在內，動手前請格外小心。網路仍然不通。"
+        "工作目錄裡的 .env 這類檔案仍然讀不到，.git/config 讀起來是空的；"
+        ".git、.venv、venv、node_modules、__pycache__ 可以讀但不能寫。",
     ),
     "sandbox.prompt.on": (
         "Command sandbox: on. Shell commands cannot read user data outside the workspace, "
@@ -117,6 +138,12 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "nearly full; it was stopped)",
         "（沙箱：這個指令用掉超過 {limit} 的磁碟空間，或讓磁碟快滿了，已經終止）",
     ),
+    "sandbox.limit.memory": (
+        "(sandbox: the command reached the memory limit of {limit}; the process using the most "
+        "memory was stopped. The user can raise the limit with the commandMemoryLimit setting.)",
+        "（沙箱：這個指令用到了 {limit} 的記憶體上限，用最多記憶體的行程被終止。"
+        "使用者可以用 commandMemoryLimit 設定調高上限。）",
+    ),
     "sandbox.too_large": (
         "Error: the workspace is too large for the sandbox to find every file it must hide "
         "(more than {limit} entries outside .git, node_modules and the like); the command was "
@@ -138,6 +165,21 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "(sandbox: {paths} is closed to commands because it may hold secrets; the file is "
         "there, it just cannot be read.)",
         "（沙箱：{paths} 可能放著機密，所以不開放給指令讀取；檔案是在的，只是讀不到。）",
+    ),
+    "sandbox.note.memory": (
+        "(sandbox: each process of a command may use at most {limit} of memory (address "
+        "space); the allocation failure above may be that limit, not a lack of memory on this "
+        "machine. The user can raise it with the commandMemoryLimit setting.)",
+        "（沙箱：指令的每個行程最多只能用 {limit} 的記憶體（位址空間）；"
+        "上面配置記憶體失敗，可能是這個上限，不是這台機器的記憶體不夠。"
+        "使用者可以用 commandMemoryLimit 設定調高。）",
+    ),
+    "sandbox.note.socket": (
+        "(sandbox: {paths} is a socket of a program outside the sandbox; commands may not "
+        "connect to it, as they may not reach the network. Sockets a command creates itself "
+        "work. If the command needs that service, ask the user to run it.)",
+        "（沙箱：{paths} 是沙箱外面某個程式的 socket；指令不能連過去，就像不能連網路一樣。"
+        "指令自己建立的 socket 可以用。如果指令需要那個服務，請使用者自己執行。）",
     ),
     "sandbox.note.read_only": (
         "(sandbox: the command tried to write where commands may only read: outside the "

@@ -187,7 +187,7 @@ def prompt_lines(state: SandboxState, locale: Locale) -> list[str]:
         return [text("sandbox.prompt.off", locale)]
     linux = state.kind == "bubblewrap"
     if state.variant == "void":
-        first = text("sandbox.prompt.void", locale)
+        first = text("sandbox.prompt.void_bubblewrap" if linux else "sandbox.prompt.void", locale)
     else:
         first = text("sandbox.prompt.on_bubblewrap" if linux else "sandbox.prompt.on", locale)
     hint = text("sandbox.prompt.hint_bubblewrap" if linux else "sandbox.prompt.hint", locale)

@@ -93,6 +93,13 @@ RULES: Final = (
     ),
     SettingRule("sandbox", "sandbox", lambda v: v in SANDBOX_MODES, "settings.expect.sandbox"),
     SettingRule(
+        "commandMemoryLimit",
+        "command_memory_limit",
+        lambda v: v == 0 or _is_int(64, 1 << 20)(v),
+        "settings.expect.memory",
+        "int",
+    ),
+    SettingRule(
         "approvals", "approvals", lambda v: v in APPROVAL_MODES, "settings.expect.approvals"
     ),
     SettingRule("promptCaching", "prompt_caching", _is_bool, "settings.expect.bool", "bool"),
@@ -121,6 +128,13 @@ RULES: Final = (
     ),
     SettingRule("locale", "locale", is_locale, "settings.expect.locale"),
     SettingRule("changeSets", "change_sets", _is_bool, "settings.expect.bool", "bool"),
+    SettingRule(
+        "maxMessageMegabytes",
+        "max_message_megabytes",
+        _is_int(1, 4096),
+        "settings.expect.message_size",
+        "int",
+    ),
     SettingRule("apiKey", "api_key", _is_text, "settings.expect.api_key", from_env=False),
     SettingRule("baseUrl", "base_url", _is_url, "settings.expect.base_url", from_env=False),
 )
