@@ -41,6 +41,8 @@ class AgentSettings:
     `max_message_megabytes` is the largest message a front end reads from its client; a bigger
     one is refused unread (`kesi_lsp.lsp.framing`, `kesi_lsp.acp.transport`).
     `permissions` are the user's rules (`core.permissions.rules`), from user-level settings only.
+    `command_memory_limit` is the memory (MiB) a sandboxed command may use, 0 for no limit
+    (`core.sandbox.bubblewrap.Limits`).
     `editor` is not a user setting: the front end says which editor it serves, so a sentence
     that sends the user to the seed's `/reset` names that editor's own command.
     """
@@ -51,6 +53,7 @@ class AgentSettings:
     max_tool_failures: int = 3
     command_timeout: float = 120.0
     sandbox: SandboxMode = "auto"
+    command_memory_limit: int = 4096
     approvals: ApprovalMode = "ask"
     prompt_caching: bool = True
     context_trimming: bool = True
