@@ -28,6 +28,7 @@ from kesi_lsp.core.settings.agent import AgentSettings
 
 DEFAULT_BASE_URL: Final = "https://api.anthropic.com"
 DEFAULT_MAX_RETRIES: Final = anthropic.DEFAULT_MAX_RETRIES
+WINDOW_LOOKUP_SECONDS: Final = 10.0
 
 NoticeSink = Callable[[Notice], None]
 
@@ -177,6 +178,18 @@ class ModelClient:
                 yield stream
         finally:
             _notices.reset(token)
+
+    async def model_window(self, model: str) -> int | None:
+        """The context window the Models API reports for `model` (`max_input_tokens`), or None
+        when it does not say: no such field, an error answer, no connection. One attempt with a
+        short timeout: the run waits for it, and the known value is a good fallback."""
+        client = self._client.with_options(max_retries=0, timeout=WINDOW_LOOKUP_SECONDS)
+        try:
+            info = await client.models.retrieve(model)
+        except anthropic.APIError:
+            return None
+        tokens = info.max_input_tokens
+        return tokens if isinstance(tokens, int) and tokens > 0 else None
 
     async def aclose(self) -> None:
         """Release the HTTP connections."""
