@@ -232,7 +232,7 @@ _RUNS: Final[dict[str, tuple[str, str]]] = {
 
 _LOG: Final[dict[str, tuple[str, str]]] = {
     "lsp.log.kesi": ("KeSi > ", "KeSi > "),
-    "lsp.log.tool": ("  [tool] {tool}({input})", "  [執行工具] {tool}({input})"),
+    "lsp.log.tool": ("  [tool] {tool}: {detail}", "  [執行工具] {tool}：{detail}"),
     "lsp.log.tool_done": ("    → {summary}", "    → {summary}"),
     "lsp.log.tool_error": ("    ✗ {summary}", "    ✗ {summary}"),
     "lsp.log.notice": ("  ({text})", "  （{text}）"),

@@ -51,6 +51,7 @@ _DECISIONS: Final = {
     "acceptSession": Choice.ALLOW_SESSION,
     "reject": Choice.DENY,
 }
+_DECISION_OF: Final = {choice: decision for decision, choice in _DECISIONS.items()}
 
 
 def truncate_diff(diff: str, locale: Locale) -> str:
@@ -125,10 +126,30 @@ def command_message(request: CommandRequest, locale: Locale) -> str:
     return message
 
 
-def edit_message(request: EditRequest, locale: Locale) -> str:
+def edit_title(request: EditRequest, locale: Locale) -> str:
+    """`[Permission needed] edit_file changes file: calc.py` (Day 14's 「{tool} 修改檔案：…」)."""
     key = "lsp.prompt.create" if request.before is None else "lsp.prompt.edit"
-    head = text(key, locale, tool=request.tool, path=request.rel)
+    return text(key, locale, tool=request.tool, path=request.rel)
+
+
+def edit_message(request: EditRequest, locale: Locale) -> str:
+    head = edit_title(request, locale)
     return f"{head}\n\n{truncate_diff(request.diff, locale)}\n"  # a blank line before the question
+
+
+def review_words(request: EditRequest, locale: Locale) -> dict[str, object]:
+    """The words of an edit review, rendered for every client that reviews an edit itself:
+    `title` (what changes), `question` (Day 14's 「放行嗎？」) and `actions`, the buttons in the
+    order to show them, **Deny first** in every locale (`不要` / `這次` / `這個 session 都好`
+    under zh-TW, the command prompt's very words), each with the `decision` it answers."""
+    return {
+        "title": edit_title(request, locale),
+        "question": text("lsp.prompt.question", locale),
+        "actions": [
+            {"title": text(key, locale), "decision": _DECISION_OF[choice]}
+            for key, choice in ANSWERS
+        ],
+    }
 
 
 class LspApprover:
@@ -159,6 +180,7 @@ class LspApprover:
             "before": request.before,
             "after": request.after,
             "diff": request.diff,
+            **review_words(request, self._prompter.locale),
         }
         try:
             answer = await self._wire.request(REVIEW_EDIT, params)

@@ -4,7 +4,8 @@ Each takes one object argument: `uri` names the folder (and, when it is a file, 
 `runId` a run, `hunkId` one hunk; without them they act on the newest run of the folder.
 `kesi.keep {all: true}` keeps every pending hunk of the folder. Every answer says what was done,
 what was already so (a second window, a stale lens: nothing happens twice) and what was left
-alone and why; editors without a KeSi client also get it as a message. An undo travels as one
+alone and why, and its `lines` (also joined as `message`) say it in the session's words, the
+listing's too; editors without a KeSi client also get them as a message. An undo travels as one
 `workspace/applyEdit` (`restore.py`), so the editor's own undo brings it back.
 """
 
@@ -63,12 +64,14 @@ async def changes_command(ls: KesiServer, *args: Any) -> dict[str, object]:
     session = ls.sessions.peek(folder)
     locale = ls.locale_for(folder)
     if session is None:
-        _say(ls, text("changes.list.none", locale))
-        return {"runs": []}
+        lines = [text("changes.list.none", locale)]
+        _say(ls, lines[0])
+        return {"runs": [], "lines": lines}
     texts = await _settled(ls, session.changes)
     result = listing(ls.link, session.changes, texts, path)
-    _say(ls, "\n".join(listing_lines(session.changes, path, locale)))
-    return result
+    lines = listing_lines(session.changes, path, locale)
+    _say(ls, "\n".join(lines))
+    return {**result, "lines": lines}
 
 
 def _refused(refusal: ChangeRefusal, locale: Locale) -> CommandError:
@@ -114,6 +117,7 @@ def _answer(
     _say(ls, message)
     return {
         "message": message,
+        "lines": lines,
         "done": [_hunk_json(rel, hunk) for rel, hunk in outcome.done],
         "already": [_hunk_json(rel, hunk) for rel, hunk in outcome.already],
         "skipped": [

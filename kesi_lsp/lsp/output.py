@@ -23,7 +23,15 @@ from kesi_lsp.core import (
 )
 from kesi_lsp.lsp.capabilities import ClientFeatures
 from kesi_lsp.lsp.progress import ProgressState, RunProgress, end_message
-from kesi_lsp.lsp.stream import LogStory, bill, plan_json, stream_payload, usage_json, verdict_json
+from kesi_lsp.lsp.render import end_line, end_lines
+from kesi_lsp.lsp.stream import (
+    LogStory,
+    StreamPayloads,
+    bill,
+    plan_json,
+    usage_json,
+    verdict_json,
+)
 from kesi_lsp.lsp.wire import Wire
 
 STREAM: Final = "kesi/stream"
@@ -59,6 +67,7 @@ class RunOutput:
         self._features = features
         self.locale: Locale = run.session.settings.locale
         self._story = None if features.stream else LogStory(self.locale)
+        self._payloads = StreamPayloads(run.id, self.locale)
         self.progress = RunProgress(wire, token, ProgressState(self.locale))
 
     async def begin(self) -> None:
@@ -69,7 +78,7 @@ class RunOutput:
         if isinstance(event, PlanUpdated):
             self._plan(event)
         elif self._story is None:
-            payload = stream_payload(self._run.id, event)
+            payload = self._payloads.payload(event)
             if payload is not None:
                 self._wire.notify(STREAM, payload)
         else:
@@ -79,7 +88,7 @@ class RunOutput:
     def _plan(self, event: PlanUpdated) -> None:
         """`kesi/plan` to clients that show it; one log line per update for the others."""
         if self._features.plan:
-            self._wire.notify(PLAN, plan_json(self._run.id, event.plan))
+            self._wire.notify(PLAN, plan_json(self._run.id, event.plan, self.locale))
         else:
             line = plan_line(event.plan, self.locale)
             self._log([text("lsp.log.plan", self.locale, plan=line)])
@@ -95,16 +104,9 @@ class RunOutput:
         """End the progress, send `kesi/runFinished`, and say what to do if the run failed."""
         run, locale = self._run, self.locale
         the_bill = bill(finished.usage, session_usage, locale)
+        closing = end_lines(finished, the_bill, locale)
         if self._story is not None:
-            lines = self._story.feed(finished)
-            if finished.status in ("failed", "limit", "cancelled") and finished.text:
-                lines.append(text("lsp.log.stopped", locale, text=finished.text))
-            if (verdict := finished.verified) is not None:
-                status = text(f"verify.status.{verdict.status}", locale)
-                lines.append(text("lsp.log.verified", locale, status=status, detail=verdict.detail))
-            if the_bill is not None:
-                lines.append(text("lsp.log.bill", locale, bill=the_bill))
-            self._log(lines)
+            self._log([*self._story.feed(finished), *closing])
         edited = run.edited()
         self.progress.end(
             end_message(
@@ -134,5 +136,10 @@ class RunOutput:
                 "bill": the_bill,
                 "limit": finished.limit,
                 "verified": verdict_json(finished.verified, locale),
+                # The end of the story, rendered: `lines` as the log closes it (why it
+                # stopped, the verdict and its detail, the bill), `line` the run's last line
+                # (status · verdict · bill) for a footer or a status bar.
+                "lines": closing,
+                "line": end_line(finished, the_bill, locale),
             },
         )

@@ -27,25 +27,22 @@ from kesi_lsp.core import (
     Verdict,
     step_label,
 )
+from kesi_lsp.lsp.render import tool_detail
 from kesi_lsp.lsp.wire import Wire
 
 log = logging.getLogger(__name__)
 
 CREATE_SECONDS = 10.0
-_INPUT_KEYS = ("command", "path", "file_path", "pattern", "query", "task")
 _MAX_LABEL = 60
 
 
-def tool_label(name: str, tool_input: Mapping[str, object]) -> str:
-    """`run_command: pytest -q`: the tool and its most telling argument, kept short."""
-    for key in _INPUT_KEYS:
-        value = tool_input.get(key)
-        if isinstance(value, str) and value:
-            one_line = " ".join(value.split())
-            if len(one_line) > _MAX_LABEL:
-                one_line = one_line[: _MAX_LABEL - 1] + "…"
-            return f"{name}: {one_line}"
-    return name
+def tool_label(name: str, tool_input: Mapping[str, object], locale: Locale) -> str:
+    """`run_command: pytest -q`: the tool and its detail (the log's and the stream's own,
+    `render.tool_detail`), kept short."""
+    detail = " ".join(tool_detail(tool_input, locale).split())
+    if len(detail) > _MAX_LABEL:
+        detail = detail[: _MAX_LABEL - 1] + "…"
+    return f"{name}: {detail}" if detail else name
 
 
 @dataclass
@@ -73,7 +70,7 @@ class ProgressState:
         """Apply `event`; True when the visible message changed."""
         match event:
             case Nested(event=ToolStarted(name=name, input=tool_input)):
-                self.subtool = tool_label(name, tool_input)
+                self.subtool = tool_label(name, tool_input, self.locale)
             case Nested(event=UsageReported(run=run)):
                 self.cost_usd = run.cost_usd
             case Nested():
@@ -83,7 +80,7 @@ class ProgressState:
                 self.tools.clear()
                 self.subtool = ""
             case ToolStarted(tool_use_id=use_id, name=name, input=tool_input):
-                self.tools[use_id] = tool_label(name, tool_input)
+                self.tools[use_id] = tool_label(name, tool_input, self.locale)
                 self.subtool = ""
             case ToolFinished(tool_use_id=use_id):
                 self.tools.pop(use_id, None)

@@ -4,7 +4,6 @@ for everyone else (design §2.5). Pure functions, so the mapping is testable wit
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 
 from kesi_lsp.catalog import Locale, text
@@ -24,18 +23,31 @@ from kesi_lsp.core import (
     Verdict,
     bill_line,
 )
+from kesi_lsp.lsp.render import (
+    EventLines,
+    nested_line,
+    plan_current,
+    plan_item_lines,
+    plan_title,
+    tool_detail,
+)
 
 JsonObject = dict[str, object]
 
-STARTUP_NOTICES = frozenset({"workspace", "sandbox"})
-"""Notices the seed prints at start as lines of their own (Day 15: `  工作目錄：…`,
-`  指令沙箱：…`), not in the parentheses of a notice."""
 
-
-def plan_json(run_id: str, plan: Plan) -> JsonObject:
-    """The `kesi/plan` params (design §2.10): the whole plan, in order."""
+def plan_json(run_id: str, plan: Plan, locale: Locale) -> JsonObject:
+    """The `kesi/plan` params (design §2.10): the whole plan, in order, and as the server
+    renders it: `title` (`Plan: 1 of 4 done`), `lines` (one per item, its status mark first:
+    `✓ Read calc.py`) and `current` (`step 2/4: Fix the sign`, null when no step is in
+    progress), in the session's locale."""
     items = [{"content": item.content, "status": item.status} for item in plan]
-    return {"runId": run_id, "items": items}
+    return {
+        "runId": run_id,
+        "items": items,
+        "title": plan_title(plan, locale),
+        "lines": plan_item_lines(plan),
+        "current": plan_current(plan, locale),
+    }
 
 
 def verdict_json(verdict: Verdict | None, locale: Locale) -> JsonObject | None:
@@ -114,10 +126,44 @@ def stream_payload(run_id: str, event: Event) -> JsonObject | None:
     return {"runId": run_id, **body}
 
 
-def brief_input(tool_input: object, limit: int = 200) -> str:
-    """A tool input as one short line of JSON."""
-    shown = json.dumps(tool_input, ensure_ascii=False, sort_keys=True, default=str)
-    return shown if len(shown) <= limit else shown[: limit - 1] + "…"
+def _innermost(event: Event) -> tuple[int, Event]:
+    """How deep `event` is nested, and the sub-agent's own event inside."""
+    depth = 0
+    while isinstance(event, Nested):
+        depth, event = depth + 1, event.event
+    return depth, event
+
+
+@dataclass
+class StreamPayloads:
+    """One run's `kesi/stream` params, each carrying the log's own lines for it.
+
+    Every event but `text` gets `line` (its first line as the log shows it, "" when the log
+    shows nothing for it: a new turn, a round's usage, a search's running sub-total) and
+    `lines` (every log line of it, in order: an edit's diff lines, a search's sub-total after
+    its call's result). A `toolStart` also gets `detail` (`LIMIT in config.py`, "" when there
+    is none) for a client that shows it apart from the tool's name. A sub-agent's lines are
+    already indented under its call, as the log indents them (`depth` says how deep).
+    """
+
+    run_id: str
+    locale: Locale
+    _lines: EventLines = field(init=False)
+
+    def __post_init__(self) -> None:
+        self._lines = EventLines(self.locale)
+
+    def payload(self, event: Event) -> JsonObject | None:
+        payload = stream_payload(self.run_id, event)
+        lines = self._lines.lines(event)
+        if payload is None or payload["kind"] == "text":
+            return payload
+        payload["line"] = lines[0] if lines else ""
+        payload["lines"] = lines
+        _, inner = _innermost(event)
+        if isinstance(inner, ToolStarted):
+            payload["detail"] = tool_detail(inner.input, self.locale)
+        return payload
 
 
 def bill(run: Usage, session: Usage, locale: Locale) -> str | None:
@@ -126,101 +172,93 @@ def bill(run: Usage, session: Usage, locale: Locale) -> str | None:
     return bill_line(run, session, locale) if run.requests else None
 
 
-def part_bill_line(key: str, usage: Usage, locale: Locale) -> str:
-    """One line of the bill for a summary or a search (its own line, Day 18's figures)."""
-    return text(
-        key,
-        locale,
-        requests=usage.requests,
-        input=f"{usage.input_tokens:,}",
-        read=f"{usage.cache_read_tokens:,}",
-        write=f"{usage.cache_write_tokens:,}",
-        output=f"{usage.output_tokens:,}",
-        cost=f"{usage.cost_usd:.4f}",
-    )
+@dataclass
+class _Text:
+    """Model text of one speaker (the run, or a sub-agent inside a call), held until its line
+    ends."""
+
+    prefix: str  # "KeSi > " at the start of each block of the run's own text
+    depth: int
+    pending: str = ""
+    at_block_start: bool = True
 
 
 @dataclass
 class LogStory:
     """Whole lines of a run for `window/logMessage`: model text is held until its line ends.
 
-    A sub-agent's lines are indented under the tool call that started it, and its bill (the
-    search's sub-total) follows that call's result; a summary's request is a bill line of its
-    own.
+    Every other event's lines are `EventLines`' (the lines `kesi/stream` carries too). A
+    sub-agent's text is indented under the tool call that started it, and what it left
+    unfinished is said before that call's result.
     """
 
     locale: Locale
-    speaker: bool = True  # start each block of model text with "KeSi > "
-    _pending: str = ""
-    _at_block_start: bool = True
+    _events: EventLines = field(init=False)
+    _texts: dict[tuple[str, ...], _Text] = field(default_factory=dict)
     _lines: list[str] = field(default_factory=list)
-    _nested: dict[str, LogStory] = field(default_factory=dict)
-    _subtotals: dict[str, Usage] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._events = EventLines(self.locale)
 
     def feed(self, event: Event) -> list[str]:
         """Lines that are complete after `event` (possibly none)."""
-        match event:
-            case TextDelta(text=delta):
-                self._add_text(delta)
-            case Nested(parent=parent, event=inner):
-                self._feed_nested(parent, inner)
-            case ToolStarted(name=name, input=tool_input):
-                self._flush()
-                self._lines.append(
-                    text("lsp.log.tool", self.locale, tool=name, input=brief_input(tool_input))
-                )
-            case ToolFinished(tool_use_id=use_id, is_error=is_error, summary=summary):
-                self._end_nested(use_id)
-                key = "lsp.log.tool_error" if is_error else "lsp.log.tool_done"
-                self._lines.append(text(key, self.locale, summary=summary))
-                if (subtotal := self._subtotals.pop(use_id, None)) is not None:
-                    self._lines.append(part_bill_line("lsp.log.bill.search", subtotal, self.locale))
-            case UsageReported(purpose="compaction", request=request):
-                self._flush()
-                self._lines.append(part_bill_line("lsp.log.bill.compaction", request, self.locale))
-            case Notice(kind=kind, text=notice_text):
-                self._flush()
-                key = "lsp.log.startup" if kind in STARTUP_NOTICES else "lsp.log.notice"
-                self._lines.append(text(key, self.locale, text=notice_text))
-            case EditApplied(rel=rel, diff=diff):
-                self._flush()
-                self._lines.append(text("lsp.log.edit", self.locale, path=rel))
-                self._lines.extend("    " + line for line in diff.splitlines())
-            case RunFinished():
-                for use_id in list(self._nested):
-                    self._end_nested(use_id)
-                self._flush()
+        chain, inner = self._chain(event)
+        if isinstance(inner, RunFinished):
+            self._close_under(())
+        elif isinstance(inner, TextDelta):
+            for cut in range(len(chain)):  # the speakers it is nested under stop mid-line
+                self._flush(chain[:cut])
+            self._add_text(chain, inner.text)
+        else:
+            for cut in range(len(chain) + 1):
+                self._flush(chain[:cut])
+            if isinstance(inner, ToolFinished):  # the sub-agent of this call is done
+                self._close_under((*chain, inner.tool_use_id))
+            self._lines.extend(self._events.lines(event))
         out, self._lines = self._lines, []
         return out
 
-    def _feed_nested(self, parent: str, inner: Event) -> None:
-        self._flush()
-        story = self._nested.setdefault(parent, LogStory(self.locale, speaker=False))
-        if isinstance(inner, UsageReported) and inner.subtotal is not None:
-            self._subtotals[parent] = inner.subtotal
-        self._indent(story.feed(inner))
+    @staticmethod
+    def _chain(event: Event) -> tuple[tuple[str, ...], Event]:
+        chain: list[str] = []
+        while isinstance(event, Nested):
+            chain.append(event.parent)
+            event = event.event
+        return tuple(chain), event
 
-    def _end_nested(self, parent: str) -> None:
-        story = self._nested.pop(parent, None)
-        if story is not None:
-            self._indent(story.feed(RunFinished("done", "", Usage())))
+    def _speaker(self, chain: tuple[str, ...]) -> _Text:
+        if chain not in self._texts:
+            prefix = "" if chain else text("lsp.log.kesi", self.locale)
+            self._texts[chain] = _Text(prefix, len(chain))
+        return self._texts[chain]
 
-    def _indent(self, lines: list[str]) -> None:
-        self._lines.extend(text("lsp.log.nested", self.locale, line=line) for line in lines)
-
-    def _add_text(self, delta: str) -> None:
-        self._pending += delta
-        *complete, self._pending = self._pending.split("\n")
+    def _add_text(self, chain: tuple[str, ...], delta: str) -> None:
+        speaker = self._speaker(chain)
+        speaker.pending += delta
+        *complete, speaker.pending = speaker.pending.split("\n")
         for line in complete:
-            self._emit_text(line)
+            self._emit(speaker, line)
 
-    def _emit_text(self, line: str) -> None:
-        prefix = text("lsp.log.kesi", self.locale) if self._at_block_start and self.speaker else ""
-        self._at_block_start = False
-        self._lines.append(prefix + line)
+    def _emit(self, speaker: _Text, line: str) -> None:
+        shown = (speaker.prefix if speaker.at_block_start else "") + line
+        speaker.at_block_start = False
+        for _ in range(speaker.depth):
+            shown = nested_line(shown, self.locale)
+        self._lines.append(shown)
 
-    def _flush(self) -> None:
-        if self._pending:
-            self._emit_text(self._pending)
-            self._pending = ""
-        self._at_block_start = True
+    def _flush(self, chain: tuple[str, ...]) -> None:
+        speaker = self._texts.get(chain)
+        if speaker is None:
+            return
+        if speaker.pending:
+            self._emit(speaker, speaker.pending)
+            speaker.pending = ""
+        speaker.at_block_start = True
+
+    def _close_under(self, chain: tuple[str, ...]) -> None:
+        """Say what the speakers at and under `chain` left unfinished, the deepest first."""
+        under = [key for key in self._texts if key[: len(chain)] == chain]
+        for key in sorted(under, key=len, reverse=True):
+            self._flush(key)
+            if key:
+                del self._texts[key]

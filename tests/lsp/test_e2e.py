@@ -403,6 +403,8 @@ async def test_running_without_a_sandbox_is_said_out_loud(
                 "kind": "notice",
                 "notice": "sandbox",
                 "text": status,
+                "line": f"  {status}",  # the log's line, as the seed prints it (Day 15)
+                "lines": [f"  {status}"],
             }
         else:
             assert client.log_lines().count(f"  {status}") == 1

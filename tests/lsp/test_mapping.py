@@ -303,7 +303,7 @@ def test_log_story_gives_whole_lines_in_order() -> None:
     assert story.feed(TextDelta("look.\nThen")) == ["KeSi > Let me look."]
     assert story.feed(ToolStarted("t", "read_file", {"file_path": "a.py"})) == [
         "Then",
-        '  [tool] read_file({"file_path": "a.py"})',
+        "  [tool] read_file: a.py",
     ]
     assert story.feed(ToolFinished("t", "read_file", False, "1 line")) == ["    → 1 line"]
     assert story.feed(TextDelta("Done.")) == []
@@ -327,8 +327,8 @@ def test_progress_text() -> None:
     state.update(ToolStarted("t", "run_command", {"command": "pytest   -q\n"}))
     state.update(UsageReported(USAGE, USAGE, USAGE))
     assert state.message() == "turn 2/20 · run_command: pytest -q · $0.0189"
-    assert tool_label("glob", {}) == "glob"
-    assert len(tool_label("run_command", {"command": "x" * 200})) < 80
+    assert tool_label("glob", {}, "en") == "glob"
+    assert len(tool_label("run_command", {"command": "x" * 200}, "en")) < 80
     assert end_message("cancelled", 2, 0.5, "en") == "cancelled · files changed: 2 · $0.5000"
 
 

@@ -68,9 +68,9 @@ async def test_a_log_client_reads_the_search_indented_with_its_bill(
         done = await c.run("kesi.ask", {"prompt": "What is LIMIT?"})
         assert done["status"] == "done"
         lines = c.log_lines()
-        start = lines.index(next(x for x in lines if x.startswith("  [tool] search_agent(")))
+        start = lines.index(next(x for x in lines if x == f"  [tool] search_agent: {TASK}"))
         assert lines[start + 1] == "    Searching."
-        assert lines[start + 2].startswith("      [tool] grep(")
+        assert lines[start + 2] == "      [tool] grep: LIMIT ="
         result = next(i for i, x in enumerate(lines) if x.startswith("    → LIMIT is 42"))
         assert lines[result + 1].startswith("    (search: 2 request(s), input ")
 
