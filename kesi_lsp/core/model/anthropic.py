@@ -182,10 +182,13 @@ class ModelClient:
     async def model_window(self, model: str) -> int | None:
         """The context window the Models API reports for `model` (`max_input_tokens`), or None
         when it does not say: no such field, an error answer, no connection. One attempt with a
-        short timeout: the run waits for it, and the known value is a good fallback."""
+        short timeout: the run waits for it, and the known value is a good fallback. It goes on
+        a connection of its own (closed after it), so the stream that follows opens its own
+        connection as it did before the lookup existed (a connection reset mid-stream lost text
+        already sent when the stream reused the lookup's connection)."""
         client = self._client.with_options(max_retries=0, timeout=WINDOW_LOOKUP_SECONDS)
         try:
-            info = await client.models.retrieve(model)
+            info = await client.models.retrieve(model, extra_headers={"connection": "close"})
         except anthropic.APIError:
             return None
         tokens = info.max_input_tokens

@@ -39,6 +39,8 @@ class AgentSettings:
     (`kesi_lsp.core.watchdog`). `search_max_turns` bounds the search sub-agent's own loop.
     `change_sets` keeps every run's changes reviewable and revertible (design §2.9).
     `permissions` are the user's rules (`core.permissions.rules`), from user-level settings only.
+    `respect_gitignore` leaves what the workspace's `.gitignore` files ignore out of list_files
+    and glob, as rg leaves it out of grep (`kesi_lsp.core.tools.gitignore`).
     `editor` is not a user setting: the front end says which editor it serves, so a sentence
     that sends the user to the seed's `/reset` names that editor's own command.
     """
@@ -52,6 +54,7 @@ class AgentSettings:
     approvals: ApprovalMode = "ask"
     prompt_caching: bool = True
     context_trimming: bool = True
+    respect_gitignore: bool = True
     context_budget: int = 50_000
     compaction: bool = True
     stream_idle_timeout: float = 60.0

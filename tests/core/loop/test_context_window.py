@@ -8,11 +8,28 @@ not say, a notice tells them which number KeSi measures against instead.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from kesi_lsp.scripted_api import reply, script
-from tests.core.loop.conftest import MakeAgent
-from tests.core.loop.test_compaction import SUMMARY, _files, _read
+from kesi_lsp.scripted_api import reply, script, tool_use
+from tests.core.loop.conftest import Agent, MakeAgent
+
+SUMMARY = (
+    "## Task\nRead the files.\n## Decisions\nNone.\n## Files changed\nNone.\n"
+    "## What failed\nNothing.\n## Open\nAnswer the question.\n## Facts\na.py:1 defines A."
+)
+
+
+def _files(agent: Agent, *names: str, lines: int = 120) -> None:
+    for name in names:
+        body = "".join(f"{name[0].upper()}_{i} = {i}  # a line of {name}\n" for i in range(lines))
+        (agent.ctx.session.root / name).write_text(body, encoding="utf-8")
+
+
+def _read(name: str) -> Any:
+    return reply(f"Reading {name}.", tool_use("read_file", {"file_path": name}))
+
 
 UNKNOWN = {
     "en": "The API did not say how large claude-haiku-4-5's context window is; KeSi measures "
