@@ -22,6 +22,7 @@ HERE = Path(__file__).resolve().parent
 OUT = HERE / "out"
 BENCHES = (
     "tokens",
+    "calibration",
     "startup",
     "streaming",
     "responsiveness",
@@ -34,6 +35,7 @@ BENCHES = (
 
 async def _run(names: list[str], report: Report, smoke: bool) -> None:
     from bench import (
+        calibration,
         changes,
         first_request,
         parallel_reads,
@@ -45,6 +47,7 @@ async def _run(names: list[str], report: Report, smoke: bool) -> None:
     )
 
     benches = {
+        "calibration": calibration.run,
         "changes": changes.run,
         "first_request": first_request.run,
         "parallel_reads": parallel_reads.run,

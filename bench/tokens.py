@@ -54,7 +54,7 @@ from kesi_lsp.core.settings.agent import AgentSettings
 from kesi_lsp.core.tools.context import ToolContext
 from kesi_lsp.demo import project
 from kesi_lsp.scripted_api import Script, ScriptedServer, Step, UsageRecord
-from kesi_lsp.scripted_api.tokens import canonical, count_tokens
+from kesi_lsp.scripted_api.tokens import block_tokens
 
 NAME = "tokens"
 MIN_CACHE_TOKENS = 4096
@@ -82,6 +82,7 @@ class Config:
     subagent: bool = False  # wide searches through the search sub-agent
     eager: bool = False
     window: bool = False  # the scripted API refuses requests past the context window
+    min_cache: int = MIN_CACHE_TOKENS  # the model's cache minimum (Claude Haiku 4.5: 4,096)
 
 
 CONFIGS = (
@@ -107,6 +108,8 @@ class Bill:
     summaries: int = 0
     largest: int = 0  # the largest request's input, cached or not
     refused: int = 0  # requests refused as too long for the context window
+    first_cached: int = 0  # the first request that wrote or read the cache (1-based; 0: none)
+    first_past_minimum: int = 0  # the first request at least the cache minimum long (0: none)
 
     @property
     def equivalent(self) -> float:
@@ -116,14 +119,30 @@ class Bill:
     def sent(self) -> int:
         return self.input + self.cache_write + self.cache_read
 
+    @property
+    def usd(self) -> float:
+        """Billed at Claude Haiku 4.5's list prices: $1 input, $1.25 cache write, $0.10 cache
+        read and $5 output per million tokens."""
+        return (self.equivalent + 5 * self.output) / 1_000_000
+
 
 def _bill(
-    records: list[UsageRecord], statuses: list[str], trims: int, summaries: int, refused: int
+    records: list[UsageRecord],
+    statuses: list[str],
+    counts: tuple[int, int, int],
+    minimum: int,
 ) -> Bill:
+    trims, summaries, refused = counts
     sizes = [
         r.usage.input_tokens + r.usage.cache_creation_input_tokens + r.usage.cache_read_input_tokens
         for r in records
     ]
+    cached = [
+        i
+        for i, r in enumerate(records, 1)
+        if r.usage.cache_creation_input_tokens or r.usage.cache_read_input_tokens
+    ]
+    past = [i for i, size in enumerate(sizes, 1) if size >= minimum]
     return Bill(
         requests=len(records),
         input=sum(r.usage.input_tokens for r in records),
@@ -135,6 +154,8 @@ def _bill(
         summaries=summaries,
         largest=max(sizes, default=0),
         refused=refused,
+        first_cached=cached[0] if cached else 0,
+        first_past_minimum=past[0] if past else 0,
     )
 
 
@@ -185,7 +206,7 @@ async def _session(
 
     playbook = Playbook(steps, settings.locale)
     window = CONTEXT_WINDOW if config.window else None
-    script = Script(min_cache_tokens=MIN_CACHE_TOKENS, context_window=window)
+    script = Script(min_cache_tokens=config.min_cache, context_window=window)
     statuses: list[str] = []
     with ScriptedServer(script, choose_step=playbook) as server:
         model = ModelClient(
@@ -212,7 +233,8 @@ async def _session(
     if playbook.left or set(statuses) != {"done"}:
         raise RuntimeError(f"{config.name}: {len(playbook.left)} replies unused, {statuses}")
     _check_answers(config, session, questions)
-    return _bill(records, statuses, trims, playbook.summaries, refused), session
+    counts = (trims, playbook.summaries, refused)
+    return _bill(records, statuses, counts, config.min_cache), session
 
 
 def _check_answers(config: Config, session: Session, questions: Sequence[str]) -> None:
@@ -226,7 +248,7 @@ def _check_answers(config: Config, session: Session, questions: Sequence[str]) -
         raise RuntimeError(f"{config.name}: the last question no longer sees {missing}")
 
 
-def _day18(subagent: bool) -> tuple[Sequence[str], list[Step]]:
+def day18_scenario(subagent: bool) -> tuple[Sequence[str], list[Step]]:
     return day18.QUESTIONS, day18.replies()
 
 
@@ -247,7 +269,7 @@ def _added_tokens(session: Session) -> int:
         blocks: list[Any] = (
             [{"type": "text", "text": content}] if isinstance(content, str) else list(content)
         )
-        total += sum(count_tokens(canonical([message["role"], b])) for b in blocks)
+        total += sum(block_tokens(b) for b in blocks)
     return total
 
 
@@ -263,7 +285,7 @@ async def search_share(work: Path) -> tuple[int, int]:
 
 async def run(report: Report, *, smoke: bool) -> None:
     scenarios: dict[str, tuple[Scenario, Callable[[Path], Path]]] = {
-        "day 18": (_day18, project.build),
+        "day 18": (day18_scenario, project.build),
         "long session": (_long, longsession.build),
     }
     configs = CONFIGS if not smoke else tuple(c for c in CONFIGS if c.name in SMOKE)
@@ -307,7 +329,8 @@ def _figures(report: Report, label: str, bills: dict[str, Bill]) -> None:
                 bill.equivalent / seed,
                 "x",
                 TARGETS.get(label) if name == "kesi" else None,
-                baseline=f"{bill.equivalent:,.0f} vs seed {seed:,.0f} tokens "
+                baseline=f"{bill.equivalent:,.0f} vs seed {seed:,.0f} tokens, "
+                f"US${bill.usd:.4f} vs US${bills['seed'].usd:.4f} "
                 f"({bill.requests} requests, {bill.trims} trims, {bill.summaries} summaries)",
             )
         )

@@ -57,7 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from kesi_lsp.acp.app import serve as serve_acp
         from kesi_lsp.logs import configure_logging
 
-        configure_logging(args.verbose, args.log_file)
+        configure_logging(args.verbose, args.log_file, quiet_stderr=True)
         return serve_acp(args)
     if args.tcp and args.stdio:
         build_parser().error("choose one of --stdio and --tcp")

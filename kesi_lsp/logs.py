@@ -34,9 +34,17 @@ class RedactSecrets(logging.Filter):
         return True
 
 
-def configure_logging(verbose: bool, log_file: str | None) -> None:
-    """stderr at INFO (DEBUG with -v) for KeSi, WARNING for libraries; plus an optional file."""
-    handlers: list[logging.Handler] = [logging.StreamHandler(sys.stderr)]
+def configure_logging(verbose: bool, log_file: str | None, *, quiet_stderr: bool = False) -> None:
+    """stderr at INFO (DEBUG with -v) for KeSi, WARNING for libraries; plus an optional file.
+
+    `quiet_stderr` (the ACP server): stderr carries warnings and errors only, unless `-v`. ACP
+    clients such as agent-shell show the agent's stderr in the user's transcript, where a line
+    per session and run is noise; `--log-file` still gets KeSi's INFO lines.
+    """
+    stderr = logging.StreamHandler(sys.stderr)
+    if quiet_stderr and not verbose:
+        stderr.setLevel(logging.WARNING)
+    handlers: list[logging.Handler] = [stderr]
     if log_file:
         Path(log_file).expanduser().parent.mkdir(parents=True, exist_ok=True)
         handlers.append(logging.FileHandler(Path(log_file).expanduser(), encoding="utf-8"))

@@ -31,10 +31,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from tests import processes
 
 pytest_plugins = ["tests.plugins.scripted_api"]
+
+# Property tests judge what the code does, never how fast a shared machine makes their
+# examples: a CI host with both cores busy made `too_slow` fail test_mapping's data generation
+# (the examples were fine). A test that names its own health checks adds `too_slow` itself.
+settings.register_profile("kesi", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("kesi")
 
 # Every language server a test starts (directly, or through a real editor) saves each folder's
 # conversation in the user's state directory (resume): here a private one per test process,

@@ -289,7 +289,7 @@ def test_importing_the_surface_loads_nothing_until_used() -> None:
     probe = (
         "import sys, kesi_lsp.core\n"
         "print(sorted(m for m in sys.modules if m.startswith(('kesi_lsp.core.', 'anthropic'))))\n"
-        "from kesi_lsp.core import Session, Runs, drive, run_core_agent\n"
+        "from kesi_lsp.core import Session, Runs, drive, CoreAgent, Runtime\n"
         "print('anthropic' in sys.modules)\n"
     )
     done = subprocess.run(

@@ -22,7 +22,7 @@ from kesi_lsp.acp.agent import KesiAgent
 from kesi_lsp.acp.client import AcpClient
 from kesi_lsp.acp.dispatch import Dispatcher
 from kesi_lsp.acp.transport import LineTransport, open_streams
-from kesi_lsp.core import AgentRunner, Runtime, environment_settings, run_core_agent
+from kesi_lsp.core import AgentRunner, Runtime, environment_settings
 from kesi_lsp.stdio import claim_stdio
 
 log = logging.getLogger(__name__)
@@ -49,8 +49,10 @@ async def serve_connection(
     environ: Mapping[str, str],
     runner: AgentRunner | None = None,
 ) -> None:
-    """Serve one client over `reader`/`writer`; `runner` defaults to the real agent loop."""
-    agent = KesiAgent(Runtime(environ, runner or run_core_agent), environment_settings(environ))
+    """Serve one client over `reader`/`writer`; `runner` defaults to the runtime's agent (the
+    one the language server runs too: its model client kept for the connection's life)."""
+    runtime = Runtime(environ, runner)
+    agent = KesiAgent(runtime, environment_settings(environ))
     dispatch = Dispatcher(agent, lambda: agent.locale)
     conn = Connection(dispatch, LineTransport(reader, writer), listening=False)
     agent.client = AcpClient(conn)
@@ -61,3 +63,4 @@ async def serve_connection(
         await agent.stop()
         await dispatch.settle(SETTLE_SECONDS)  # answers under way still go out
         await agent.client.close()
+        await runtime.aclose()  # the agent's model clients

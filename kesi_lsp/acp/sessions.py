@@ -39,10 +39,6 @@ class AcpSession:
         except ValueError:
             return str(path)
 
-    def local_path(self, spelled: str) -> Path:
-        """A path the client gave (absolute), resolved the way the core sees files."""
-        return Path(spelled).resolve()
-
     def take_notices(self) -> list[tuple[str, str]]:
         said, self.notices = self.notices, []
         return said

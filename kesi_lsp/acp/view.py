@@ -2,17 +2,17 @@
 
 Reading: through `fs/read_text_file` when the client offers it (the editor's unsaved text),
 else the disk; a file whose editor text differs from its disk is an unsaved file, which the
-system prompt names. Delivering a checked change (design §2.12):
+system prompt names. Delivering a checked change (design §2.12) is the core's one pipeline
+(`DeliveryPipeline`: fresh before and after the review, review, apply, save only over an
+unchanged disk, verify) over this client's transport (`AcpPort`):
 
-1. fresh? ACP writes whole files with no version check, so the text the change was computed
-   on must still be what the editor has, before the review and again after it (I4): typing
-   meanwhile refuses the edit as stale, and the model is told to read the file again;
-2. review, unless the file has a session grant: `session/request_permission` showing the diff
-   (`KeSi` asks through the approver; a cancelled or failed request is a deny);
-3. write: `fs/write_text_file` when offered, else the core's own atomic write;
-4. verify: what the editor and the disk hold is what was meant (or the editor reformatted it
-   on save, and the model is told); an editor that kept the change unsaved gets the same
-   bytes written to disk for it, so commands see the change, never over a disk that moved.
+- ACP writes whole files with no version check, so the pipeline's freshness checks are what
+  keeps the user's typing (I4);
+- the review is `session/request_permission` showing the diff (`KeSi` asks through the
+  approver; a cancelled or failed request is a deny);
+- apply: `fs/write_text_file` when offered (the editor may save it, and reformat it on the
+  way), else the core's own atomic write; an editor that kept the change unsaved gets the same
+  bytes written to disk for it, so commands see the change, never over a disk that moved.
 """
 
 from __future__ import annotations
@@ -20,26 +20,28 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, replace
 from pathlib import Path
 
 from acp import RequestError
 
 from kesi_lsp.acp.client import AcpClient, ClientGoneError
 from kesi_lsp.acp.sessions import AcpSession
-from kesi_lsp.catalog import Locale, text
+from kesi_lsp.catalog import Locale
 from kesi_lsp.core import (
     Approver,
-    Choice,
     Delivery,
+    DeliveryPipeline,
     DeliveryStatus,
     DiskWorkspace,
-    EditRequest,
+    Drift,
     FileChange,
     FileText,
-    Refused,
-    consult,
-    unified_diff,
+    Landed,
+    Route,
+    Saved,
+    Shown,
+    delivery_failed,
+    stale_words,
     write_change,
 )
 
@@ -51,15 +53,6 @@ def same_text(a: str | None, b: str | None) -> bool:
     if a is None or b is None:
         return a is b
     return a == b or a.replace("\r\n", "\n") == b.replace("\r\n", "\n")
-
-
-@dataclass(frozen=True)
-class Now:
-    """What the editor (or the disk) holds for a file at one moment; None: no such file.
-    `problem`: the file could not be read at all."""
-
-    text: str | None
-    problem: str | None = None
 
 
 class AcpWorkspaceView:
@@ -74,143 +67,113 @@ class AcpWorkspaceView:
         on_applied: Callable[[FileChange, str], None],
         on_review: Callable[[FileChange], None],
     ) -> None:
-        self._client = client
-        self._session = session
-        self._approver = approver
-        self._locale = locale
+        self.client = client
+        self.session = session
+        self.locale = locale
         self._on_applied = on_applied
-        self._on_review = on_review
+        self.on_review = on_review
         self._disk = DiskWorkspace(session.root, approver, locale=locale)
         self._unsaved: set[Path] = set()
+        self._pipeline = DeliveryPipeline(AcpPort(self), approver, locale)
 
     # -- reading --------------------------------------------------------------------------
 
     async def read_text(self, path: Path) -> FileText:
-        if not self._client.features.read_text_file:
+        if not self.client.features.read_text_file:
             return await self._disk.read_text(path)
         try:
-            shown = await self._client.read_text_file(
-                self._session.id, self._session.client_path(path)
+            shown = await self.client.read_text_file(
+                self.session.id, self.session.client_path(path)
             )
         except (RequestError, ClientGoneError) as exc:
             log.info("fs/read_text_file failed for %s, reading the disk: %s", path, exc)
             return await self._disk.read_text(path)
-        disk = await self._disk_text(path)
-        unsaved = disk.text is not None and not same_text(disk.text, shown)
+        disk = await self.disk_text(path)
+        unsaved = disk is not None and not same_text(disk, shown)
         (self._unsaved.add if unsaved else self._unsaved.discard)(path)
         return FileText(shown, unsaved=unsaved)
 
     def unsaved_files(self) -> tuple[Path, ...]:
         return tuple(sorted(self._unsaved))
 
-    async def _disk_text(self, path: Path) -> Now:
+    async def disk_text(self, path: Path) -> str | None:
+        """The disk's text (None: no such file, or unreadable)."""
         try:
-            return Now((await self._disk.read_text(path)).text)
-        except FileNotFoundError:
-            return Now(None)
-        except (OSError, UnicodeDecodeError) as exc:
-            return Now(None, str(exc))
+            return (await self._disk.read_text(path)).text
+        except (OSError, UnicodeDecodeError):
+            return None
 
-    async def _editor_text(self, path: Path) -> Now:
+    async def editor_text(self, path: Path) -> Shown:
         """The editor's text when it can say, else the disk's."""
-        if not self._client.features.read_text_file or not await asyncio.to_thread(path.exists):
-            return await self._disk_text(path)
+        if not self.client.features.read_text_file or not await asyncio.to_thread(path.exists):
+            return Shown(await self.disk_text(path))
         try:
-            return Now(
-                await self._client.read_text_file(self._session.id, self._session.client_path(path))
-            )
+            where = self.session.client_path(path)
+            return Shown(await self.client.read_text_file(self.session.id, where), in_editor=True)
         except (RequestError, ClientGoneError) as exc:
             log.info("fs/read_text_file failed for %s, reading the disk: %s", path, exc)
-            return await self._disk_text(path)
+            return Shown(await self.disk_text(path))
 
-    # -- delivering -----------------------------------------------------------------------
+    def landed(self, change: FileChange, text: str) -> None:
+        self._unsaved.discard(change.path)
+        self._on_applied(change, text)
+
+    # -- delivering: the core's one pipeline, over this client's transport --------------
 
     async def deliver(self, change: FileChange, *, review: bool) -> Delivery:
-        """Check, review (when asked), write and verify `change`; see the module docstring."""
-        stale = await self._stale(change, "acp.edit.stale")
-        if stale is not None:
-            return stale
-        disk_before = (await self._disk_text(change.path)).text
-        self._on_review(change)  # the card shows the diff, asked about or not
-        choice = Choice.ALLOW_ONCE
-        if review:
-            diff = await asyncio.to_thread(unified_diff, change.rel, change.before, change.after)
-            request = EditRequest(
-                change.tool, change.path, change.rel, change.before, change.after, diff
+        return await self._pipeline.deliver(change, review=review)
+
+
+class AcpPort:
+    """The editor port of one run of an ACP client: `fs/read_text_file` in, `fs/write_text_file`
+    (or the core's atomic write) out; the client never saves on request, so the server writes
+    the same bytes for an editor that keeps the change unsaved."""
+
+    def __init__(self, view: AcpWorkspaceView) -> None:
+        self._view = view
+
+    async def shown(self, path: Path) -> Shown:
+        return await self._view.editor_text(path)
+
+    async def disk(self, path: Path) -> str | None:
+        return await self._view.disk_text(path)
+
+    def drift(self, path: Path) -> Drift | None:
+        return None  # ACP tells nothing of the editor's buffers beyond their text
+
+    def route(self, change: FileChange) -> Route:
+        return Route.ASK  # `session/request_permission` showing the diff
+
+    def reviewing(self, change: FileChange) -> None:
+        self._view.on_review(change)  # the card shows the diff, asked about or not
+
+    async def apply(self, change: FileChange, *, preview: bool) -> Landed | Delivery:
+        """Hand the whole new text to the editor, or write it to disk."""
+        view = self._view
+        if not view.client.features.write_text_file:
+            reason = await self.write(change)
+            return Landed() if reason is None else Delivery(DeliveryStatus.FAILED, reason=reason)
+        where = view.session.client_path(change.path)
+        try:
+            await view.client.write_text_file(view.session.id, where, change.after)
+        except (RequestError, ClientGoneError) as exc:
+            return delivery_failed(
+                "acp.edit.write_failed", view.locale, path=change.rel, error=str(exc)
             )
-            answer = await consult(self._approver, request, self._locale)
-            if isinstance(answer, Refused):
-                return Delivery(DeliveryStatus.REJECTED, Choice.DENY, reason=answer.message)
-            choice = answer.choice
-            stale = await self._stale(change, "acp.edit.stale_review")
-            if stale is not None:
-                return stale
-            disk_before = (await self._disk_text(change.path)).text
-        failure = await self._write(change)
-        if failure is not None:
-            return failure
-        delivery = await self._verify(change, choice, disk_before)
-        if delivery.status is DeliveryStatus.APPLIED:
-            self._unsaved.discard(change.path)
-            self._on_applied(change, delivery.text if delivery.text is not None else change.after)
-        return delivery
+        return Landed(written=True)
 
-    def _failed(self, key: str, **fields: object) -> Delivery:
-        return Delivery(DeliveryStatus.FAILED, reason=text(key, self._locale, **fields))
+    async def save(self, change: FileChange) -> Saved | None:
+        return None  # ACP has no save request: the server writes the same bytes
 
-    async def _stale(self, change: FileChange, key: str) -> Delivery | None:
-        """Refuse a change whose `before` is no longer what the editor holds."""
-        now = await self._editor_text(change.path)
-        if change.before is None:
-            return None if now.text is None else self._failed("acp.edit.exists", path=change.rel)
-        if now.text is not None and now.text == change.before:
-            return None
-        return self._failed(key, path=change.rel)
+    async def write(self, change: FileChange) -> str | None:
+        view = self._view
+        return await asyncio.to_thread(write_change, change, view.session.root, view.locale)
 
-    async def _write(self, change: FileChange) -> Delivery | None:
-        """Hand the whole new text to the editor, or write it to disk; None when it went."""
-        if self._client.features.write_text_file:
-            where = self._session.client_path(change.path)
-            try:
-                await self._client.write_text_file(self._session.id, where, change.after)
-            except (RequestError, ClientGoneError) as exc:
-                return self._failed("acp.edit.write_failed", path=change.rel, error=str(exc))
-            return None
-        reason = await asyncio.to_thread(write_change, change, self._session.root, self._locale)
-        return Delivery(DeliveryStatus.FAILED, reason=reason) if reason is not None else None
+    def same(self, a: str | None, b: str | None) -> bool:
+        return same_text(a, b)
 
-    async def _verify(
-        self, change: FileChange, choice: Choice, disk_before: str | None
-    ) -> Delivery:
-        """APPLIED only when the editor and the disk hold the change (or agree on the text the
-        editor reformatted it to on save); see the module docstring."""
-        shown = await self._editor_text(change.path)
-        disk = await self._disk_text(change.path)
-        if not same_text(shown.text, change.after):
-            if shown.text is not None and same_text(disk.text, shown.text):
-                note = text("acp.edit.reformatted", self._locale, path=change.rel)
-                return Delivery(DeliveryStatus.APPLIED, choice, note=note, text=shown.text)
-            return self._failed("acp.edit.differs", path=change.rel)
-        if same_text(disk.text, change.after):
-            return Delivery(DeliveryStatus.APPLIED, choice)
-        saved = await self._save_for_editor(change, disk, disk_before)
-        return (
-            Delivery(DeliveryStatus.APPLIED, choice)
-            if saved
-            else self._failed("acp.edit.not_saved", path=change.rel)
-        )
+    def stale(self, change: FileChange, now: str | None, *, reviewed: bool) -> str:
+        return stale_words(change, self._view.locale, reviewed=reviewed)
 
-    async def _save_for_editor(
-        self, change: FileChange, disk: Now, disk_before: str | None
-    ) -> bool:
-        """The editor holds the change but did not save it: write the same text to disk,
-        only over the disk as it was before the delivery."""
-        if disk.problem is not None or disk.text != disk_before:
-            log.info("%s moved on disk during the delivery; not saving over it", change.rel)
-            return False
-        on_disk = replace(change, before=disk.text)
-        reason = await asyncio.to_thread(write_change, on_disk, self._session.root, self._locale)
-        if reason is not None:
-            log.info("could not save %s for the editor: %s", change.rel, reason)
-            return False
-        return same_text((await self._disk_text(change.path)).text, change.after)
+    def landed(self, change: FileChange, text: str) -> None:
+        self._view.landed(change, text)

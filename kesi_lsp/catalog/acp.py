@@ -135,45 +135,9 @@ _ERRORS: Final[dict[str, tuple[str, str]]] = {
 }
 
 _EDITS: Final[dict[str, tuple[str, str]]] = {
-    "acp.edit.stale": (
-        "Not applied: {path} changed in the editor after you read it (the user may be typing "
-        "there). Nothing was changed. Read the file again, then redo the edit on its current "
-        "text.",
-        "沒有套用：你讀過 {path} 之後，它在編輯器裡又被改過（使用者可能正在打字）。"
-        "什麼都沒有改。請重新讀取檔案，再依照目前的內容重做修改。",
-    ),
-    "acp.edit.stale_review": (
-        "Not applied: {path} changed in the editor while the user was reviewing your edit. "
-        "Nothing was changed. Read the file again, then redo the edit on its current text.",
-        "沒有套用：使用者檢查修改的時候，{path} 在編輯器裡被改過了。什麼都沒有改。"
-        "請重新讀取檔案，再依照目前的內容重做修改。",
-    ),
-    "acp.edit.exists": (
-        "Not applied: {path} was created by someone else meanwhile. Nothing was changed. Read "
-        "it before deciding what to do.",
-        "沒有套用：{path} 在這段時間被別人建立了。什麼都沒有改。請先讀取它，再決定怎麼做。",
-    ),
     "acp.edit.write_failed": (
         "Not applied: the editor could not write {path} ({error}). Nothing was changed.",
         "沒有套用：編輯器沒辦法寫入 {path}（{error}）。什麼都沒有改。",
-    ),
-    "acp.edit.differs": (
-        "The edit to {path} did not land as intended: the editor now holds different text "
-        "(the user may have edited the file at the same time). Read the file again before any "
-        "further change.",
-        "{path} 的修改沒有照預期套用：編輯器裡現在是另一份內容（使用者可能同時在改這個檔案）。"
-        "再改之前請先重新讀取檔案。",
-    ),
-    "acp.edit.not_saved": (
-        "The edit to {path} reached the editor but not the disk, so commands will not see it. "
-        "Read the file again before any further change.",
-        "{path} 的修改已經進到編輯器，但沒有寫到磁碟，指令看不到它。再改之前請先重新讀取檔案。",
-    ),
-    "acp.edit.reformatted": (
-        "The editor reformatted {path} when saving it (format on save), so the file now differs "
-        "from the text you wrote. Read it again before any further change.",
-        "編輯器存檔時重新排版了 {path}（存檔時自動格式化），所以檔案和你寫的內容不完全一樣。"
-        "再改之前請先重新讀取檔案。",
     ),
 }
 

@@ -47,10 +47,10 @@ _NOTE: Final[dict[str, tuple[str, str]]] = {
         "使用者復原了：你刪掉的檔案 {path} 已經還原。",
     ),
     "changes.partial": (
-        "The user accepted only part of your change to {path} and rejected the rest; what "
+        "The user applied only part of your change to {path} and rejected the rest; what "
         "they kept is saved. From your version to the file as it is now:\n{diff}\nRead it "
         "again before any further change.",
-        "使用者只接受了你對 {path} 的一部分修改，其餘的拒絕了；保留的部分已經存檔。"
+        "使用者只套用了你對 {path} 的一部分修改，其餘的拒絕了；保留的部分已經存檔。"
         "從你的版本到檔案現在的內容：\n{diff}\n再改之前請先重新讀取檔案。",
     ),
     "changes.note.cut": ("    … {count} more lines", "    …還有 {count} 行"),

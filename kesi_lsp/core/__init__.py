@@ -12,8 +12,8 @@ stdin or stdout, or prints. It meets the outside world through three seams:
 and it reports what happens as typed events (`Event`). A front end (the LSP adapter, the ACP
 adapter, the demo, the doctor) drives it through what this module exports and nothing else
 (`tests/test_architecture.py` checks): a session per folder (`Session`, `AgentSettings`), runs
-(`Runs`, `drive` with the front end's `RunFrontend`, `run_core_agent`, `run_core_compaction`
-for a summary on demand), saved conversations (`ConversationStore`), the task text
+(`Runs`, `drive` with the front end's `RunFrontend`, the `Runtime` whose `CoreAgent` both front
+ends run), saved conversations (`ConversationStore`), the task text
 (`fix_task`, `ask_task`), the permission views (`describe_grants`, ...), the meter's words
 (`bill_line`, the seed's bill after a run; `cost_lines`, its `/cost`), the change sets of
 design §2.9 (`ChangeSets`, `select_changes`, `keep_changes`, `plan_undo`, `undone`, ...), the
@@ -46,6 +46,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "ApprovalMode",
     "Approver",
     "Attachment",
+    "Block",
     "ChangeOutcome",
     "ChangeRefusal",
     "ChangeSet",
@@ -57,10 +58,13 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "ConversationStore",
     "CoreAgent",
     "Delivery",
+    "DeliveryPipeline",
     "DeliveryStatus",
     "DiskWorkspace",
+    "Drift",
     "EditApplied",
     "EditRequest",
+    "EditorPort",
     "EditorProblem",
     "EditorProblems",
     "EnvironmentSettings",
@@ -74,6 +78,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "GrantsView",
     "Hunk",
     "HunkState",
+    "Landed",
     "LimitKind",
     "ModelClient",
     "Nested",
@@ -91,6 +96,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "PromptInterrupted",
     "Purpose",
     "Refused",
+    "Route",
     "Run",
     "RunFinished",
     "RunFrontend",
@@ -98,9 +104,11 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "Runs",
     "Runtime",
     "SandboxMode",
+    "Saved",
     "Session",
     "SessionBusyError",
     "Severity",
+    "Shown",
     "Snapshot",
     "TextChange",
     "TextDelta",
@@ -121,13 +129,16 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "consult",
     "context_window",
     "cost_lines",
+    "delivery_failed",
     "describe_api_error",
     "describe_grants",
     "describe_rule",
     "describe_sandbox",
+    "diff_blocks",
     "drive",
     "environment_settings",
     "find_rg",
+    "finish_delivery",
     "fix_task",
     "grants_lines",
     "hunk_where",
@@ -146,8 +157,6 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "revoke",
     "revoked_line",
     "rules_line",
-    "run_core_agent",
-    "run_core_compaction",
     "sandbox_status_line",
     "select_changes",
     "select_excerpt",
@@ -155,6 +164,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "settings_section",
     "settle_all",
     "split_lines",
+    "stale_words",
     "state_directory",
     "step_label",
     "undone",
@@ -196,7 +206,7 @@ if TYPE_CHECKING:
     from kesi_lsp.core.changes.actions import Target as ChangeTarget
     from kesi_lsp.core.changes.actions import keep as keep_changes
     from kesi_lsp.core.changes.actions import select as select_changes
-    from kesi_lsp.core.changes.hunks import Hunk, HunkState, lines_of
+    from kesi_lsp.core.changes.hunks import Block, Hunk, HunkState, diff_blocks, lines_of
     from kesi_lsp.core.changes.model import FileChanges
     from kesi_lsp.core.changes.notes import where as hunk_where
     from kesi_lsp.core.changes.report import outcome_lines
@@ -206,6 +216,18 @@ if TYPE_CHECKING:
     from kesi_lsp.core.changes.undo import FileUndo, UndoPlan, plan_undo, undone
     from kesi_lsp.core.cost.meter import Usage, cost_lines
     from kesi_lsp.core.cost.meter import describe as bill_line
+    from kesi_lsp.core.delivery import (
+        DeliveryPipeline,
+        Drift,
+        EditorPort,
+        Landed,
+        Route,
+        Saved,
+        Shown,
+        stale_words,
+    )
+    from kesi_lsp.core.delivery import failed as delivery_failed
+    from kesi_lsp.core.delivery import finish as finish_delivery
     from kesi_lsp.core.diagnostics.editor import (
         EditorProblem,
         EditorProblems,
@@ -248,12 +270,7 @@ if TYPE_CHECKING:
     from kesi_lsp.core.permissions.listing import describe_rule, rules_line
     from kesi_lsp.core.persistence import ConversationStore, state_directory
     from kesi_lsp.core.plan import Plan, PlanItem, plan_line, step_label
-    from kesi_lsp.core.runs.agent import (
-        AgentRunner,
-        CoreAgent,
-        run_core_agent,
-        run_core_compaction,
-    )
+    from kesi_lsp.core.runs.agent import AgentRunner, CoreAgent
     from kesi_lsp.core.runs.drive import RunFrontend, Runtime, drive
     from kesi_lsp.core.runs.next_step import NextStep, next_step
     from kesi_lsp.core.runs.registry import Run, Runs, SessionBusyError

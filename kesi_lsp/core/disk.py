@@ -16,13 +16,11 @@ import os
 import stat
 import tempfile
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 
 from kesi_lsp.catalog import DEFAULT_LOCALE, Locale, text
-from kesi_lsp.core.approval import Answer, Approver, Choice, EditRequest, Refused, consult
-from kesi_lsp.core.changes.notes import partly_kept
-from kesi_lsp.core.diff import unified_diff
+from kesi_lsp.core.approval import Approver
+from kesi_lsp.core.delivery import DeliveryPipeline, Drift, Landed, Route, Saved, Shown
 from kesi_lsp.core.paths import is_ignored
 from kesi_lsp.core.workspace import Delivery, DeliveryStatus, FileChange, FileText
 
@@ -48,48 +46,88 @@ def read_utf8(path: Path) -> str:
 
 
 class DiskWorkspace:
-    """A `WorkspaceView` on the files of `root`, asking `approver` before reviewed changes."""
+    """A `WorkspaceView` on the files of `root`, asking `approver` before reviewed changes.
+
+    Its deliveries go through the one pipeline (`kesi_lsp.core.delivery`) over `DiskPort`."""
 
     def __init__(self, root: Path, approver: Approver, *, locale: Locale = DEFAULT_LOCALE) -> None:
         self.root = root.resolve()
-        self._approver = approver
-        self.locale = locale  # the host may change it with the session's settings
+        self._port = DiskPort(self.root, locale)
+        self._pipeline = DeliveryPipeline(self._port, approver, locale)
+
+    @property
+    def locale(self) -> Locale:
+        return self._pipeline.locale
+
+    @locale.setter
+    def locale(self, locale: Locale) -> None:
+        """The host may change it with the session's settings."""
+        self._pipeline.locale = self._port.locale = locale
 
     async def read_text(self, path: Path) -> FileText:
         return FileText(await asyncio.to_thread(read_utf8, path))
 
     async def deliver(self, change: FileChange, *, review: bool) -> Delivery:
-        choice = Choice.ALLOW_ONCE
-        proposed = change
-        if review:
-            answer = await self._ask(change)
-            if isinstance(answer, Refused):
-                return Delivery(DeliveryStatus.REJECTED, Choice.DENY, reason=answer.message)
-            choice = answer.choice
-            if answer.after is not None:  # the user accepted only some hunks
-                change = replace(change, after=answer.after)
-        reason = await asyncio.to_thread(write_change, change, self.root, self.locale)
-        if reason is not None:
-            return Delivery(DeliveryStatus.FAILED, choice=choice, reason=reason)
-        if change is proposed:
-            return Delivery(DeliveryStatus.APPLIED, choice=choice)
-        note = partly_kept(change.rel, proposed.after, change.after, self.locale)
-        return Delivery(DeliveryStatus.APPLIED, choice=choice, note=note, text=change.after)
+        return await self._pipeline.deliver(change, review=review)
 
     def unsaved_files(self) -> tuple[Path, ...]:
         return ()
 
-    async def _ask(self, change: FileChange) -> Answer:
-        diff = await asyncio.to_thread(unified_diff, change.rel, change.before, change.after)
-        request = EditRequest(
-            tool=change.tool,
-            path=change.path,
-            rel=change.rel,
-            before=change.before,
-            after=change.after,
-            diff=diff,
-        )
-        return await consult(self._approver, request, self.locale)
+
+class DiskPort:
+    """The editor port of plain disk: the disk is what the user sees, and the write is the
+    apply (so the save finds it there already). Its refusals are the seed's own words."""
+
+    def __init__(self, root: Path, locale: Locale) -> None:
+        self.root = root
+        self.locale = locale
+
+    async def shown(self, path: Path) -> Shown:
+        return Shown(await self.disk(path))
+
+    async def disk(self, path: Path) -> str | None:
+        return await asyncio.to_thread(_read_or_none, path)
+
+    def drift(self, path: Path) -> Drift | None:
+        return None
+
+    def route(self, change: FileChange) -> Route:
+        return Route.ASK
+
+    def reviewing(self, change: FileChange) -> None:
+        return None
+
+    async def apply(self, change: FileChange, *, preview: bool) -> Landed | Delivery:
+        reason = await self.write(change)
+        return Landed() if reason is None else Delivery(DeliveryStatus.FAILED, reason=reason)
+
+    async def save(self, change: FileChange) -> Saved | None:
+        return None
+
+    async def write(self, change: FileChange) -> str | None:
+        return await asyncio.to_thread(write_change, change, self.root, self.locale)
+
+    def same(self, a: str | None, b: str | None) -> bool:
+        return a == b
+
+    def stale(self, change: FileChange, now: str | None, *, reviewed: bool) -> str:
+        """The seed's words for a file that moved since it was read (Day 10)."""
+        if change.before is None:
+            return text("tools.write.raced", self.locale)
+        if now is None:
+            return text("tools.disk.missing", self.locale, path=change.rel)
+        key = "tools.edit.changed_meanwhile" if change.tool == "edit_file" else "tools.write.stale"
+        return text(key, self.locale)
+
+    def landed(self, change: FileChange, text: str) -> None:
+        return None
+
+
+def _read_or_none(path: Path) -> str | None:
+    try:
+        return read_utf8(path)
+    except (OSError, UnicodeDecodeError):
+        return None
 
 
 def write_change(

@@ -36,13 +36,12 @@ class IdleWatchdog:
     """An idle timer around one round-trip (`async with`); `kick()` on every sign of life.
 
     `seconds` None or 0: no watchdog (the SDK's own timeouts only). When the timer runs out,
-    leaving the `async with` raises StreamStalledError; `fired` tells the caller's cancellation
-    handlers that the cancellation was the watchdog's, not the user's.
+    leaving the `async with` raises StreamStalledError (not CancelledError), so the caller tells
+    the watchdog's cancellation from the user's.
     """
 
     def __init__(self, seconds: float | None) -> None:
         self.seconds = seconds if seconds and seconds > 0 else None
-        self.fired = False
         self._timeout: asyncio.Timeout | None = None
 
     async def __aenter__(self) -> IdleWatchdog:
@@ -63,10 +62,7 @@ class IdleWatchdog:
             await self._timeout.__aexit__(exc_type, exc, tb)
         except TimeoutError as timed_out:
             assert self.seconds is not None
-            self.fired = True
             raise StreamStalledError(self.seconds) from timed_out
-        if self._timeout.expired():
-            self.fired = True
 
     def kick(self, extra: float = 0.0) -> None:
         """Something arrived: the silence starts again from now (plus `extra` seconds)."""

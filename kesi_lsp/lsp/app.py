@@ -11,7 +11,7 @@ import argparse
 import os
 from collections.abc import Mapping
 
-from kesi_lsp.core import AgentRunner, CoreAgent, Runtime
+from kesi_lsp.core import AgentRunner, Runtime
 from kesi_lsp.lsp import (
     change_commands,
     change_lenses,
@@ -29,15 +29,11 @@ FEATURES = (lifecycle, documents_sync, commands, change_commands, code_actions, 
 def create_server(
     environ: Mapping[str, str] | None = None, runner: AgentRunner | None = None
 ) -> KesiServer:
-    """A ready-to-start server. `runner` defaults to the real agent loop (loaded in the
-    background once the editor is connected: `CoreAgent`)."""
+    """A ready-to-start server. `runner` defaults to the runtime's agent (loaded in the
+    background once the editor is connected: `Runtime.prepare`; runs and `kesi.compact` share
+    its model client)."""
     environ = dict(os.environ if environ is None else environ)
-    if runner is None:
-        agent = CoreAgent()  # one for runs and `kesi.compact`: they share its model client
-        runtime = Runtime(environ, agent, compaction=agent.compact)
-    else:
-        runtime = Runtime(environ, runner)
-    server = KesiServer(runtime)
+    server = KesiServer(Runtime(environ, runner))
     for feature in FEATURES:
         feature.register(server)
     return server

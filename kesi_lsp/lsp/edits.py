@@ -10,7 +10,6 @@ it exactly as VS Code does (see `_tail_edit`).
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -20,29 +19,19 @@ from pygls.workspace import PositionCodec
 from pygls.workspace.position_codec import ServerTextPosition
 
 from kesi_lsp.catalog import DEFAULT_LOCALE, Locale, text
-from kesi_lsp.core import split_lines
+from kesi_lsp.core import Block, diff_blocks, split_lines
 
 REVIEW_ANNOTATION: Final = "kesi.review"
 
 
-@dataclass(frozen=True)
-class LineBlock:
-    """Replace lines [start, end) of the old text by `new_text` (0-based line numbers)."""
-
-    start: int
-    end: int
-    new_text: str
+def hunks(before: str, after: str) -> list[Block]:
+    """The changed line blocks between `before` and `after`, in order, not overlapping: the
+    core's one block differ, the same cut as the change sets' hunks (design §2.9)."""
+    return diff_blocks(split_lines(before), split_lines(after))
 
 
-def hunks(before: str, after: str) -> list[LineBlock]:
-    """The changed line blocks between `before` and `after`, in order, not overlapping."""
-    old, new = split_lines(before), split_lines(after)
-    matcher = difflib.SequenceMatcher(a=old, b=new, autojunk=False)
-    return [
-        LineBlock(i1, i2, "".join(new[j1:j2]))
-        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
-        if tag != "equal"
-    ]
+def _new_text(block: Block) -> str:
+    return "".join(block.lines)
 
 
 def _line_start(lines: Sequence[str], index: int, codec: PositionCodec) -> types.Position:
@@ -70,13 +59,13 @@ def _content_end(lines: Sequence[str], index: int, codec: PositionCodec) -> type
     )
 
 
-def _line_edit(lines: Sequence[str], hunk: LineBlock, codec: PositionCodec) -> types.TextEdit:
+def _line_edit(lines: Sequence[str], hunk: Block, codec: PositionCodec) -> types.TextEdit:
     start, end = _line_start(lines, hunk.start, codec), _line_start(lines, hunk.end, codec)
-    return types.TextEdit(range=types.Range(start=start, end=end), new_text=hunk.new_text)
+    return types.TextEdit(range=types.Range(start=start, end=end), new_text=_new_text(hunk))
 
 
 def _tail_edit(
-    lines: Sequence[str], hunk: LineBlock, previous: LineBlock | None, codec: PositionCodec
+    lines: Sequence[str], hunk: Block, previous: Block | None, codec: PositionCodec
 ) -> types.TextEdit | None:
     """The last hunk, when it reaches the end of the text, as an edit every client applies alike.
 
@@ -96,26 +85,27 @@ def _tail_edit(
     None when the moved edit would start where `previous` (an insertion) starts: clients
     order two edits with one start differently, so the caller merges the two hunks first.
     """
+    new = _new_text(hunk)
     if not lines:
         whole = types.Range(
             start=types.Position(line=0, character=0), end=types.Position(line=1, character=0)
         )
-        return types.TextEdit(range=whole, new_text=hunk.new_text)
+        return types.TextEdit(range=whole, new_text=new)
     last = _ending(lines[-1])
     if not last:  # no final newline: the plain edit already ends inside the last line
         return _line_edit(lines, hunk, codec)
     end = _content_end(lines, len(lines) - 1, codec)
-    if hunk.start < len(lines) and hunk.new_text.endswith(last):
+    if hunk.start < len(lines) and new.endswith(last):
         start = types.Position(line=hunk.start, character=0)
-        new_text = hunk.new_text[: -len(last)]
-    elif hunk.start > 0 and (_ending(lines[hunk.start - 1]) + hunk.new_text).endswith(last):
+        new_text = new[: -len(last)]
+    elif hunk.start > 0 and (_ending(lines[hunk.start - 1]) + new).endswith(last):
         # Start where the line before ends: take its terminator and give it back.
         above = lines[hunk.start - 1]
         shared = previous is not None and previous.end == hunk.start - 1 == previous.start
         if shared and len(above) == len(_ending(above)):  # empty: same start as `previous`
             return None
         start = _content_end(lines, hunk.start - 1, codec)
-        new_text = (_ending(above) + hunk.new_text)[: -len(last)]
+        new_text = (_ending(above) + new)[: -len(last)]
     else:  # e.g. the new text drops the final newline: only the +1 range can say that
         return _line_edit(lines, hunk, codec)
     return types.TextEdit(range=types.Range(start=start, end=end), new_text=new_text)
@@ -133,10 +123,8 @@ def text_edits(before: str, after: str, codec: PositionCodec) -> list[types.Text
         if tail is not None:
             return [*(_line_edit(lines, hunk, codec) for hunk in found[:-1]), tail]
         assert previous is not None
-        between = "".join(lines[previous.end : found[-1].start])
-        merged = LineBlock(
-            previous.start, found[-1].end, previous.new_text + between + found[-1].new_text
-        )
+        between = tuple(lines[previous.end : found[-1].start])
+        merged = Block(previous.start, found[-1].end, previous.lines + between + found[-1].lines)
         found[-2:] = [merged]
 
 

@@ -14,33 +14,26 @@ made is left alone (the user typed in the meantime), never overwritten.
 from __future__ import annotations
 
 import asyncio
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core import (
-    Choice,
     DeliveryStatus,
     FileChange,
     FileUndo,
     UndoPlan,
+    finish_delivery,
     write_change,
 )
+from kesi_lsp.lsp.apply_edit import Expected, send_edit, settle
 from kesi_lsp.lsp.documents import read_disk, read_disk_or_none
+from kesi_lsp.lsp.editor_port import LspPort
 from kesi_lsp.lsp.edits import text_edits
 from kesi_lsp.lsp.folders import path_to_uri
 from kesi_lsp.lsp.link import EditorLink
-from kesi_lsp.lsp.save import save_change
-from kesi_lsp.lsp.verify import verify_change
-from kesi_lsp.lsp.wire import ClientGoneError
-
-SETTLE_SECONDS: Final = 2.0
-_POLL: Final = 0.02
 
 DocumentChange = types.TextDocumentEdit | types.CreateFile | types.RenameFile | types.DeleteFile
 
@@ -119,8 +112,6 @@ async def restore(link: EditorLink, plan: UndoPlan, root: Path, locale: Locale) 
         if refused is not None:
             done.failed.update({i.path: refused for i in editor})
             editor = []
-        else:
-            await _settle(link, editor)
     for item in ready:
         if item.path in done.failed:
             continue
@@ -136,34 +127,24 @@ async def restore(link: EditorLink, plan: UndoPlan, root: Path, locale: Locale) 
 
 
 async def _send(link: EditorLink, items: list[FileUndo], locale: Locale) -> str | None:
-    """`workspace/applyEdit`; None when the editor applied it, else why not."""
+    """`workspace/applyEdit`, then its settling; None when the editor applied it, else why
+    not."""
     names = ", ".join(i.rel for i in items)
     label = text("changes.undo_label", locale, what=names)
-    params = types.ApplyWorkspaceEditParams(edit=workspace_edit(link, items), label=label)
-    try:
-        result = await link.wire.request(types.WORKSPACE_APPLY_EDIT, params)
-    except (ClientGoneError, JsonRpcException) as exc:
-        return text("changes.undo.apply_error", locale, error=str(exc))
-    if getattr(result, "applied", False):
-        return None
-    reason = getattr(result, "failure_reason", None) or text("lsp.edit.no_reason", locale)
-    return text("changes.undo.refused", locale, reason=reason)
+    expected = [Expected(i.path, i.before, i.after, _version(link, i.path)) for i in items]
+    answer = await send_edit(link, workspace_edit(link, items), label)
+    if answer.error is not None:
+        return text("changes.undo.apply_error", locale, error=answer.error)
+    if not answer.applied:
+        reason = answer.reason or text("lsp.edit.no_reason", locale)
+        return text("changes.undo.refused", locale, reason=reason)
+    await settle(link.documents, expected)
+    return None
 
 
-async def _settle(link: EditorLink, items: list[FileUndo]) -> None:
-    """Give the editor's didChange/didOpen/didClose time to show the undo in its buffers."""
-    deadline = time.monotonic() + SETTLE_SECONDS
-    while time.monotonic() < deadline:
-        if all(_shows(link, item) for item in items):
-            return
-        await asyncio.sleep(_POLL)
-
-
-def _shows(link: EditorLink, item: FileUndo) -> bool:
-    doc = link.documents.open_document(item.path)
-    if item.after is None:
-        return doc is None
-    return doc is not None and doc.source == item.after
+def _version(link: EditorLink, path: Path) -> int | None:
+    doc = link.documents.open_document(path)
+    return doc.version if doc is not None else None
 
 
 async def _finish(
@@ -179,8 +160,8 @@ async def _finish(
         now = await link.documents.read_disk(item.path)
         return None if now == item.after else text("changes.undo.not_saved", locale, path=item.rel)
     change = FileChange("undo", item.path, item.rel, item.before, item.after)
-    saved = await save_change(link, change, disk_before, root, locale)
-    outcome = await verify_change(link, change, Choice.ALLOW_ONCE, saved, locale)
+    port = LspPort(link, root, locale, on_applied=lambda change: None)
+    outcome = await finish_delivery(port, locale, change, disk_before)
     if outcome.status is DeliveryStatus.APPLIED:
         return None
     return outcome.reason or text("changes.undo.not_saved", locale, path=item.rel)

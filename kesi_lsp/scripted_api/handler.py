@@ -86,7 +86,8 @@ class Handler(Transport):
         except (UnicodeDecodeError, json.JSONDecodeError):
             body = None
         headers = {k.lower(): v for k, v in self.headers.items()}
-        record = self.journal.open(self.path.split("?", 1)[0], headers, body)
+        peer = ":".join(str(part) for part in self.client_address[:2])
+        record = self.journal.open(self.path.split("?", 1)[0], headers, body, peer)
         try:
             self._answer(record)
         except ClientGoneError:

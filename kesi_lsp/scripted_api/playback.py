@@ -14,6 +14,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from kesi_lsp.scripted_api.cache import PromptCache
 from kesi_lsp.scripted_api.records import (
     EventHook,
     Journal,
@@ -22,7 +23,7 @@ from kesi_lsp.scripted_api.records import (
     StepChooser,
 )
 from kesi_lsp.scripted_api.script import Script, Step
-from kesi_lsp.scripted_api.tokens import PromptCache, output_tokens
+from kesi_lsp.scripted_api.tokens import output_tokens
 from kesi_lsp.scripted_api.wire import SseEvent, Usage, content_json
 
 

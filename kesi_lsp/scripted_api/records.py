@@ -28,6 +28,7 @@ class RecordedRequest:
     headers: dict[str, str]
     body: Any
     arrived: float
+    peer: str = ""  # the client's host:port: requests on one kept-alive connection share it
     stream: bool = False
     step_index: int | None = None
     label: str | None = None
@@ -103,7 +104,9 @@ class Journal:
         with self._changed:
             return list(self._problems)
 
-    def open(self, path: str, headers: dict[str, str], body: Any) -> RecordedRequest:
+    def open(
+        self, path: str, headers: dict[str, str], body: Any, peer: str = ""
+    ) -> RecordedRequest:
         """Record a request that just arrived, numbered in order of arrival from 1."""
         stream = bool(body.get("stream")) if isinstance(body, dict) else False
         with self._changed:
@@ -114,6 +117,7 @@ class Journal:
                 headers=headers,
                 body=body,
                 arrived=time.monotonic(),
+                peer=peer,
                 stream=stream,
             )
             self._requests.append(request)

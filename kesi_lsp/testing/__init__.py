@@ -14,6 +14,8 @@ only, so it works from a plain install; the test suite layers pytest-lsp's check
 - `EditorClient` (client.py): the editor on pygls' `LanguageClient`.
 - `connected` with `Program` or `InProcess` (launch.py): the server as a child process over
   stdio, or in a thread of this process over OS pipes.
+- `conformance` (conformance.py): the delivery suite every workspace view must pass, whatever
+  its wire (design §2.7's I1-I4 and the bad cases of a review).
 
 It uses nothing of KeSi's server or core: it meets the server only on the wire.
 """

@@ -24,7 +24,7 @@ MARGIN = 1.5
 ATTEMPTS = 3
 
 # They count the scripted API's tokens (deterministic): beside the rest of the suite.
-COUNTED = ("tokens",)
+COUNTED = ("tokens", "calibration")
 # The others time the server, so they run last, alone on the machine (tests/bench/test_smoke.py).
 TIMED = tuple(name for name in BENCHES if name not in COUNTED)
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from lsprotocol import types
 
-from kesi_lsp.lsp.apply import SETTLE_SECONDS
+from kesi_lsp.lsp.apply_edit import SETTLE_SECONDS
 from tests.lsp.clients import ALLOW_ONCE, EditorRefusalError, kesi_client
 from tests.lsp.conftest import BUGGY, FIXED, AgentCommand
 from tests.lsp.reviews import (

@@ -259,7 +259,7 @@ async def test_part_of_a_change_kept_in_the_preview_is_saved_and_told_to_the_mod
         (landed,) = client.stream(done["runId"], "edit")
         assert "+ONE" in landed["diff"] and "THREE" not in landed["diff"]
     told = result_text(tool_results(api.requests[2])[-1])
-    assert "-THREE\n+three" in told and "Read it again" in told
+    assert "    -THREE\n    +three" in told and "Read it again" in told
 
 
 async def edit_with_save_hook(
@@ -344,7 +344,7 @@ async def test_part_kept_in_the_preview_then_reformatted_on_save_is_told_as_it_l
         (landed,) = client.stream(done["runId"], "edit")
         assert "+ONE\n" in landed["diff"]
     told = result_text(tool_results(api.requests[2])[-1])
-    assert "-ONE  \n+ONE\n" in told and "-THREE\n+three" in told
+    assert "    -ONE  \n    +ONE\n" in told and "    -THREE\n    +three" in told
     assert "applied only part" in told and "reformatted calc.py" in told
 
 

@@ -116,11 +116,6 @@ class ChangeSets:
     def newest(self) -> ChangeSet | None:
         return self.sets[-1] if self.sets else None
 
-    def run_of(self, file: FileChanges) -> ChangeSet:
-        found = self.by_run(file.run_id)
-        assert found is not None
-        return found
-
     @property
     def base_bytes(self) -> int:
         return sum(s.base_bytes for s in self.sets)

@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -27,7 +26,7 @@ from kesi_lsp.core.cost.meter import Usage
 from kesi_lsp.core.diagnostics.editor import EditorProblems
 from kesi_lsp.core.errors import SandboxUnavailableError
 from kesi_lsp.core.events import Event, Notice, RunFinished
-from kesi_lsp.core.runs.agent import AgentRunner, run_core_compaction
+from kesi_lsp.core.runs.agent import AgentRunner, CoreAgent
 from kesi_lsp.core.runs.loading import Busy, never_busy
 from kesi_lsp.core.runs.registry import Run
 from kesi_lsp.core.runs.sandboxes import Sandboxes, announcement
@@ -84,34 +83,38 @@ class RunFrontend(Protocol):
         ...
 
 
-@dataclass
 class Runtime:
-    """What all runs of one front end share: the host environment, the agent (and the summary
-    `kesi.compact` runs), the sandboxes chosen so far and the folders already told that edits
-    land without a review."""
+    """What all runs of one front end share: the host environment, the one agent runner
+    (`CoreAgent`: loaded lazily, its model clients kept), what runs (that agent, unless a test
+    gives a stand-in) and the summary `kesi.compact` runs (the agent's, unless given), the
+    sandboxes chosen so far and the folders already told that edits land without a review."""
 
-    environ: Mapping[str, str]
-    runner: AgentRunner
-    compaction: AgentRunner = run_core_compaction
-    sandboxes: Sandboxes = field(init=False)
-    told_edits_accepted: set[Path] = field(default_factory=set)
-    told_workspace: set[Path] = field(default_factory=set)
-
-    def __post_init__(self) -> None:
-        self.sandboxes = Sandboxes(self.environ)
+    def __init__(
+        self,
+        environ: Mapping[str, str],
+        runner: AgentRunner | None = None,
+        *,
+        compaction: AgentRunner | None = None,
+    ) -> None:
+        self.environ = environ
+        self.agent = CoreAgent()
+        self.runner: AgentRunner = runner or self.agent
+        self.compaction: AgentRunner = compaction or self.agent.compact
+        self.sandboxes = Sandboxes(environ)
+        self.told_edits_accepted: set[Path] = set()
+        self.told_workspace: set[Path] = set()
 
     async def prepare(
         self, folders: Sequence[tuple[Path, AgentSettings]], busy: Busy = never_busy
     ) -> None:
         """Get ready for the first run of each folder, in the background of a front end that
         has just connected: let the agent load itself and its model client
-        (`CoreAgent.prepare`, stepping aside while `busy()`; other runners have nothing to
+        (`CoreAgent.prepare`, stepping aside while `busy()`; a stand-in runner has nothing to
         load), then choose the sandboxes (a bwrap probe each). A failure here is only logged:
         the run that needs the part tries again and says why.
         """
-        prepare = getattr(self.runner, "prepare", None)
-        if prepare is not None and folders:
-            await prepare(folders[0][1], self.environ, busy)
+        if self.runner is self.agent and folders:
+            await self.agent.prepare(folders[0][1], self.environ, busy)
         for root, settings in folders:
             try:
                 await self.sandboxes.choose(root, settings)
@@ -120,9 +123,7 @@ class Runtime:
 
     async def aclose(self) -> None:
         """The front end is going away: let the agent release what it kept."""
-        close = getattr(self.runner, "aclose", None)
-        if close is not None:
-            await close()
+        await self.agent.aclose()
 
 
 def _cancelled(run: Run) -> RunFinished:

@@ -24,15 +24,20 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import importlib
 import importlib.abc
 import importlib.machinery
 import logging
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Final
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Final, Protocol
+
+if TYPE_CHECKING:
+    from kesi_lsp.core.events import RunFinished
+    from kesi_lsp.core.model.anthropic import ModelClient
+    from kesi_lsp.core.settings.agent import AgentSettings
+    from kesi_lsp.core.tools.context import ToolContext
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +51,26 @@ MAX_PAUSE_SECONDS: Final = 0.5
 
 def never_busy() -> bool:
     return False
+
+
+class LoadedAgent(Protocol):
+    """The agent once loaded (`kesi_lsp.core.runs.loaded`): what a runner calls on it.
+
+    The one lazy seam of the core: everything behind it (the loop, the tools, the SDK) loads on
+    first use, and the type checker follows the main path through this Protocol.
+    """
+
+    def build_model(self, settings: AgentSettings, environ: Mapping[str, str]) -> ModelClient:
+        """The model client for these settings (raises MissingApiKeyError without a key)."""
+        ...
+
+    async def run_agent(self, ctx: ToolContext, prompt: str, model: ModelClient) -> RunFinished:
+        """Run one user message to its end."""
+        ...
+
+    async def compact_now(self, ctx: ToolContext, model: ModelClient) -> RunFinished:
+        """Summarise the session's older turns now (`kesi.compact`)."""
+        ...
 
 
 class _StepAside(importlib.abc.MetaPathFinder):
@@ -86,23 +111,25 @@ def _gently(busy: Busy) -> Iterator[None]:
 
 
 _lock = threading.Lock()
-_loaded: tuple[Any, Any] | None = None
+_loaded: LoadedAgent | None = None
 
 
-def load_agent(busy: Busy = never_busy) -> tuple[Any, Any]:
-    """The core loop and model modules, imported and warmed once per process (call it in a
-    worker thread; callers at the same time wait for the first)."""
+def load_agent(busy: Busy = never_busy) -> LoadedAgent:
+    """The agent, imported and warmed once per process (call it in a worker thread; callers at
+    the same time wait for the first)."""
     global _loaded
     with _lock:
         if _loaded is not None:
             return _loaded
         with _gently(busy):
-            loop = importlib.import_module("kesi_lsp.core.loop")
-            model = importlib.import_module("kesi_lsp.core.model.anthropic")
+            from kesi_lsp.core.runs import loaded  # the lazy seam: the SDK loads here
+
             try:  # the SDK's first-use work, so the first run's request leaves at once
-                importlib.import_module("kesi_lsp.core.model.warmup").warm_sdk()
+                from kesi_lsp.core.model.warmup import warm_sdk
+
+                warm_sdk()
             except Exception as exc:  # only ever a loss of speed
                 log.warning("warming the SDK up failed: %s", exc)
             gc.freeze()
-        _loaded = (loop, model)
+        _loaded = loaded
         return _loaded

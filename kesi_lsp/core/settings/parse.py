@@ -126,7 +126,7 @@ RULES: Final = (
     SettingRule("baseUrl", "base_url", _is_url, "settings.expect.base_url", from_env=False),
 )
 PERMISSIONS_KEY: Final = "permissions"
-"""The user's permission rules (`core.permission_rules`): a JSON object of lists, so no
+"""The user's permission rules (`settings.permission_rules`): a JSON object of lists, so no
 environment variable; its own checks say which entries are ignored."""
 KNOWN_KEYS: Final = frozenset(rule.key for rule in RULES) | {PERMISSIONS_KEY}
 
