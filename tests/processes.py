@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import secrets
 import time
 from pathlib import Path
 
@@ -65,3 +66,34 @@ def may_start_our_process(what: str) -> None:
     if "subprocess" in running_marks or os.environ.get("KESI_TEST_SERVER") == "subprocess":
         return
     raise AssertionError(f"this test starts {what}: mark it @pytest.mark.subprocess")
+
+
+def programs_with(marker: str) -> list[str]:
+    """The program names (`sleep`, `sh`, `bwrap`, `python3`...) of the live processes whose
+    command line holds `marker`."""
+    return [Path(cmdline[0]).name for pid in processes_with(marker) if (cmdline := _cmdline(pid))]
+
+
+def sleeping(marker: str) -> int:
+    """How many live `sleep MARKER` processes there are: a command's own sleeps, not the
+    shell, tether, guard or bwrap whose command lines also carry the marker."""
+    return programs_with(marker).count("sleep")
+
+
+def _cmdline(pid: int) -> list[str]:
+    try:
+        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return []
+    return raw.decode("utf-8", "replace").split("\0")[:-1]
+
+
+def marked_sleeps(marker: str) -> str:
+    """A command that runs two `sleep MARKER` (one in the background) and outlives any test:
+    `MARKER` is a unique duration (`unique_sleep`), so only this command's processes carry it."""
+    return f"sleep {marker} & sleep {marker}; echo never"
+
+
+def unique_sleep() -> str:
+    """A sleep of about 400 s whose exact duration no other test on this machine uses."""
+    return f"397.{secrets.randbelow(10**9):09d}"

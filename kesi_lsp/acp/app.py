@@ -21,8 +21,8 @@ from acp.connection import Connection
 from kesi_lsp.acp.agent import KesiAgent
 from kesi_lsp.acp.client import AcpClient
 from kesi_lsp.acp.dispatch import Dispatcher
-from kesi_lsp.acp.transport import LineTransport, open_streams
-from kesi_lsp.core import AgentRunner, Runtime, environment_settings
+from kesi_lsp.acp.transport import LINE_LIMIT, LineTransport, open_streams
+from kesi_lsp.core import AgentRunner, Runtime, environment_settings, parse_settings
 from kesi_lsp.stdio import claim_stdio
 
 log = logging.getLogger(__name__)
@@ -34,13 +34,22 @@ def serve(args: argparse.Namespace) -> int:
     """Serve one ACP client on stdin/stdout until it closes the connection."""
     rpc_in, rpc_out = claim_stdio()
     environ = dict(os.environ)
+    limit = message_limit(environ)
 
     async def main() -> None:
-        reader, writer = await open_streams(rpc_in, rpc_out)
-        await serve_connection(reader, writer, environ)
+        reader, writer = await open_streams(rpc_in, rpc_out, limit=limit)
+        await serve_connection(reader, writer, environ, limit=limit)
 
     asyncio.run(main())
     return 0
+
+
+def message_limit(environ: Mapping[str, str]) -> int:
+    """The longest line read, in bytes: `KESI_MAX_MESSAGE_MEGABYTES` (the reader exists before
+    `initialize` brings `_meta.kesi`, so only the environment sets it; a bad value is said
+    with the session's other settings problems, and the default is used)."""
+    megabytes = parse_settings(environment_settings(environ)).settings.max_message_megabytes
+    return megabytes << 20
 
 
 async def serve_connection(
@@ -48,13 +57,16 @@ async def serve_connection(
     writer: asyncio.StreamWriter,
     environ: Mapping[str, str],
     runner: AgentRunner | None = None,
+    *,
+    limit: int = LINE_LIMIT,
 ) -> None:
     """Serve one client over `reader`/`writer`; `runner` defaults to the runtime's agent (the
-    one the language server runs too: its model client kept for the connection's life)."""
+    one the language server runs too: its model client kept for the connection's life);
+    `limit` is the one `reader` was made with (`open_streams`)."""
     runtime = Runtime(environ, runner)
     agent = KesiAgent(runtime, environment_settings(environ))
     dispatch = Dispatcher(agent, lambda: agent.locale)
-    conn = Connection(dispatch, LineTransport(reader, writer), listening=False)
+    conn = Connection(dispatch, LineTransport(reader, writer, limit=limit), listening=False)
     agent.client = AcpClient(conn)
     try:
         await conn.main_loop()

@@ -23,7 +23,7 @@ from kesi_lsp.acp.errors import INVALID_REQUEST, PARSE_ERROR
 
 log = logging.getLogger(__name__)
 
-LINE_LIMIT: Final = 50 * 1024 * 1024  # the acp package's own default: prompts carry files
+LINE_LIMIT: Final = 64 << 20  # maxMessageMegabytes' default (the acp package's is 50 MB)
 TOO_DEEP: Final = "Parse error: the line nests arrays or objects too deeply to be a message"
 
 
@@ -163,7 +163,10 @@ class LineTransport:
             return exc.partial or None
         except asyncio.LimitOverrunError:
             await self._skip_long_line()
-            too_long = f"Invalid request: a message is over {self._limit} bytes"
+            too_long = (
+                f"Invalid request: a message is over the limit of {self._limit} bytes "
+                "(KESI_MAX_MESSAGE_MEGABYTES); it was dropped"
+            )
             await self._answer(None, INVALID_REQUEST, too_long)
             return b""
 

@@ -68,6 +68,32 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "creating device files (a new name for a disk) is not allowed: {command}",
         "不允許建立裝置檔（等於替磁碟取新名字）：{command}",
     ),
+    "permissions.reason.stops_system": (  # new: issue 24 item 3
+        "{command} would shut down or restart the whole machine",
+        "{command} 會關掉或重新啟動整台電腦",
+    ),
+    "permissions.reason.kills_everything": (  # new
+        "{command} would kill every process (of the user, or of the whole system)",
+        "{command} 會砍掉所有行程（整個使用者的，或整個系統的）",
+    ),
+    "permissions.reason.fork_bomb": (  # new
+        "this command is a fork bomb: it starts copies of itself until the machine stops "
+        "responding",
+        "這個指令是 fork 炸彈：會不斷複製自己，直到電腦沒有反應",
+    ),
+    "permissions.reason.recursive_system": (  # new: chmod -R / chown -R /
+        "{command} -R on / or a system folder would change every file in it, with no record of "
+        "what it was",
+        "對根目錄或系統資料夾做 {command} -R 會改動裡面每一個檔案，而且沒有原本設定的紀錄",
+    ),
+    "permissions.reason.forced_push": (  # new
+        "a forced git push replaces the remote's history; what it drops may exist nowhere else",
+        "強制 git push 會蓋掉遠端的歷史，被蓋掉的東西可能別處都沒有",
+    ),
+    "permissions.reason.clean_outside": (  # new
+        "git clean -f outside the workspace (in home or /) would delete untracked files for good",
+        "在工作目錄以外（家目錄或根目錄）執行 git clean -f，會把沒有追蹤的檔案永久刪掉",
+    ),
     "permissions.reason.git_blob": (  # new: git show <blob id>
         "{revision} names a stored file, and git would print its contents (maybe one closed to "
         "the tools, such as a committed .env)",
@@ -144,9 +170,11 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
     "permissions.source.init": ("initialization options", "初始化選項"),
     "permissions.source.user": ("user settings", "使用者設定"),
     "permissions.ran_as": (
-        "(ran as: {command}; git's configured programs are turned off for commands that run "
-        "without asking)",
-        "（實際執行：{command}；不經詢問就執行的 git 指令會關掉 git 設定裡指定的外部程式）",
+        "(ran as: {command}; commands that run without asking run with the programs and options "
+        "their configuration names turned off: git's external programs, sed's e/r/w, ripgrep's "
+        "config file)",
+        "（實際執行：{command}；不經詢問就執行的指令會關掉設定裡指定的外部程式和選項："
+        "git 的外部程式、sed 的 e／r／w、ripgrep 的設定檔）",
     ),
     "permissions.reason.read_only": ("all read-only commands", "都是唯讀指令"),
     # /permissions and /revoke.

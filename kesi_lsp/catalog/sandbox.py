@@ -36,14 +36,35 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "指令沙箱：沒有開啟。shell 指令會用使用者的權限直接執行，"
         "讀寫範圍跟網路都沒有額外限制，動手前請格外小心。",
     ),
+    # The seed's void line ended "and the names above are still unreadable": true of its
+    # Seatbelt profile, which closed the whole ignore list; KeSi's sandboxes keep tool state
+    # (.git, .venv, node_modules, ...) readable, so the void lines say what they really close.
     "sandbox.prompt.void": (
         "Command sandbox: on, but the workspace is the home directory or above it, so the "
-        "rule that limits reads and writes to the workspace has no effect. Be especially "
-        "careful before acting. The network is still unreachable, and the names above are "
-        "still unreadable.",
+        "rule that limits reads and writes to the workspace has no effect: shell commands can "
+        "read and write everything in it, other projects and folders such as ~/.ssh included. "
+        "Be especially careful before acting. The network is still unreachable. Inside the "
+        "workspace, .env, .env.* and .DS_Store files are still unreadable; .git (its config "
+        "included), .venv, venv, node_modules and __pycache__ can be read but not written.",
         "指令沙箱：開啟，但工作目錄是家目錄或它的上層，"
-        "限制讀寫範圍的那一條等於沒有作用，動手前請格外小心。"
-        "網路仍然不通，上面那些名稱也仍然讀不到。",
+        "限制讀寫範圍的那一條等於沒有作用：shell 指令讀寫得到裡面的一切，"
+        "其他專案跟 ~/.ssh 這類資料夾也包括在內，動手前請格外小心。網路仍然不通。"
+        "工作目錄裡的 .env、.env.*、.DS_Store 仍然讀不到；"
+        ".git（包括 .git/config）、.venv、venv、node_modules、__pycache__ 可以讀但不能寫。",
+    ),
+    "sandbox.prompt.void_bubblewrap": (
+        "Command sandbox: on (bubblewrap), but the workspace is the home directory or above "
+        "it, so the rule that limits reads and writes to the workspace has no effect: shell "
+        "commands can read and write everything in it, other projects and folders such as "
+        "~/.ssh included. Be especially careful before acting. The network is still "
+        "unreachable. Inside the workspace, .env files are still unreadable and .git/config "
+        "reads as empty; .git, .venv, venv, node_modules and __pycache__ can be read but not "
+        "written.",
+        "指令沙箱：開啟（bubblewrap），但工作目錄是家目錄或它的上層，"
+        "限制讀寫範圍的那一條等於沒有作用：shell 指令讀寫得到裡面的一切，"
+        "其他專案跟 ~/.ssh 這類資料夾也包括在內，動手前請格外小心。網路仍然不通。"
+        "工作目錄裡的 .env 這類檔案仍然讀不到，.git/config 讀起來是空的；"
+        ".git、.venv、venv、node_modules、__pycache__ 可以讀但不能寫。",
     ),
     "sandbox.prompt.on": (
         "Command sandbox: on. Shell commands cannot read user data outside the workspace, "

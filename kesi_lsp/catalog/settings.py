@@ -55,6 +55,10 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "「ask」（每次改檔先給你看）或「acceptEdits」（改檔不先問，直接套用）",
     ),
     "settings.expect.bool": ("true or false", "true 或 false"),
+    "settings.expect.message_size": (
+        "a number of megabytes from 1 to 4096",
+        "1 到 4096 之間的 MB 數",
+    ),
     "settings.expect.budget": (
         "a number of tokens from 1000 to 2000000",
         "1000 到 2000000 之間的 token 數",

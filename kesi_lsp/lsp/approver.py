@@ -15,6 +15,7 @@ fails closed, exactly like the seed's 「沒有人可以問，自動拒絕」.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
@@ -24,8 +25,16 @@ from pygls.exceptions import JsonRpcException, JsonRpcMethodNotFound
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core import Allowed, Choice, CommandRequest, EditRequest
 from kesi_lsp.lsp.capabilities import ClientFeatures
+from kesi_lsp.lsp.contract import (
+    Decision,
+    ReviewAction,
+    ReviewEditAnswer,
+    ReviewEditParams,
+    ShapeError,
+    read,
+)
 from kesi_lsp.lsp.folders import path_to_uri
-from kesi_lsp.lsp.wire import ClientGoneError, Wire
+from kesi_lsp.lsp.wire import ClientGoneError, Wire, plain_json_converter
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +55,7 @@ def actions(locale: Locale) -> dict[str, Choice]:
 
 
 REVIEW_EDIT: Final = "kesi/reviewEdit"
-_DECISIONS: Final = {
+_DECISIONS: Final[dict[Decision, Choice]] = {
     "accept": Choice.ALLOW_ONCE,
     "acceptSession": Choice.ALLOW_SESSION,
     "reject": Choice.DENY,
@@ -137,19 +146,39 @@ def edit_message(request: EditRequest, locale: Locale) -> str:
     return f"{head}\n\n{truncate_diff(request.diff, locale)}\n"  # a blank line before the question
 
 
-def review_words(request: EditRequest, locale: Locale) -> dict[str, object]:
-    """The words of an edit review, rendered for every client that reviews an edit itself:
-    `title` (what changes), `question` (Day 14's 「放行嗎？」) and `actions`, the buttons in the
-    order to show them, **Deny first** in every locale (`不要` / `這次` / `這個 session 都好`
-    under zh-TW, the command prompt's very words), each with the `decision` it answers."""
-    return {
-        "title": edit_title(request, locale),
-        "question": text("lsp.prompt.question", locale),
-        "actions": [
-            {"title": text(key, locale), "decision": _DECISION_OF[choice]}
+@dataclass(frozen=True)
+class ReviewWords:
+    """The words of an edit review: `title` (what changes), `question` (Day 14's 「放行嗎？」)
+    and `actions`, the buttons in the order to show them."""
+
+    title: str
+    question: str
+    actions: list[ReviewAction]
+
+
+def review_words(request: EditRequest, locale: Locale) -> ReviewWords:
+    """The words of an edit review, rendered for every client that reviews an edit itself,
+    **Deny first** in every locale (`不要` / `這次` / `這個 session 都好` under zh-TW, the
+    command prompt's very words), each button with the `decision` it answers."""
+    return ReviewWords(
+        title=edit_title(request, locale),
+        question=text("lsp.prompt.question", locale),
+        actions=[
+            ReviewAction(title=text(key, locale), decision=_DECISION_OF[choice])
             for key, choice in ANSWERS
         ],
-    }
+    )
+
+
+def _decision(answer: object) -> ReviewEditAnswer | None:
+    """The client's answer, or None when it is not one (junk, a wrong type: a no)."""
+    if not isinstance(answer, Mapping):
+        return None
+    try:
+        return read(answer, ReviewEditAnswer, plain_json_converter())
+    except ShapeError as exc:
+        log.info("kesi/reviewEdit answered %r, treating as reject: %s", answer, exc)
+        return None
 
 
 class LspApprover:
@@ -173,24 +202,27 @@ class LspApprover:
         (Neovim's review tab), and `after` is the text they accepted."""
         if not self._features.review_edit:
             return await self._prompter.ask(edit_message(request, self._prompter.locale))
-        params = {
-            "runId": self._run_id,
-            "uri": path_to_uri(request.path),
-            "path": request.rel,
-            "before": request.before,
-            "after": request.after,
-            "diff": request.diff,
-            **review_words(request, self._prompter.locale),
-        }
+        words = review_words(request, self._prompter.locale)
+        params = ReviewEditParams(
+            run_id=self._run_id,
+            uri=path_to_uri(request.path),
+            path=request.rel,
+            before=request.before,
+            after=request.after,
+            diff=request.diff,
+            title=words.title,
+            question=words.question,
+            actions=words.actions,
+        )
         try:
-            answer = await self._wire.request(REVIEW_EDIT, params)
+            answer = _decision(await self._wire.request(REVIEW_EDIT, params))
         except (ClientGoneError, JsonRpcException) as exc:
             log.info("kesi/reviewEdit failed, treating as reject: %s", exc)
             return Choice.DENY
-        decision = answer.get("decision") if isinstance(answer, dict) else None
-        choice = _DECISIONS.get(decision, Choice.DENY) if isinstance(decision, str) else Choice.DENY
-        after = answer.get("after") if isinstance(answer, dict) else None
-        if choice is not Choice.DENY and isinstance(after, str) and after != request.after:
+        if answer is None:
+            return Choice.DENY
+        choice, after = _DECISIONS[answer.decision], answer.after
+        if choice is not Choice.DENY and after is not None and after != request.after:
             if after == (request.before or ""):
                 return Choice.DENY  # every hunk rejected: that is a no
             return Allowed(choice, after=after)

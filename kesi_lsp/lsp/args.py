@@ -1,4 +1,4 @@
-"""Checking `workspace/executeCommand` arguments: one JSON object, fields typed as documented.
+"""Checking `workspace/executeCommand` arguments: one JSON object, read into its contract class.
 
 A malformed call gets an InvalidParams error naming the field; a well-formed call that cannot
 run (no folder, busy session, file outside the workspace) gets a RequestFailed error whose
@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, TypeVar
 
-from lsprotocol import types
-from lsprotocol.converters import get_converter
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
+
+from kesi_lsp.lsp.contract import ShapeError, read
+from kesi_lsp.lsp.wire import plain_json_converter
 
 REQUEST_FAILED: Final = -32803  # LSPErrorCodes.RequestFailed
 
-_converter = get_converter()
 T = TypeVar("T")
 
 
@@ -42,41 +42,16 @@ def one_object(command: str, args: Sequence[Any]) -> Mapping[str, Any]:
     return args[0]
 
 
-def opt_str(command: str, obj: Mapping[str, Any], key: str) -> str | None:
-    value = obj.get(key)
-    if value is None or isinstance(value, str):
-        return value
-    raise invalid(f"{command}: '{key}' must be a string")
-
-
-def req_str(command: str, obj: Mapping[str, Any], key: str) -> str:
-    value = opt_str(command, obj, key)
-    if not value:
-        raise invalid(f"{command}: '{key}' is required")
-    return value
-
-
-def _structure(command: str, key: str, value: object, kind: type[T]) -> T:
+def read_args(command: str, args: Sequence[Any], cls: type[T]) -> T:
+    """The one object argument of `command` as its contract class (`kesi_lsp.lsp.contract`),
+    read strictly: a missing or mistyped field is an InvalidParams error naming it
+    ("kesi.ask: 'prompt' must be a string"), before anything runs."""
     try:
-        return _converter.structure(value, kind)
-    except Exception as exc:
-        raise invalid(f"{command}: '{key}' is not a valid {kind.__name__}: {exc}") from exc
-
-
-def opt_range(command: str, obj: Mapping[str, Any], key: str = "range") -> types.Range | None:
-    value = obj.get(key)
-    return None if value is None else _structure(command, key, value, types.Range)
-
-
-def opt_diagnostics(command: str, obj: Mapping[str, Any]) -> list[types.Diagnostic]:
-    value = obj.get("diagnostics")
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        raise invalid(f"{command}: 'diagnostics' must be a list")
-    return [_structure(command, "diagnostics", item, types.Diagnostic) for item in value]
+        return read(one_object(command, args), cls, plain_json_converter())
+    except ShapeError as exc:
+        raise invalid(f"{command}: {exc}") from None
 
 
 def unstructure(value: object) -> Any:
-    """An lsprotocol value as plain JSON (for command arguments we hand to the client)."""
-    return _converter.unstructure(value)
+    """A typed value (an lsprotocol type, a contract class) as plain JSON."""
+    return plain_json_converter().unstructure(value)

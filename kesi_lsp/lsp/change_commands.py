@@ -29,9 +29,20 @@ from kesi_lsp.core import (
     select_changes,
     undone,
 )
-from kesi_lsp.lsp.args import CommandError, one_object, opt_str
+from kesi_lsp.lsp.args import CommandError, read_args
 from kesi_lsp.lsp.change_listing import listing, listing_lines
 from kesi_lsp.lsp.commands import target
+from kesi_lsp.lsp.contract import (
+    ChangeOutcomeResult,
+    ChangesResult,
+    FailedFile,
+    FolderArgs,
+    HunkRef,
+    KeepArgs,
+    SkippedHunk,
+    UndoArgs,
+    UndoRunArgs,
+)
 from kesi_lsp.lsp.folders import Folder
 from kesi_lsp.lsp.restore import Restored, restore
 from kesi_lsp.lsp.server import KesiServer
@@ -48,8 +59,8 @@ def _say(ls: KesiServer, message: str) -> None:
         ls.show(message)
 
 
-def _folder_session(ls: KesiServer, command: str, obj: Any) -> tuple[Folder, Path | None]:
-    folder, path = target(ls, opt_str(command, obj, "uri"))
+def _folder_session(ls: KesiServer, uri: str | None) -> tuple[Folder, Path | None]:
+    folder, path = target(ls, uri)
     return folder, (path if path is not None and path != folder.path else None)
 
 
@@ -58,20 +69,19 @@ async def _settled(ls: KesiServer, changes: ChangeSets) -> dict[Path, str | None
     return {p: await ls.change_feed.text_now(changes, p) for p in changes.paths()}
 
 
-async def changes_command(ls: KesiServer, *args: Any) -> dict[str, object]:
-    obj = one_object(CHANGES, args)
-    folder, path = _folder_session(ls, CHANGES, obj)
+async def changes_command(ls: KesiServer, *args: Any) -> ChangesResult:
+    folder, path = _folder_session(ls, read_args(CHANGES, args, FolderArgs).uri)
     session = ls.sessions.peek(folder)
     locale = ls.locale_for(folder)
     if session is None:
         lines = [text("changes.list.none", locale)]
         _say(ls, lines[0])
-        return {"runs": [], "lines": lines}
+        return ChangesResult(runs=[], lines=lines)
     texts = await _settled(ls, session.changes)
-    result = listing(ls.link, session.changes, texts, path)
+    runs = listing(ls.link, session.changes, texts, path)
     lines = listing_lines(session.changes, path, locale)
     _say(ls, "\n".join(lines))
-    return {**result, "lines": lines}
+    return ChangesResult(runs=runs, lines=lines)
 
 
 def _refused(refusal: ChangeRefusal, locale: Locale) -> CommandError:
@@ -86,17 +96,17 @@ def _session(ls: KesiServer, folder: Folder, locale: Locale) -> Session:
 
 
 def _select(
-    changes: ChangeSets, obj: Any, command: str, path: Path | None, locale: Locale
+    changes: ChangeSets, arg: KeepArgs | UndoArgs, path: Path | None, locale: Locale
 ) -> ChangeTarget:
-    """What `obj` names (`all`: every hunk of the folder), or the refusal saying why not."""
-    if obj.get("all") is True:
+    """What `arg` names (`all`: every hunk of the folder), or the refusal saying why not."""
+    if isinstance(arg, KeepArgs) and arg.all is True:
         files = [f for s in changes.sets for f in s.files.values()]
         return ChangeTarget(tuple((f, h) for f in files for h in f.hunks), tuple(files), True)
     found = select_changes(
         changes,
-        run_id=opt_str(command, obj, "runId"),
+        run_id=arg.run_id,
         path=path,
-        hunk_id=opt_str(command, obj, "hunkId"),
+        hunk_id=arg.hunk_id,
     )
     if isinstance(found, ChangeRefusal):
         raise _refused(found, locale)
@@ -105,7 +115,7 @@ def _select(
 
 def _answer(
     ls: KesiServer, action: str, outcome: ChangeOutcome, locale: Locale, restored: Restored | None
-) -> dict[str, object]:
+) -> ChangeOutcomeResult:
     lines = outcome_lines("keep" if action == "keep" else "undo", outcome, locale)
     failures = restored.failed if restored is not None else {}
     rels = restored.rels if restored is not None else {}
@@ -115,37 +125,41 @@ def _answer(
         lines.append(text("changes.skip.failed", locale, item=rels[path], reason=reason))
     message = "\n".join(lines)
     _say(ls, message)
-    return {
-        "message": message,
-        "lines": lines,
-        "done": [_hunk_json(rel, hunk) for rel, hunk in outcome.done],
-        "already": [_hunk_json(rel, hunk) for rel, hunk in outcome.already],
-        "skipped": [
-            {**_hunk_json(s.rel, s.hunk), "reason": s.key.rsplit(".", 1)[-1]}
+    return ChangeOutcomeResult(
+        message=message,
+        lines=lines,
+        done=[_hunk_ref(rel, hunk) for rel, hunk in outcome.done],
+        already=[_hunk_ref(rel, hunk) for rel, hunk in outcome.already],
+        skipped=[
+            SkippedHunk(
+                path=s.rel,
+                hunk_id=s.hunk.id if s.hunk is not None else None,
+                reason=s.key.rsplit(".", 1)[-1],
+            )
             for s in outcome.skipped
         ],
-        "failed": [{"path": rels[p], "reason": r} for p, r in failures.items()],
-    }
+        failed=[FailedFile(path=rels[p], reason=r) for p, r in failures.items()],
+    )
 
 
-def _hunk_json(rel: str, hunk: Hunk | None) -> dict[str, object]:
-    return {"path": rel, "hunkId": hunk.id if hunk is not None else None}
+def _hunk_ref(rel: str, hunk: Hunk | None) -> HunkRef:
+    return HunkRef(path=rel, hunk_id=hunk.id if hunk is not None else None)
 
 
-async def keep_command(ls: KesiServer, *args: Any) -> dict[str, object]:
-    obj = one_object(KEEP, args)
-    folder, path = _folder_session(ls, KEEP, obj)
+async def keep_command(ls: KesiServer, *args: Any) -> ChangeOutcomeResult:
+    arg = read_args(KEEP, args, KeepArgs)
+    folder, path = _folder_session(ls, arg.uri)
     locale = ls.locale_for(folder)
     session = _session(ls, folder, locale)
     await _settled(ls, session.changes)
-    outcome = keep_changes(session.changes, _select(session.changes, obj, KEEP, path, locale))
+    outcome = keep_changes(session.changes, _select(session.changes, arg, path, locale))
     await ls.change_feed.settled()
     return _answer(ls, "keep", outcome, locale, None)
 
 
 async def _undo(
     ls: KesiServer, folder: Folder, session: Session, chosen: ChangeTarget, locale: Locale
-) -> dict[str, object]:
+) -> ChangeOutcomeResult:
     changes = session.changes
     texts = await _settled(ls, changes)
     plan = plan_undo(changes, chosen, texts)
@@ -158,26 +172,23 @@ async def _undo(
     return _answer(ls, "undo", outcome, locale, restored)
 
 
-async def undo_command(ls: KesiServer, *args: Any) -> dict[str, object]:
-    obj = one_object(UNDO, args)
-    folder, path = _folder_session(ls, UNDO, obj)
+async def undo_command(ls: KesiServer, *args: Any) -> ChangeOutcomeResult:
+    arg = read_args(UNDO, args, UndoArgs)
+    folder, path = _folder_session(ls, arg.uri)
     locale = ls.locale_for(folder)
     session = _session(ls, folder, locale)
     await _settled(ls, session.changes)
-    return await _undo(
-        ls, folder, session, _select(session.changes, obj, UNDO, path, locale), locale
-    )
+    return await _undo(ls, folder, session, _select(session.changes, arg, path, locale), locale)
 
 
-async def undo_run_command(ls: KesiServer, *args: Any) -> dict[str, object]:
-    obj = one_object(UNDO_RUN, args)
-    folder, _ = _folder_session(ls, UNDO_RUN, obj)
+async def undo_run_command(ls: KesiServer, *args: Any) -> ChangeOutcomeResult:
+    arg = read_args(UNDO_RUN, args, UndoRunArgs)
+    folder, _ = _folder_session(ls, arg.uri)
     locale = ls.locale_for(folder)
     if ls.runs.active_in(folder.path) is not None:
         raise CommandError(text("changes.undo_busy", locale), "busy")
     session = _session(ls, folder, locale)
-    run_id = opt_str(UNDO_RUN, obj, "runId")
-    found = select_changes(session.changes, run_id=run_id)
+    found = select_changes(session.changes, run_id=arg.run_id)
     if isinstance(found, ChangeRefusal):
         raise _refused(found, locale)
     return await _undo(ls, folder, session, found, locale)

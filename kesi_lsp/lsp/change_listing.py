@@ -13,8 +13,8 @@ from typing import Final
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core import ChangeSet, ChangeSets, FileChanges, hunk_where, lines_of
-from kesi_lsp.lsp.args import unstructure
 from kesi_lsp.lsp.change_marks import hunk_range
+from kesi_lsp.lsp.contract import ChangedFile, ChangeRun, HunkView
 from kesi_lsp.lsp.folders import path_to_uri
 from kesi_lsp.lsp.link import EditorLink
 
@@ -27,28 +27,28 @@ def task_title(task: str) -> str:
     return first if len(first) <= MAX_TASK else first[: MAX_TASK - 1] + "…"
 
 
-def _file_json(link: EditorLink, file: FileChanges, current: str | None) -> dict[str, object]:
+def _file_view(link: EditorLink, file: FileChanges, current: str | None) -> ChangedFile:
     lines = lines_of(current)
     doc = link.documents.open_document(file.path)
-    return {
-        "uri": doc.uri if doc is not None else path_to_uri(file.path),
-        "path": file.rel,
-        "created": file.created,
-        "deleted": file.deleted,
-        "takenBack": file.taken_back,
-        "gone": file.gone,
-        "hunks": [
-            {
-                "id": hunk.id,
-                "range": unstructure(hunk_range(hunk, link.codec, lines)),
-                "state": hunk.state,
-                "added": hunk.added,
-                "removed": hunk.removed,
-                "lines": hunk.span,
-            }
+    return ChangedFile(
+        uri=doc.uri if doc is not None else path_to_uri(file.path),
+        path=file.rel,
+        created=file.created,
+        deleted=file.deleted,
+        taken_back=file.taken_back,
+        gone=file.gone,
+        hunks=[
+            HunkView(
+                id=hunk.id,
+                range=hunk_range(hunk, link.codec, lines),
+                state=hunk.state,
+                added=hunk.added,
+                removed=hunk.removed,
+                lines=hunk.span,
+            )
             for hunk in file.hunks
         ],
-    }
+    )
 
 
 def _shown(change_set: ChangeSet, path: Path | None) -> list[FileChanges]:
@@ -57,20 +57,20 @@ def _shown(change_set: ChangeSet, path: Path | None) -> list[FileChanges]:
 
 def listing(
     link: EditorLink, changes: ChangeSets, texts: Mapping[Path, str | None], path: Path | None
-) -> dict[str, object]:
+) -> list[ChangeRun]:
     runs = []
     for change_set in reversed(changes.sets):
         files = _shown(change_set, path)
         if not files:
             continue
         runs.append(
-            {
-                "runId": change_set.run_id,
-                "task": task_title(change_set.task),
-                "files": [_file_json(link, f, texts.get(f.path)) for f in files],
-            }
+            ChangeRun(
+                run_id=change_set.run_id,
+                task=task_title(change_set.task),
+                files=[_file_view(link, f, texts.get(f.path)) for f in files],
+            )
         )
-    return {"runs": runs}
+    return runs
 
 
 def listing_lines(changes: ChangeSets, path: Path | None, locale: Locale) -> list[str]:

@@ -11,6 +11,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
+import attrs
 from lsprotocol import types
 
 from kesi_lsp.catalog import text
@@ -31,20 +32,26 @@ from kesi_lsp.core import (
     select_excerpt,
 )
 from kesi_lsp.core import revoke as revoke_grants
-from kesi_lsp.lsp.args import (
-    CommandError,
-    invalid,
-    one_object,
-    opt_diagnostics,
-    opt_range,
-    opt_str,
-    req_str,
+from kesi_lsp.lsp.args import CommandError, invalid, read_args
+from kesi_lsp.lsp.contract import (
+    AskArgs,
+    CancelArgs,
+    CancelResult,
+    CostResult,
+    FixThisArgs,
+    FolderArgs,
+    MessageResult,
+    PermissionsResult,
+    RuleView,
+    RunStarted,
+    read,
 )
 from kesi_lsp.lsp.driver import drive_lsp_run
 from kesi_lsp.lsp.folders import Folder, containing_folder, uri_to_path
 from kesi_lsp.lsp.server import KesiServer
-from kesi_lsp.lsp.stream import usage_json
+from kesi_lsp.lsp.stream import usage_view
 from kesi_lsp.lsp.tasks import fix_task
+from kesi_lsp.lsp.wire import plain_json_converter
 
 log = logging.getLogger(__name__)
 
@@ -107,7 +114,7 @@ async def _settled(ls: KesiServer) -> None:
 
 async def _start(
     ls: KesiServer, folder: Folder, prompt: str, *, compact: bool = False
-) -> dict[str, str]:
+) -> RunStarted:
     """Start a run in `folder`'s session unless one is already going there (`compact`: the
     run is a summary of the conversation, kesi.compact)."""
     await _settled(ls)
@@ -124,37 +131,30 @@ async def _start(
     started = Run(session, prompt, runner=runner)
     run = ls.runs.start(started, lambda r: drive_lsp_run(ls.host, r, folder))
     log.info("run %s started in %s", run.id, folder.path)
-    return {"runId": run.id}
+    return RunStarted(run_id=run.id)
 
 
-async def fix_this(ls: KesiServer, *args: Any) -> dict[str, str]:
-    obj = one_object(FIX_THIS, args)
-    uri = req_str(FIX_THIS, obj, "uri")
-    rng = opt_range(FIX_THIS, obj)
-    if rng is None:
-        raise invalid(f"{FIX_THIS}: 'range' is required")
-    diagnostics = opt_diagnostics(FIX_THIS, obj)
-    instruction = opt_str(FIX_THIS, obj, "instruction")
-    folder, path = target(ls, uri)
+async def fix_this(ls: KesiServer, *args: Any) -> RunStarted:
+    arg = read_args(FIX_THIS, args, FixThisArgs)
+    folder, path = target(ls, arg.uri)
     if path is None or path == folder.path:
         raise invalid(f"{FIX_THIS}: 'uri' must name a file")
     await _settled(ls)
-    shown = await excerpt(ls, folder, path, rng)
+    shown = await excerpt(ls, folder, path, arg.range)
     locale = ls.locale_for(folder)
     rel = rel_path(folder, path)
     task = fix_task(
-        rel, shown.text, shown.lines, diagnostics, instruction, locale, shown=shown.shown
+        rel, shown.text, shown.lines, arg.diagnostics, arg.instruction, locale, shown=shown.shown
     )
     return await _start(ls, folder, task)
 
 
-async def ask(ls: KesiServer, *args: Any) -> dict[str, str]:
-    obj = one_object(ASK, args)
-    prompt = req_str(ASK, obj, "prompt")
+async def ask(ls: KesiServer, *args: Any) -> RunStarted:
+    arg = read_args(ASK, args, AskArgs)
+    prompt, rng = arg.prompt, arg.range
     if not prompt.strip():
         raise invalid(f"{ASK}: 'prompt' is empty")
-    rng = opt_range(ASK, obj)
-    folder, path = target(ls, opt_str(ASK, obj, "uri"))
+    folder, path = target(ls, arg.uri)
     rel = rel_path(folder, path) if path is not None and path != folder.path else None
     await _settled(ls)
     shown: Excerpt | None = None
@@ -168,24 +168,22 @@ async def ask(ls: KesiServer, *args: Any) -> dict[str, str]:
     return await _start(ls, folder, task)
 
 
-def cancel(ls: KesiServer, *args: Any) -> dict[str, bool]:
-    obj = one_object(CANCEL, args)
-    run_id = opt_str(CANCEL, obj, "runId")
-    uri = opt_str(CANCEL, obj, "uri")
-    if run_id is not None:
-        run = ls.runs.get(run_id)
-        return {"cancelled": run is not None and run.cancel()}
-    if uri is not None:
-        folder, _ = target(ls, uri)
+def cancel(ls: KesiServer, *args: Any) -> CancelResult:
+    arg = read_args(CANCEL, args, CancelArgs)
+    if arg.run_id is not None:
+        run = ls.runs.get(arg.run_id)
+        return CancelResult(cancelled=run is not None and run.cancel())
+    if arg.uri is not None:
+        folder, _ = target(ls, arg.uri)
         run = ls.runs.active_in(folder.path)
-        return {"cancelled": run is not None and run.cancel()}
+        return CancelResult(cancelled=run is not None and run.cancel())
     stopped = [run.cancel() for run in ls.runs.live()]  # every run, no short-circuit
-    return {"cancelled": any(stopped)}
+    return CancelResult(cancelled=any(stopped))
 
 
-async def compact(ls: KesiServer, *args: Any) -> dict[str, str]:
+async def compact(ls: KesiServer, *args: Any) -> RunStarted:
     """Summarise the folder's older turns now, as a short run of its own (its `runId`)."""
-    folder, _ = target(ls, opt_str(COMPACT, one_object(COMPACT, args), "uri"))
+    folder, _ = target(ls, read_args(COMPACT, args, FolderArgs).uri)
     return await _start(ls, folder, "", compact=True)
 
 
@@ -201,65 +199,66 @@ def _say(ls: KesiServer, lines: list[str]) -> None:
         ls.show("\n".join(lines))
 
 
-def reset(ls: KesiServer, *args: Any) -> dict[str, object]:
+def reset(ls: KesiServer, *args: Any) -> MessageResult:
     """Clear the conversation and the read records (seed `/reset`); `message` is the seed's
     「日記與檔案版本紀錄已清空，我們重新開始」 in the session's locale."""
-    folder, _ = target(ls, opt_str(RESET, one_object(RESET, args), "uri"))
+    folder, _ = target(ls, read_args(RESET, args, FolderArgs).uri)
     locale = ls.locale_for(folder)
     if ls.runs.active_in(folder.path) is not None:
         raise CommandError(text("lsp.busy_reset", locale), "busy")
     ls.sessions.forget(folder)  # the conversation, its read records and its saved copy
     message = text("lsp.reset_done", locale)
     _say(ls, [message])
-    return {"message": message}
+    return MessageResult(message=message)
 
 
-async def cost(ls: KesiServer, *args: Any) -> dict[str, object]:
+async def cost(ls: KesiServer, *args: Any) -> CostResult:
     """The session's bill so far (seed `/cost`), a resumed conversation's included: the usage
     figures, and `lines`, the seed's report of them in the session's locale."""
-    folder, _ = target(ls, opt_str(COST, one_object(COST, args), "uri"))
+    folder, _ = target(ls, read_args(COST, args, FolderArgs).uri)
     session = ls.sessions.peek(folder)
     if session is None and ls.sessions.store is not None:
         session = await ls.sessions.open(folder, ls.settings_for(folder).settings)
     usage = session.usage if session is not None else Usage()
     lines = cost_lines(usage, ls.locale_for(folder))
     _say(ls, lines)
-    return {**usage_json(usage), "lines": lines}
+    return CostResult(**attrs.asdict(usage_view(usage), recurse=False), lines=lines)
 
 
-def permissions(ls: KesiServer, *args: Any) -> dict[str, object]:
+def permissions(ls: KesiServer, *args: Any) -> PermissionsResult:
     """The session's grants (seed `/permissions`); `lines` is the seed's two-line listing,
     plus one when `kesi.approvals` lets every edit through (no grant is needed then), and the
     permission rules in force with where each came from (`rules`, and a last line when there
     are any: without rules the listing stays the seed's own)."""
-    folder, _ = target(ls, opt_str(PERMISSIONS, one_object(PERMISSIONS, args), "uri"))
+    folder, _ = target(ls, read_args(PERMISSIONS, args, FolderArgs).uri)
     session = ls.sessions.peek(folder)
     view = describe_grants(session) if session is not None else GrantsView([], [])
     settings = ls.settings_for(folder).settings
     lines = grants_lines(view, settings.locale)
+    converter = plain_json_converter()
     if settings.approvals == "acceptEdits":
         lines.append(text("lsp.permissions.edits_accepted", settings.locale))
     if settings.permissions.rules:
         lines.append(rules_line(settings.permissions, settings.locale))
     _say(ls, lines)
-    return {
-        "commands": view.commands,
-        "files": view.files,
-        "approvals": settings.approvals,
-        "rules": [describe_rule(rule) for rule in settings.permissions.rules],
-        "lines": lines,
-    }
+    return PermissionsResult(
+        commands=view.commands,
+        files=view.files,
+        approvals=settings.approvals,
+        rules=[read(describe_rule(r), RuleView, converter) for r in settings.permissions.rules],
+        lines=lines,
+    )
 
 
-def revoke(ls: KesiServer, *args: Any) -> dict[str, object]:
+def revoke(ls: KesiServer, *args: Any) -> MessageResult:
     """Clear the session's grants (seed `/revoke`); `message` says so in the seed's words."""
-    folder, _ = target(ls, opt_str(REVOKE, one_object(REVOKE, args), "uri"))
+    folder, _ = target(ls, read_args(REVOKE, args, FolderArgs).uri)
     session = ls.sessions.peek(folder)
     if session is not None:
         revoke_grants(session)
     message = revoked_line(ls.locale_for(folder))
     _say(ls, [message])
-    return {"message": message}
+    return MessageResult(message=message)
 
 
 def register(server: KesiServer) -> None:

@@ -21,6 +21,7 @@ from pygls.exceptions import JsonRpcException
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core import EditorProblem, ProblemsUnavailableError, Snapshot
+from kesi_lsp.lsp.contract import DiagnosticsParams
 from kesi_lsp.lsp.folders import path_to_uri, uri_to_path
 from kesi_lsp.lsp.link import EditorLink
 from kesi_lsp.lsp.wire import ClientGoneError
@@ -72,7 +73,7 @@ class LspDiagnostics:
 
     async def snapshot(self, paths: Sequence[Path], patience: float) -> Snapshot:
         uris = {self._uri(path): path for path in paths}
-        request = self._link.wire.request(DIAGNOSTICS, {"uris": list(uris)})
+        request = self._link.wire.request(DIAGNOSTICS, DiagnosticsParams(uris=list(uris)))
         try:
             answer = await asyncio.wait_for(request, patience)
         except TimeoutError:

@@ -34,6 +34,7 @@ def initialize(ls: KesiServer, params: types.InitializeParams) -> None:
     ls.features = client_features(params.capabilities)
     ls.config.init_options = kesi_section(params.initialization_options)
     ls.config.editor = editor_of(params.client_info)
+    _limit_messages(ls)
     log.info("client %s: %s", params.client_info.name if params.client_info else "?", ls.features)
 
 
@@ -69,6 +70,13 @@ async def refresh_settings(ls: KesiServer) -> None:
     folders: list[Folder | None] = [*ls.folders()] or [None]
     for folder in folders:
         ls.settings_for(folder)
+    _limit_messages(ls)
+
+
+def _limit_messages(ls: KesiServer) -> None:
+    """The reader's size limit is the process's, so it comes from the user's own layers
+    (initialization options, the unscoped answer), never from a folder's settings."""
+    ls.message_limit = ls.config.settings_for(None).settings.max_message_megabytes
 
 
 async def _pull(ls: KesiServer) -> None:

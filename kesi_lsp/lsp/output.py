@@ -22,15 +22,16 @@ from kesi_lsp.core import (
     plan_line,
 )
 from kesi_lsp.lsp.capabilities import ClientFeatures
+from kesi_lsp.lsp.contract import RunFinishedParams
 from kesi_lsp.lsp.progress import ProgressState, RunProgress, end_message
 from kesi_lsp.lsp.render import end_line, end_lines
 from kesi_lsp.lsp.stream import (
     LogStory,
     StreamPayloads,
     bill,
-    plan_json,
-    usage_json,
-    verdict_json,
+    plan_params,
+    usage_view,
+    verdict_view,
 )
 from kesi_lsp.lsp.wire import Wire
 
@@ -88,7 +89,7 @@ class RunOutput:
     def _plan(self, event: PlanUpdated) -> None:
         """`kesi/plan` to clients that show it; one log line per update for the others."""
         if self._features.plan:
-            self._wire.notify(PLAN, plan_json(self._run.id, event.plan, self.locale))
+            self._wire.notify(PLAN, plan_params(self._run.id, event.plan, self.locale))
         else:
             line = plan_line(event.plan, self.locale)
             self._log([text("lsp.log.plan", self.locale, plan=line)])
@@ -123,23 +124,23 @@ class RunOutput:
             )
         self._wire.notify(
             RUN_FINISHED,
-            {
-                "runId": run.id,
-                "status": finished.status,
-                "text": finished.text,
-                "usage": usage_json(finished.usage),
-                "sessionUsage": usage_json(session_usage),
-                "edits": edited,
+            RunFinishedParams(
+                run_id=run.id,
+                status=finished.status,
+                text=finished.text,
+                usage=usage_view(finished.usage),
+                session_usage=usage_view(session_usage),
+                edits=edited,
                 # The server's own words, so every client shows the same (Day 18's bill;
                 # null when the run made no request) in the session's locale.
-                "statusText": text(f"lsp.status.{finished.status}", locale),
-                "bill": the_bill,
-                "limit": finished.limit,
-                "verified": verdict_json(finished.verified, locale),
+                status_text=text(f"lsp.status.{finished.status}", locale),
+                bill=the_bill,
+                limit=finished.limit,
+                verified=verdict_view(finished.verified, locale),
                 # The end of the story, rendered: `lines` as the log closes it (why it
                 # stopped, the verdict and its detail, the bill), `line` the run's last line
                 # (status · verdict · bill) for a footer or a status bar.
-                "lines": closing,
-                "line": end_line(finished, the_bill, locale),
-            },
+                lines=closing,
+                line=end_line(finished, the_bill, locale),
+            ),
         )

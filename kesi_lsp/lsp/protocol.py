@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pygls.protocol import LanguageServerProtocol, lsp_method
 
 from kesi_lsp.catalog import Locale, text
@@ -45,6 +46,17 @@ class KesiProtocol(LanguageServerProtocol):
             message = text("lsp.internal_error", locale, error=error.message)
             error = types.ResponseError(code=error.code, message=message)
         super()._send_response(msg_id, result, error)
+
+    def refuse(self, msg_id: int | str | None, code: int, message: str) -> None:
+        """Answer a message that cannot be handled (`reading.py`), and say so in the log."""
+        log.warning("refusing a message from the client: %s", message)
+        self._send_response(msg_id, error=types.ResponseError(code=code, message=message))
+
+    def report_error(self, error: Exception) -> None:
+        """What pygls' own loop does with a message its handlers fail on."""
+        report = getattr(self._server, "report_server_error", None)
+        if callable(report):
+            report(error, JsonRpcException)
 
     def _observe(self, name: str, *args: object) -> None:
         hook = getattr(self._server, name, None)

@@ -13,10 +13,12 @@ from __future__ import annotations
 import asyncio
 import atexit
 import logging
+import sys
+import threading
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, BinaryIO, Final
 
 from lsprotocol import types
 from pygls.exceptions import FeatureRequestError
@@ -24,7 +26,14 @@ from pygls.lsp.server import LanguageServer
 
 from kesi_lsp import __version__
 from kesi_lsp.catalog import Locale, text
-from kesi_lsp.core import ConversationStore, ParsedSettings, Runs, Runtime, state_directory
+from kesi_lsp.core import (
+    AgentSettings,
+    ConversationStore,
+    ParsedSettings,
+    Runs,
+    Runtime,
+    state_directory,
+)
 from kesi_lsp.lsp.approver import PromptSupport
 from kesi_lsp.lsp.capabilities import ClientFeatures
 from kesi_lsp.lsp.change_feed import ChangeFeed
@@ -34,12 +43,14 @@ from kesi_lsp.lsp.driver import Host
 from kesi_lsp.lsp.folders import Folder, Sessions, workspace_folders
 from kesi_lsp.lsp.link import EditorLink
 from kesi_lsp.lsp.protocol import KesiProtocol
+from kesi_lsp.lsp.reading import serve_frames
 from kesi_lsp.lsp.wire import Wire, plain_json_converter
 
 log = logging.getLogger(__name__)
 
 BUSY_SECONDS: Final = 0.03
 """The editor counts as busy this long after its last message (a request and its answer)."""
+MEGABYTE: Final = 1 << 20
 
 
 class KesiServer(LanguageServer):
@@ -65,6 +76,25 @@ class KesiServer(LanguageServer):
         self.runs = Runs()
         self.config_ready: asyncio.Future[None] | None = None  # the settings pull under way
         self.preparing: asyncio.Task[None] | None = None  # getting ready for the first run
+        self.message_limit = AgentSettings().max_message_megabytes
+        """The largest message read from the editor, in megabytes (`maxMessageMegabytes`)."""
+
+    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+        """Serve the editor on `stdin`/`stdout` with KeSi's reader (`reading.py`), which no
+        malformed frame can leave deaf, in place of pygls' own loop."""
+        self._stop_event = stop = threading.Event()  # pygls' `shutdown` sets it
+        try:
+            serve_frames(
+                self.protocol,
+                stdin or sys.stdin.buffer,
+                stdout or sys.stdout.buffer,
+                stop,
+                lambda: self.message_limit * MEGABYTE,
+                self.thread_pool,
+            )
+        finally:  # the client is gone: nothing may try to reach it (and fail, and report it)
+            self.wire.closed = True
+            self.shutdown()  # type: ignore[no-untyped-call]
 
     def busy(self) -> bool:
         """Whether the editor is talking to the server right now: the agent's loading in the

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import attrs
+
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core import (
     EditApplied,
@@ -23,6 +25,7 @@ from kesi_lsp.core import (
     Verdict,
     bill_line,
 )
+from kesi_lsp.lsp import contract
 from kesi_lsp.lsp.render import (
     EventLines,
     nested_line,
@@ -32,106 +35,120 @@ from kesi_lsp.lsp.render import (
     tool_detail,
 )
 
-JsonObject = dict[str, object]
 
-
-def plan_json(run_id: str, plan: Plan, locale: Locale) -> JsonObject:
+def plan_params(run_id: str, plan: Plan, locale: Locale) -> contract.PlanParams:
     """The `kesi/plan` params (design §2.10): the whole plan, in order, and as the server
     renders it: `title` (`Plan: 1 of 4 done`), `lines` (one per item, its status mark first:
     `✓ Read calc.py`) and `current` (`step 2/4: Fix the sign`, null when no step is in
     progress), in the session's locale."""
-    items = [{"content": item.content, "status": item.status} for item in plan]
-    return {
-        "runId": run_id,
-        "items": items,
-        "title": plan_title(plan, locale),
-        "lines": plan_item_lines(plan),
-        "current": plan_current(plan, locale),
-    }
+    return contract.PlanParams(
+        run_id=run_id,
+        items=[contract.PlanItem(content=item.content, status=item.status) for item in plan],
+        title=plan_title(plan, locale),
+        lines=plan_item_lines(plan),
+        current=plan_current(plan, locale),
+    )
 
 
-def verdict_json(verdict: Verdict | None, locale: Locale) -> JsonObject | None:
+def verdict_view(verdict: Verdict | None, locale: Locale) -> contract.VerdictView | None:
     """`kesi/runFinished.verified`, with the status in the session's words (`text`); None when
     the run changed and checked nothing."""
     if verdict is None:
         return None
-    return {
-        "status": verdict.status,
-        "text": text(f"verify.status.{verdict.status}", locale),
-        "by": verdict.by,
-        "detail": verdict.detail,
-    }
+    status = text(f"verify.status.{verdict.status}", locale)
+    return contract.VerdictView(
+        status=verdict.status, text=status, by=verdict.by, detail=verdict.detail
+    )
 
 
-def usage_json(usage: Usage) -> JsonObject:
+def usage_view(usage: Usage) -> contract.Usage:
     """The usage/cost object shared by `kesi/stream` usage, `kesi/runFinished` and `kesi.cost`."""
-    return {
-        "requests": usage.requests,
-        "inputTokens": usage.input_tokens,
-        "outputTokens": usage.output_tokens,
-        "cacheReadTokens": usage.cache_read_tokens,
-        "cacheWriteTokens": usage.cache_write_tokens,
-        "costUsd": round(usage.cost_usd, 6),
-        "partial": usage.partial,
-    }
+    return contract.Usage(
+        requests=usage.requests,
+        input_tokens=usage.input_tokens,
+        output_tokens=usage.output_tokens,
+        cache_read_tokens=usage.cache_read_tokens,
+        cache_write_tokens=usage.cache_write_tokens,
+        cost_usd=round(usage.cost_usd, 6),
+        partial=usage.partial,
+    )
 
 
-def stream_payload(run_id: str, event: Event) -> JsonObject | None:
-    """The `kesi/stream` params for `event`, or None when the event has no stream form.
+def _own_event(
+    run_id: str, event: Event, lines: list[str], locale: Locale
+) -> contract.StreamEvent | None:
+    """The stream form of a run's own event (a sub-agent's once unwrapped)."""
+    line = lines[0] if lines else ""
+    match event:
+        case TextDelta(text=delta):
+            return contract.TextEvent(run_id=run_id, text=delta)
+        case ToolStarted(tool_use_id=use_id, name=name, input=tool_input):
+            return contract.ToolStartEvent(
+                run_id=run_id,
+                tool_use_id=use_id,
+                tool=name,
+                input=dict(tool_input),
+                line=line,
+                lines=lines,
+                detail=tool_detail(tool_input, locale),
+            )
+        case ToolFinished(tool_use_id=use_id, name=name, is_error=is_error, summary=summary):
+            return contract.ToolEndEvent(
+                run_id=run_id,
+                tool_use_id=use_id,
+                tool=name,
+                is_error=is_error,
+                summary=summary,
+                line=line,
+                lines=lines,
+            )
+        case Notice(kind=kind, text=notice_text):
+            return contract.NoticeEvent(
+                run_id=run_id, notice=kind, text=notice_text, line=line, lines=lines
+            )
+        case UsageReported(request=request, run=run, session=session, purpose=purpose):
+            subtotal = event.subtotal
+            return contract.UsageEvent(
+                run_id=run_id,
+                purpose=purpose,
+                request=usage_view(request),
+                run=usage_view(run),
+                session=usage_view(session),
+                subtotal=usage_view(subtotal) if subtotal is not None else None,
+                line=line,
+                lines=lines,
+            )
+        case EditApplied(tool=tool, rel=rel, diff=diff):
+            return contract.EditEvent(
+                run_id=run_id, tool=tool, path=rel, diff=diff, line=line, lines=lines
+            )
+        case TurnStarted(turn=turn, max_turns=max_turns):
+            return contract.TurnEvent(
+                run_id=run_id, turn=turn, max_turns=max_turns, line=line, lines=lines
+            )
+    return None
+
+
+def stream_event(
+    run_id: str, event: Event, lines: list[str], locale: Locale
+) -> contract.StreamEvent | None:
+    """The `kesi/stream` params for `event` with its rendered `lines`, or None when the event
+    has no stream form.
 
     A sub-agent's event has the same form as a top-level one, plus `parentToolUseId` (the
     tool call it works for), `agent` and `depth`, so a client can indent it under that call.
     """
-    body: JsonObject
-    match event:
-        case Nested(parent=parent, agent=agent, event=inner):
-            nested = stream_payload(run_id, inner)
-            if nested is None:
-                return None
-            depth = nested.get("depth", 0)
-            depth = depth + 1 if isinstance(depth, int) else 1
-            return {**nested, "parentToolUseId": parent, "agent": agent, "depth": depth}
-        case TextDelta(text=delta):
-            body = {"kind": "text", "text": delta}
-        case ToolStarted(tool_use_id=use_id, name=name, input=tool_input):
-            body = {"kind": "toolStart", "toolUseId": use_id, "tool": name, "input": tool_input}
-        case ToolFinished(tool_use_id=use_id, name=name, is_error=is_error, summary=summary):
-            body = {
-                "kind": "toolEnd",
-                "toolUseId": use_id,
-                "tool": name,
-                "isError": is_error,
-                "summary": summary,
-            }
-        case Notice(kind=kind, text=notice_text):
-            body = {"kind": "notice", "notice": kind, "text": notice_text}
-        case UsageReported(
-            request=request, run=run, session=session, purpose=purpose, subtotal=subtotal
-        ):
-            body = {
-                "kind": "usage",
-                "purpose": purpose,
-                "request": usage_json(request),
-                "run": usage_json(run),
-                "session": usage_json(session),
-            }
-            if subtotal is not None:
-                body["subtotal"] = usage_json(subtotal)
-        case EditApplied(tool=tool, rel=rel, diff=diff):
-            body = {"kind": "edit", "tool": tool, "path": rel, "diff": diff}
-        case TurnStarted(turn=turn, max_turns=max_turns):
-            body = {"kind": "turn", "turn": turn, "maxTurns": max_turns}
-        case _:
-            return None
-    return {"runId": run_id, **body}
-
-
-def _innermost(event: Event) -> tuple[int, Event]:
-    """How deep `event` is nested, and the sub-agent's own event inside."""
-    depth = 0
-    while isinstance(event, Nested):
-        depth, event = depth + 1, event.event
-    return depth, event
+    parent: str | None = None
+    agent: str | None = None
+    depth, inner = 0, event
+    while isinstance(inner, Nested):
+        if parent is None:
+            parent, agent = inner.parent, inner.agent
+        depth, inner = depth + 1, inner.event
+    own = _own_event(run_id, inner, lines, locale)
+    if own is None or not depth:
+        return own
+    return attrs.evolve(own, parent_tool_use_id=parent, agent=agent, depth=depth)
 
 
 @dataclass
@@ -153,17 +170,8 @@ class StreamPayloads:
     def __post_init__(self) -> None:
         self._lines = EventLines(self.locale)
 
-    def payload(self, event: Event) -> JsonObject | None:
-        payload = stream_payload(self.run_id, event)
-        lines = self._lines.lines(event)
-        if payload is None or payload["kind"] == "text":
-            return payload
-        payload["line"] = lines[0] if lines else ""
-        payload["lines"] = lines
-        _, inner = _innermost(event)
-        if isinstance(inner, ToolStarted):
-            payload["detail"] = tool_detail(inner.input, self.locale)
-        return payload
+    def payload(self, event: Event) -> contract.StreamEvent | None:
+        return stream_event(self.run_id, event, self._lines.lines(event), self.locale)
 
 
 def bill(run: Usage, session: Usage, locale: Locale) -> str | None:

@@ -24,6 +24,9 @@ from pygls.protocol import (
     JsonRPCResponseMessage,
 )
 
+from kesi_lsp.lsp.contract import CLASSES
+from kesi_lsp.lsp.contract.shape import register
+
 log = logging.getLogger(__name__)
 
 
@@ -46,6 +49,7 @@ def plain_json_converter() -> cattrs.Converter:
 
     for message in (JsonRPCRequestMessage, JsonRPCResponseMessage, JsonRPCNotification):
         converter.register_structure_hook(message, keep)
+    register(converter, CLASSES)  # the `kesi/*` payloads, camelCase both ways
     return converter
 
 

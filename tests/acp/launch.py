@@ -21,7 +21,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
-from kesi_lsp.acp.app import serve_connection
+from kesi_lsp.acp.app import message_limit, serve_connection
 from kesi_lsp.acp.transport import open_streams
 from tests.processes import may_start_our_process
 
@@ -100,9 +100,10 @@ def _serve(rpc_in: BinaryIO, rpc_out: BinaryIO, env: dict[str, str], log: bytear
     ending would, so the client sees the end of the conversation."""
 
     async def main() -> None:
-        reader, writer = await open_streams(rpc_in, rpc_out)
+        limit = message_limit(env)  # as `kesi-lsp acp` does (kesi_lsp.acp.app.serve)
+        reader, writer = await open_streams(rpc_in, rpc_out, limit=limit)
         try:
-            await serve_connection(reader, writer, env)
+            await serve_connection(reader, writer, env, limit=limit)
         finally:
             writer.close()  # (a bare pipe protocol has nothing to wait on: the end is below)
 

@@ -227,3 +227,25 @@ def test_a_recorded_session_from_a_file_is_answered_line_by_line(
     assert by_id[2]["error"]["code"] == -32602
     assert by_id[None]["error"]["code"] == -32700
     assert len(out) == 4
+
+
+async def test_a_line_over_the_size_limit_is_refused_and_the_connection_stays(
+    project: Path,
+) -> None:
+    """The limit is the `maxMessageMegabytes` setting, from the environment (the line reader
+    exists before `initialize`), and the line's bytes are dropped as they come."""
+    async with acp_agent(agent_env(None, KESI_MAX_MESSAGE_MEGABYTES="1")) as agent:
+        agent.stdin.write(b'{"jsonrpc":"2.0","id":5,"method":"x","params":"' + b"y" * (3 << 20))
+        agent.stdin.write(b'"}\n')
+        await agent.stdin.drain()
+        session = await agent.start(project)
+        assert session.startswith("kesi-")
+        messages = agent.messages()
+    refused = [m["error"] for m in messages if "error" in m]
+    assert refused == [
+        {
+            "code": -32600,
+            "message": "Invalid request: a message is over the limit of 1048576 bytes "
+            "(KESI_MAX_MESSAGE_MEGABYTES); it was dropped",
+        }
+    ]

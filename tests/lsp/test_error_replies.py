@@ -61,8 +61,8 @@ async def test_every_command_answers_a_nul_uri_with_a_sentence(
     assert (project / "calc.py").read_text() == BUGGY
 
 
-def exploding_server() -> KesiServer:
-    server = create_server(server_env(), None)
+def exploding_server(runner: Any) -> KesiServer:
+    server = create_server(server_env(), runner)
 
     @server.command("kesi.test.explode")
     def explode(ls: KesiServer, *args: object) -> None:
@@ -72,11 +72,12 @@ def exploding_server() -> KesiServer:
 
 
 async def test_an_unexpected_failure_is_answered_with_a_sentence_not_a_traceback(
-    project: Path,
+    project: Path, scripted_agent: AgentCommand
 ) -> None:
     """The net under every request, for failures nobody foresaw."""
     editor = new_editor("neovim")
-    async with connected(editor.lsp, InProcess(exploding_server)):
+    runner = scripted_agent([]).runner()
+    async with connected(editor.lsp, InProcess(lambda: exploding_server(runner))):
         await editor.initialize([project])
         with pytest.raises(JsonRpcException) as caught:
             await editor.command("kesi.test.explode", {})

@@ -15,6 +15,7 @@ from kesi_lsp.core import line_span, numbered
 from kesi_lsp.core.cost.meter import Usage
 from kesi_lsp.core.events import (
     EditApplied,
+    Event,
     Notice,
     RunFinished,
     TextDelta,
@@ -26,11 +27,12 @@ from kesi_lsp.core.events import (
 from kesi_lsp.core.settings.agent import AgentSettings
 from kesi_lsp.core.settings.parse import kesi_section, parse_settings
 from kesi_lsp.lsp.approver import MAX_DIFF_LINES, truncate_diff
+from kesi_lsp.lsp.args import unstructure
 from kesi_lsp.lsp.capabilities import ReviewRoute, client_features
 from kesi_lsp.lsp.config import CLIENT_KEYS, ConfigStore
 from kesi_lsp.lsp.edits import EditPlan, hunks, text_edits, workspace_edit
 from kesi_lsp.lsp.progress import ProgressState, end_message, tool_label
-from kesi_lsp.lsp.stream import LogStory, bill, stream_payload
+from kesi_lsp.lsp.stream import LogStory, bill, stream_event
 from kesi_lsp.lsp.tasks import fix_task
 from kesi_lsp.testing.vim import VimBuffer
 from tests.budget import examples
@@ -250,6 +252,14 @@ def test_each_hunk_is_its_own_annotated_change() -> None:
 # -- stream and log --------------------------------------------------------------------------
 
 USAGE = Usage(requests=1, input_tokens=16227, output_tokens=530, cost_usd=0.0189)
+
+
+def stream_payload(run_id: str, event: Event) -> dict[str, object] | None:
+    """The event's `kesi/stream` JSON but its rendered lines (test_render.py checks those)."""
+    value = stream_event(run_id, event, [], "en")
+    if value is None:
+        return None
+    return {k: v for k, v in unstructure(value).items() if k not in ("line", "lines", "detail")}
 
 
 def test_stream_payloads() -> None:

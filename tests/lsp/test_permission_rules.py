@@ -40,7 +40,7 @@ async def test_rules_decide_without_a_prompt_and_deny_beats_allow(
         script(
             run("touch made-by-rule.txt"),
             then("git push origin main", "（結束碼 0）"),  # the allow rule: ran, no prompt
-            then("timeout 5 git push --force", "git push*"),  # the deny rule, no prompt
+            then("timeout 5 git push --tags", "git push*"),  # the deny rule, no prompt
             then("touch made-by-rule.txt && touch other.txt", "git push*"),  # behind a wrapper
             then("rm -rf ~", "使用者拒絕執行這個指令"),  # not all of it allowed: asked, denied
             reply("done", expect={"last_tool_result_contains": "這個指令會刪掉根目錄或家目錄"}),

@@ -24,8 +24,9 @@ from kesi_lsp.core import (
     Verdict,
 )
 from kesi_lsp.lsp.approver import review_words
+from kesi_lsp.lsp.args import unstructure
 from kesi_lsp.lsp.render import end_line, tool_detail
-from kesi_lsp.lsp.stream import LogStory, StreamPayloads, plan_json
+from kesi_lsp.lsp.stream import LogStory, StreamPayloads, plan_params
 
 USAGE = Usage(requests=1, input_tokens=120, output_tokens=30, cost_usd=0.002)
 SUB = Usage(requests=2, input_tokens=2000, output_tokens=80, cost_usd=0.0031)
@@ -78,8 +79,9 @@ def test_the_stream_carries_exactly_the_logs_lines(locale: str) -> None:
     streamed: list[str] = []
     logged: list[str] = []
     for event in STORY:
-        payload = payloads.payload(event)
-        assert payload is not None
+        value = payloads.payload(event)
+        assert value is not None
+        payload = unstructure(value)
         if payload["kind"] != "text":
             lines = payload["lines"]
             assert isinstance(lines, list)
@@ -95,18 +97,23 @@ def test_the_stream_carries_exactly_the_logs_lines(locale: str) -> None:
 
 def test_stream_lines_in_english() -> None:
     payloads = StreamPayloads("r", "en")
-    grep = payloads.payload(Nested("s", "search", ToolStarted("g", "grep", {"pattern": "L"})))
-    assert grep is not None
+    grep = unstructure(
+        payloads.payload(Nested("s", "search", ToolStarted("g", "grep", {"pattern": "L"})))
+    )
     assert (grep["line"], grep["detail"], grep["depth"]) == ("      [tool] grep: L", "L", 1)
     payloads.payload(Nested("s", "search", UsageReported(USAGE, USAGE, USAGE, "search", SUB)))
-    end = payloads.payload(ToolFinished("s", "search_agent", False, "found"))
-    assert end is not None and end["lines"] == [
+    end = unstructure(payloads.payload(ToolFinished("s", "search_agent", False, "found")))
+    assert end["lines"] == [
         "    → found",
         "    (search: 2 request(s), input 2,000, cache read 0, cache write 0, output 80, $0.0031)",
     ]
-    turn = payloads.payload(TurnStarted(2, 20))
-    assert turn is not None and (turn["line"], turn["lines"]) == ("", [])
-    assert payloads.payload(TextDelta("hi")) == {"runId": "r", "kind": "text", "text": "hi"}
+    turn = unstructure(payloads.payload(TurnStarted(2, 20)))
+    assert (turn["line"], turn["lines"]) == ("", [])
+    assert unstructure(payloads.payload(TextDelta("hi"))) == {
+        "runId": "r",
+        "kind": "text",
+        "text": "hi",
+    }
 
 
 PLAN = (
@@ -117,13 +124,13 @@ PLAN = (
 
 
 def test_the_plan_is_rendered_in_the_locale() -> None:
-    en = plan_json("r", PLAN, "en")
+    en = unstructure(plan_params("r", PLAN, "en"))
     assert en["title"] == "Plan: 1 of 3 done"
     assert en["lines"] == ["✓ Find the cause", "▶ Fix it", "○ Run the tests"]
     assert en["current"] == "step 2/3: Fix it"
-    zh = plan_json("r", PLAN, "zh-TW")
+    zh = unstructure(plan_params("r", PLAN, "zh-TW"))
     assert (zh["title"], zh["current"]) == ("計畫：完成 1/3", "第 2/3 步：Fix it")
-    assert plan_json("r", PLAN[:1], "en")["current"] is None
+    assert plan_params("r", PLAN[:1], "en").current is None
 
 
 def test_the_end_of_a_run_is_one_line() -> None:
@@ -136,7 +143,8 @@ def test_the_end_of_a_run_is_one_line() -> None:
 
 def test_the_review_says_the_seeds_words_deny_first() -> None:
     request = EditRequest("edit_file", Path("/p/a.py"), "a.py", "a\n", "b\n", "diff")
-    zh = review_words(request, "zh-TW")
+    words = review_words(request, "zh-TW")
+    zh = unstructure({"title": words.title, "question": words.question, "actions": words.actions})
     assert zh == {
         "title": "[需要授權] edit_file 修改檔案：a.py",
         "question": "放行嗎？",
@@ -148,5 +156,5 @@ def test_the_review_says_the_seeds_words_deny_first() -> None:
     }
     new = EditRequest("write_file", Path("/p/b.py"), "b.py", None, "b\n", "diff")
     en = review_words(new, "en")
-    assert en["title"] == "[Permission needed] write_file creates file: b.py"
-    assert [a["title"] for a in en["actions"]] == ["Deny", "Allow once", "Allow for this session"]  # type: ignore[attr-defined]
+    assert en.title == "[Permission needed] write_file creates file: b.py"
+    assert [a.title for a in en.actions] == ["Deny", "Allow once", "Allow for this session"]

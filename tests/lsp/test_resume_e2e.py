@@ -1,30 +1,32 @@
 """Resume over the real wire: the server is killed in the middle of a run; the next server
 started on the same folder continues the conversation, says so in the first line of its first
 run, has sealed the interrupted round as Ctrl-C seals it (the strict scripted API accepts the
-next request), and keeps the bill; `kesi.reset` starts fresh and deletes the saved copy."""
+next request), and keeps the bill; the killed server's command did not outlive it (issue 34);
+`kesi.reset` starts fresh and deletes the saved copy."""
 
 from __future__ import annotations
 
 import json
 import os
-import signal
 from pathlib import Path
 
 import pytest
 
 from kesi_lsp.core.persistence import ConversationStore, state_directory
 from kesi_lsp.scripted_api import reply, script, tool_use
+from tests.killed import GONE_SECONDS, STARTED_SECONDS
 from tests.lsp.clients import ALLOW_ONCE, kesi_client
 from tests.lsp.helpers import api_env
 from tests.lsp.servers import Subprocess
 from tests.lsp.working_loop import until
 from tests.plugins.scripted_api import StartServer
-from tests.processes import processes_with
+from tests.processes import gone, sleeping, unique_sleep
 
 pytestmark = pytest.mark.e2e
 
 EN = {"kesi": {"locale": "en"}}
-SLEEP = "sleep 397"  # a command still running when the server is killed (found by its text)
+MARK = unique_sleep()
+SLEEP = f"sleep {MARK}"  # a command still running when the server is killed (found by its text)
 
 
 def _saved(project: Path) -> Path:
@@ -60,14 +62,13 @@ async def test_a_run_killed_mid_way_is_resumed_sealed_by_the_next_server(
     ) as first:
         first.answer_prompt = lambda params: ALLOW_ONCE
         await first.command("kesi.ask", {"prompt": "Wait for me."})
-        await until(lambda: bool(processes_with(SLEEP)))  # the command runs...
+        await until(lambda: sleeping(MARK) == 1, STARTED_SECONDS)  # the command runs...
         await until(lambda: _mentions(saved, "toolu_k"))  # ...and is saved with its call
         process = first.lsp._server
         assert process is not None
         process.kill()  # SIGKILL: no shutdown, no Ctrl-C, nothing sealed on the way out
+        assert await gone(SLEEP, GONE_SECONDS) == []  # and nothing of it outlives the server
         await process.wait()
-        for pid in processes_with(SLEEP):  # the orphaned command, which nobody is left to stop
-            os.kill(pid, signal.SIGKILL)
 
     async with kesi_client("vscode+kesi", [project], env=api_env(api), init_options=EN) as c:
         cost = await c.command("kesi.cost", {})

@@ -26,7 +26,6 @@ the sentence the model reads.
 from __future__ import annotations
 
 import asyncio
-import logging
 from dataclasses import dataclass, replace
 
 from kesi_lsp.catalog import Locale, text
@@ -36,8 +35,6 @@ from kesi_lsp.core.delivery.landing import failed, finish
 from kesi_lsp.core.delivery.port import Drift, EditorPort, Landed, Route
 from kesi_lsp.core.diff import unified_diff
 from kesi_lsp.core.workspace import Delivery, DeliveryStatus, FileChange
-
-log = logging.getLogger(__name__)
 
 _DRIFT = {
     Drift.OUTDATED: "delivery.disk_moved",  # clean buffer: reload it

@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
+from kesi_lsp.core.sandbox import children
+
 LOOKUP_SECONDS: Final = 5.0
 MAX_INCLUDES: Final = 16
 QUIET: Final = ("--no-pager", "--no-optional-locks", "-c", "core.fsmonitor=false")
@@ -79,6 +81,13 @@ def object_types(root: Path, home: Path, revisions: Sequence[str]) -> dict[str, 
     return types
 
 
+def ref_names(root: Path, home: Path) -> list[str]:
+    """Every ref of the repository (`refs/tags/x`...): what `git show --all` / `--tags` shows,
+    a tag of a stored file included."""
+    output = _git(root, home, ["for-each-ref", "--format=%(refname)"], "")
+    return [] if output is None else [line for line in output.splitlines() if line]
+
+
 def _from_git(root: Path, home: Path) -> Configured | None:
     output = _git(root, home, ["config", "--list", "--name-only", "-z"], "")
     if output is None:
@@ -94,7 +103,8 @@ def _from_git(root: Path, home: Path) -> Configured | None:
 
 
 def _git(root: Path, home: Path, args: list[str], stdin: str) -> str | None:
-    """Run a read-only git lookup in `root`; None when git cannot answer."""
+    """Run a read-only git lookup in `root`, tied to the server (`children.run`); None when
+    git cannot answer."""
     environ = {
         **os.environ,
         "HOME": str(home),
@@ -103,16 +113,12 @@ def _git(root: Path, home: Path, args: list[str], stdin: str) -> str | None:
     }
     offs = ["-c", "protocol.allow=never"]
     try:
-        done = subprocess.run(
+        done = children.run(
             ["git", *QUIET, *offs, *args],
             cwd=root,
             input=stdin,
-            capture_output=True,
-            text=True,
-            errors="replace",
             env=environ,
             timeout=LOOKUP_SECONDS,
-            check=False,
         )
     except (OSError, subprocess.SubprocessError):
         return None

@@ -14,14 +14,15 @@ and the model are shown):
         -c protocol.<name>.allow=never ... -c diff.submodule=short
         -c status.submoduleSummary=false [-c filter.<name>.clean= ...]
         diff --no-ext-diff --no-textconv --ignore-submodules=dirty ...
-        -- ':(exclude,glob,icase)**/.env' ...
+        -- ':(exclude,glob,icase)**/.env' ':(exclude,glob,icase)**/.env/**' ...
 
 `--no-optional-locks` keeps `git status` from writing the index (and the hook that follows);
 `--ignore-submodules=dirty` keeps status and diff from starting git inside submodules;
 `safe.bareRepository=explicit` keeps a bare repository hidden in the workspace (its `config` an
 ordinary file) from being used. Patches (`diff`, `show`, `log` with any option that may show
-changes) also leave out committed secrets (`.env`, `.env.*`, `.DS_Store`), which the sandbox
-cannot mask because they live in `.git`'s objects.
+changes) also leave out every committed file under an ignore-listed name, at any depth, as a
+file or a folder (`config/.env/key.txt`, `node_modules/pkg/.npmrc`, `.env.local`), which the
+sandbox cannot mask because they live in `.git`'s objects.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Final
 
+from kesi_lsp.core.paths import IGNORED_NAMES, IGNORED_PREFIX
 from kesi_lsp.core.permissions.gitconfig import configured
 from kesi_lsp.core.permissions.gitsafe import command_words, in_work_tree
 
@@ -51,11 +53,14 @@ NEUTRAL: Final = (
     *(item for kind in GPG_KINDS for item in ("-c", f"gpg{kind}.program=/dev/null")),
 )
 SUBMODULES_QUIET: Final = ("-c", "diff.submodule=short", "-c", "status.submoduleSummary=false")
-SECRET_PATHSPECS: Final = (
-    ":(exclude,glob,icase)**/.env",
-    ":(exclude,glob,icase)**/.env.*",
-    ":(exclude,glob,icase)**/.DS_Store",
+SECRET_PATHSPECS: Final = tuple(
+    f":(exclude,glob,icase)**/{name}{tail}"
+    for name in (*sorted(IGNORED_NAMES), f"{IGNORED_PREFIX}*")
+    for tail in ("", "/**")
 )
+"""Every ignore-listed name at any depth, as a file (`**/NAME`) and as a folder (`**/NAME/**`:
+git's glob magic matches whole paths, so the folder's own name does not exclude what is in it),
+without case like the fence (`paths.py`)."""
 LOG_NAMES_ONLY: Final = frozenset(
     " ".join(
         (

@@ -16,7 +16,9 @@ What git can be made to print or run is checked here (design §3):
   their own config;
 - git's own path forms are path-checked (`HEAD:.env`, `:0:.env`, `-L1,1:.env`), pathspec magic
   asks (`:(top).env`), and revisions given to `show`/`diff` are returned so the policy can ask
-  git whether one names a stored file (`git show <id>` prints a blob: maybe a committed `.env`).
+  git whether one names a stored file (`git show <id>` prints a blob: maybe a committed `.env`);
+  `git show --all` (`--tags`, `--glob`...) shows every ref of a set, so the policy asks git
+  about each ref (a tag of a `.env` blob printed it).
 """
 
 from __future__ import annotations
@@ -48,6 +50,18 @@ BRANCH_LISTS: Final = frozenset(
     {"-l", "--list", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at"}
 )
 SUBMODULES_LOOKED_INTO: Final = frozenset({"none", "untracked"})
+REF_SETS: Final = (
+    "--all",
+    "--branches",
+    "--tags",
+    "--remotes",
+    "--glob",
+    "--reflog",
+    "--alternate-refs",
+    "--bisect",
+    "--stdin",
+)
+"""`git show` options that show every ref of a set: a tag may name a stored file (a blob)."""
 
 
 @dataclass
@@ -58,6 +72,8 @@ class GitCheck:
     folders: list[str] = field(default_factory=list)
     revisions: list[str] = field(default_factory=list)
     """Operands of `show`/`diff` that may name a stored object (ask git: is it a blob?)."""
+    all_refs: bool = False
+    """`git show --all` (`--tags`...): every ref may be shown, so each must be asked about."""
     question: str | None = None  # a catalog key
 
 
@@ -104,6 +120,7 @@ def check(tokens: list[str], *, repository: bool = True) -> GitCheck:
         result.paths += _path_forms(word)
         if is_option:
             result.paths += _option_values(word)
+            result.all_refs |= sub == "show" and _prefix_of(word.split("=", 1)[0], REF_SETS)
         else:
             operands.append(word)
             if not options_done and sub in ("show", "diff") and ":" not in word:

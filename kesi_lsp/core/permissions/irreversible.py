@@ -7,7 +7,10 @@
 - loading or unloading kernel modules (`insmod`, `rmmod`, `modprobe`, `kextload`),
 - setting setuid/setgid bits, capabilities, immutable flags, device files (`modebits.py`),
 - overwriting system files (`> /etc/passwd`, `cp x /usr/bin/ls`, `sed -i ... /etc/hosts`);
-  deleting them is `removal.py`'s.
+  deleting them is `removal.py`'s;
+- stopping the machine, killing every process, fork bombs, `chmod -R`/`chown -R` of system
+  folders (`wholesystem.py`), forced pushes and `git clean -f` outside the workspace
+  (`gitloss.py`).
 
 Asking a program for its help or version (`modprobe --help`) is not on the line.
 
@@ -23,9 +26,11 @@ from collections.abc import Sequence
 from pathlib import PurePosixPath
 from typing import Final
 
+from kesi_lsp.core.permissions.gitloss import git_denial
 from kesi_lsp.core.permissions.modebits import mode_denial
 from kesi_lsp.core.permissions.removal import Denial, Places, expand, operands, overwrite_denial
 from kesi_lsp.core.permissions.shellwords import Word
+from kesi_lsp.core.permissions.wholesystem import whole_system
 
 BLOCK_DEVICE: Final = re.compile(
     r"^/dev/(sd[a-z]+\d*|hd[a-z]+\d*|vd[a-z]+\d*|xvd[a-z]+\d*|nvme\d+(n\d+)?(p\d+)?"
@@ -89,7 +94,9 @@ def irreversible(name: str, shown: str, args: Sequence[Word], places: Places) ->
         return FILESYSTEM_DENIAL
     if name in KERNEL_MODULES or (name == "kmutil" and _kmutil_loads(args)):
         return Denial("permissions.reason.kernel_module", shown)
-    denial = mode_denial(name, shown, args, places)
+    if name == "git":
+        return git_denial([w.text for w in args], places)
+    denial = whole_system(name, shown, args, places) or mode_denial(name, shown, args, places)
     return denial if denial is not None else _writes(name, args, places)
 
 

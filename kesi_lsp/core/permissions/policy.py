@@ -23,6 +23,7 @@ filesystem (and asks sed once whether it knows `--sandbox`) but changes nothing.
 
 from __future__ import annotations
 
+import re
 import shlex
 import unicodedata
 from dataclasses import dataclass
@@ -31,7 +32,7 @@ from typing import Final, Literal
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.permissions import gitsafe
-from kesi_lsp.core.permissions.gitconfig import object_types
+from kesi_lsp.core.permissions.gitconfig import object_types, ref_names
 from kesi_lsp.core.permissions.gitrun import neutralized
 from kesi_lsp.core.permissions.pathcheck import (
     folder_holds_closed,
@@ -45,6 +46,7 @@ from kesi_lsp.core.permissions.readonly import (
     read_arguments,
 )
 from kesi_lsp.core.permissions.redline import Places, red_line
+from kesi_lsp.core.permissions.rgsearch import closed_folder
 from kesi_lsp.core.permissions.sedrun import sandbox_supported, sandboxed
 from kesi_lsp.core.permissions.shellwords import Script, Word, parse, read_tokens
 from kesi_lsp.core.sandbox.toolchain import VENV_NAMES
@@ -54,9 +56,16 @@ __all__ = ["SAFE_COMMANDS", "CommandVerdict", "classify", "is_ignored_name", "to
 VerdictKind = Literal["allow", "ask", "deny"]
 
 SAFE_COMMANDS: Final = frozenset(
-    {(name,) for name in PROGRAMS} | {("find",)} | {("git", sub) for sub in gitsafe.READ_ONLY}
+    {(name,) for name in PROGRAMS}
+    | {("find",), ("python", "--version")}
+    | {("git", sub) for sub in gitsafe.READ_ONLY}
 )
-"""The read-only list: programs, and git's read-only subcommands."""
+"""The read-only list: programs, git's read-only subcommands, and Python's version."""
+
+PYTHON: Final = re.compile(r"python(\d+(\.\d+)?)?")
+VERSION_ONLY: Final = frozenset({"--version", "-V", "-VV"})
+"""`python --version`, `python3 -V`, `python3.12 -VV`: it prints its version before reading
+any code, its startup file or its `site` folder (any other word asks)."""
 
 SHELL_OPERATORS_ASKED: Final = frozenset({"(", ")", "\n", "|&"})
 _VISIBLE_SPACE: Final = frozenset(" \t\n")
@@ -138,7 +147,7 @@ Question = tuple[str, dict[str, str]]
 def _segment_question(tokens: list[str], places: Places, masked: bool) -> Question | None:
     """Why one simple command needs a human, or None if it is read-only and stays inside."""
     name = tokens[0]
-    read = _read(tokens, places.root)
+    read = _read(tokens, places)
     if isinstance(read, tuple):
         return read
     shadow = _shadowed(name, places.root)
@@ -146,17 +155,9 @@ def _segment_question(tokens: list[str], places: Places, masked: bool) -> Questi
         return "permissions.reason.shadowed", {"command": name, "path": shadow}
     if any(touches_forbidden(raw, places) for raw in read.paths):
         return "permissions.reason.forbidden_path", {}
-    if not masked:
-        for folder in read.folders:
-            closed = folder_holds_closed(
-                folder,
-                places,
-                hidden_ok=read.hidden_ok,
-                reveals=read.reveals,
-                ignore_files=read.ignore_files,
-            )
-            if closed:
-                return "permissions.reason.folder_holds_closed", {"folder": folder}
+    folder = None if masked else _closed_folder(tokens, read, places)
+    if folder is not None:
+        return "permissions.reason.folder_holds_closed", {"folder": folder}
     if read.revisions:
         types = object_types(places.root, places.home, read.revisions)
         blob = next((rev for rev in read.revisions if types.get(rev) == "blob"), None)
@@ -165,21 +166,45 @@ def _segment_question(tokens: list[str], places: Places, masked: bool) -> Questi
     return None
 
 
-def _read(tokens: list[str], root: Path) -> Arguments | Question:
+def _closed_folder(tokens: list[str], read: Arguments, places: Places) -> str | None:
+    """The first folder the command reads the contents of that holds a closed file. ripgrep is
+    asked what it will search (`rgsearch.py`); the policy's own walk is the fallback."""
+    if tokens[0] == "rg":
+        folders = [folder for folder in read.folders if (places.root / folder).is_dir()]
+        found = closed_folder(tokens[1:], folders, places)
+        if found is not None:
+            return found or None
+    for folder in read.folders:
+        closed = folder_holds_closed(
+            folder,
+            places,
+            hidden_ok=read.hidden_ok,
+            reveals=read.reveals,
+            ignore_files=read.ignore_files,
+        )
+        if closed:
+            return folder
+    return None
+
+
+def _read(tokens: list[str], places: Places) -> Arguments | Question:
     """The words of one simple command to check, or why it asks without looking further."""
-    name = tokens[0]
+    name, root, home = tokens[0], places.root, places.home
     if name == "git":
         check = gitsafe.check(tokens, repository=gitsafe.in_work_tree(root))
         if check.question is not None:
             words = gitsafe.command_words(tokens)
             return check.question, {"command": " ".join(words[:2])}
-        return Arguments(paths=check.paths, folders=check.folders, revisions=check.revisions)
+        revisions = check.revisions + (ref_names(root, home) if check.all_refs else [])
+        return Arguments(paths=check.paths, folders=check.folders, revisions=revisions)
     if name == "find":
         found = find_arguments(tokens[1:])
         if found.question is not None:
             key, option = found.question
             return key, {"command": name, "option": option}
         return Arguments(paths=found.paths)
+    if PYTHON.fullmatch(name) and len(tokens) == 2 and tokens[1] in VERSION_ONLY:
+        return Arguments()
     if name in PROGRAMS:
         strict = name == "sed" and not sandbox_supported()
         read = read_arguments(name, tokens[1:], strict_scripts=strict)
@@ -199,14 +224,25 @@ def _shadowed(name: str, root: Path) -> str | None:
         except OSError:
             continue
         for entry in entries:
-            if entry.casefold() == name.casefold():
+            if entry.casefold() == name.casefold() and not _base_interpreter(folder / entry, root):
                 return f"{venv}/bin/{entry}"
     return None
 
 
+def _base_interpreter(entry: Path, root: Path) -> bool:
+    """A venv's `python` that is a link to an interpreter outside the workspace (what `python -m
+    venv` makes): `python --version` through it is that interpreter's."""
+    try:
+        target = entry.resolve(strict=True)
+    except (OSError, RuntimeError):
+        return False
+    inside = target.is_relative_to(root)
+    return entry.is_symlink() and not inside and PYTHON.fullmatch(target.name) is not None
+
+
 def _runs_differently(name: str) -> bool:
     """Whether an allowed `name` runs as another text than written (`_neutralized`)."""
-    return name == "git" or (name == "sed" and sandbox_supported())
+    return name in ("git", "rg") or (name == "sed" and sandbox_supported())
 
 
 def _neutralized(command: str, places: Places) -> str:
@@ -222,6 +258,8 @@ def _neutralized(command: str, places: Places) -> str:
                 words = neutralized(words, places.root, places.home)
             elif words[0] == "sed" and sandbox_supported():
                 words = sandboxed(words)
+            elif words[0] == "rg":
+                words = [words[0], "--no-config", *words[1:]]
             parts.append(shlex.join(words))
             segment.clear()
 

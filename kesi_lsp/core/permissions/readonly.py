@@ -2,7 +2,8 @@
 
 The seed's list (Day 14: `ls pwd cat head tail wc echo which diff stat du date`) is widened to
 what people expect to run freely (design §3): `grep`, `rg`, `find`, `sed -n`, `nl`, `tac`,
-`sort`, `uniq`, `cut`, `cmp`, `comm`, checksums, `whoami`, `uname`, `true`, ... Each one with
+`sort`, `uniq`, `cut`, `cmp`, `comm`, checksums, `whoami`, `uname`, `true`, `file`, `tree`,
+`python --version` (`policy.py`), ... Each one with
 the options that write, run programs, change the system or never end taken out
 (`sort -o`, `rg --pre`, `find -exec`/`-delete`/`-fprint`, `sed -i`/`w`/`e`, `tail -f`,
 `date -s`), and every word that may name a file checked against the fence and the ignore
@@ -65,6 +66,8 @@ _RG_VALUES = _set(
 )
 _PATTERNS = _set("-e --regexp -g --glob --iglob -t --type -T --type-not -r --replace --type-add")
 _FILES_FROM = _set("--files0-from")
+_CHECKS = _set("-c --check")
+"""`md5sum -c LIST` reads the files LIST names (names the policy never sees)."""
 """Reads the names of the files to read from another file: names the policy never sees."""
 RG_REVEALING: Final = _set("-g --glob --iglob --type-add")
 """ripgrep options whose globs can make it search a hidden file it would otherwise skip."""
@@ -88,7 +91,24 @@ PROGRAMS: Final[dict[str, Program]] = {
         not_paths=_set("-x --exclude -I -F -D --label"),
         reads_folders=True,
     ),
-    "stat": Program(values=_set("-c --format --printf"), not_paths=_set("-c --format --printf")),
+    "stat": Program(
+        values=_set("-c --format --printf --cached"),
+        not_paths=_set("-c --format --printf --cached"),
+    ),
+    "file": Program(  # file 5.44 --help: -C writes magic.mgc, -z/-Z may start decompressors,
+        # -S turns its seccomp sandbox off, -p resets access times, -f reads unseen names
+        values=_set("-m --magic-file -e --exclude --exclude-quiet -F --separator -P --parameter"),
+        not_paths=_set("-e --exclude --exclude-quiet -F --separator -P --parameter"),
+        refused=_set("-C --compile -z --uncompress -Z --uncompress-noreport -S --no-sandbox")
+        | _set("-p --preserve-date -f --files-from"),
+    ),
+    "tree": Program(  # tree 2.1 --help: -o writes, -R reruns with `-o 00Tree.html`, --fromfile
+        # prints its operands' lines, -l follows symlinks out of the workspace
+        values=_set("-L -H -T -P -I --gitfile --hintro --houtro --sort --charset --timefmt")
+        | _set("--filelimit --infofile"),
+        not_paths=_set("-L -H -T -P -I --sort --charset --timefmt --filelimit"),
+        refused=_set("-o -R --fromfile --fflinks -l"),
+    ),
     "du": Program(
         values=_set("-d --max-depth -B --block-size -t --threshold -X --exclude-from"),
         refused=_FILES_FROM,
@@ -112,10 +132,10 @@ PROGRAMS: Final[dict[str, Program]] = {
     "cut": Program(values=_set("-b -c -d -f --output-delimiter"), not_paths=_set("-b -c -d -f")),
     "cmp": Program(values=_set("-i -n --bytes --ignore-initial")),
     "comm": Program(),
-    "md5sum": Program(),
-    "sha1sum": Program(),
-    "sha256sum": Program(),
-    "sha512sum": Program(),
+    "md5sum": Program(refused=_CHECKS),
+    "sha1sum": Program(refused=_CHECKS),
+    "sha256sum": Program(refused=_CHECKS),
+    "sha512sum": Program(refused=_CHECKS),
     "basename": Program(operands="none"),
     "dirname": Program(operands="none"),
     "realpath": Program(),
@@ -213,7 +233,7 @@ def read_arguments(name: str, args: list[str], *, strict_scripts: bool = False) 
         if not word.startswith("-") or word == "-" or _number(word):
             state.operands.append(word)
             continue
-        for option, value in _split_options(word, program):
+        for option, value in split_options(word, program):
             following = args[index] if index < len(args) else None
             taken = _option(name, program, option, value, following, state)
             if state.result.question is not None:
@@ -258,7 +278,8 @@ def _option(
             result.reveals.append(value.split(":", 1)[1] if known == "--type-add" else value)
         elif known == "--ignore-file":
             result.ignore_files.append(value)
-    if value is not None and option not in program.glued and known not in program.not_paths:
+    exempt = known in program.not_paths and not state.operands
+    if value is not None and option not in program.glued and not exempt:
         result.paths.append(value)
     return taken
 
@@ -271,7 +292,7 @@ def _recurse_value(known: str | None, value: str | None) -> bool:
     return known in ("-d", "--directories") and value == "recurse"  # `--dir=recurse` too
 
 
-def _split_options(word: str, program: Program) -> list[tuple[str, str | None]]:
+def split_options(word: str, program: Program) -> list[tuple[str, str | None]]:
     """`--name=value` → [(--name, value)]; `-abc5` → [(-a, None), (-b, None), (-c, "5")] when
     `-c` takes a value."""
     if word.startswith("--"):
@@ -324,8 +345,14 @@ def _operands(name: str, program: Program, state: _Reading) -> Arguments:
     return result
 
 
-FIND_REFUSED: Final = _set("-exec -execdir -ok -okdir -delete -fprint -fprint0 -fprintf -fls")
-FIND_PATH_VALUES: Final = _set("-newer -anewer -cnewer -samefile -files0-from")
+FIND_REFUSED: Final = _set(
+    "-exec -execdir -ok -okdir -delete -fprint -fprint0 -fprintf -fls -files0-from"
+)
+"""`-files0-from LIST` takes its starting points from LIST: names the policy never sees."""
+FIND_PATH_VALUES: Final = _set("-newer -anewer -cnewer -samefile")
+FIND_LEADING: Final = _set("-H -L -P -E -X -d -s -x")
+"""Options before the starting points: GNU's, and BSD/macOS find's (`-E`, `-X`, `-s`, `-x`,
+`-d`); `-D DEBUG` and `-f PATH` (BSD: one more starting point) take a word, `-O3` none."""
 
 
 def find_arguments(args: list[str]) -> Arguments:
@@ -333,9 +360,16 @@ def find_arguments(args: list[str]) -> Arguments:
     run, delete or write (`-exec`, `-delete`, `-fprint`); it prints names, never contents."""
     result = Arguments()
     index = 0
-    while index < len(args) and args[index] in ("-H", "-L", "-P"):
-        index += 1
     starts: list[str] = []
+    while index < len(args):
+        word = args[index]
+        if word in ("-D", "-f") and index + 1 < len(args):
+            starts += [args[index + 1]] if word == "-f" else []
+            index += 2
+        elif word in FIND_LEADING or (word.startswith("-O") and word[2:].isdigit()):
+            index += 1
+        else:
+            break
     while index < len(args) and not _find_expression(args[index]):
         starts.append(args[index])
         index += 1

@@ -37,6 +37,7 @@ from kesi_lsp.core.permissions.removal import (
     target_denial,
 )
 from kesi_lsp.core.permissions.shellwords import Script, Word, parse
+from kesi_lsp.core.permissions.wholesystem import fork_bomb
 from kesi_lsp.core.permissions.wrappers import SHELL_COMMANDS, SPECIAL, WRAPPERS, Judges
 
 __all__ = [
@@ -75,6 +76,9 @@ def red_line(command: str, places: Places) -> Denial | None:
 
 
 def _judge_script(script: Script, places: Places, depth: int) -> Denial | None:
+    bomb = fork_bomb(script)
+    if bomb is not None:
+        return bomb
     places = replace(places, variables=places.variables | assignments(script.commands))
     seen = [places]
     for words in script.commands:

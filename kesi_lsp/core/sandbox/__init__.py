@@ -1,8 +1,10 @@
 """The sandbox seam: how run_command's shell is launched.
 
 `Sandbox.argv` turns a command string into the argv to execute (plain `/bin/sh -c`, or the same
-wrapped in bubblewrap / sandbox-exec), and `Sandbox.environment` builds the child's environment
-from the host's (always scrubbed of credential-looking variables).
+wrapped in bubblewrap / sandbox-exec), always under a watcher of the server's lifeline (the
+tether, or bubblewrap's guard: `children.py`), so that it is started with
+`children.start(..., watches_itself=True)` and dies with the server; and `Sandbox.environment`
+builds the child's environment from the host's (always scrubbed of credential-looking variables).
 
 Which sandbox a session gets is `selection.select_sandbox`'s job; what it means (for the user's
 status line and the model's system prompt) is `selection.describe`'s.
@@ -15,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, Protocol
 
+from kesi_lsp.core.sandbox.children import tied
 from kesi_lsp.core.sandbox.toolchain import command_environment
 
 SandboxKind = Literal["bubblewrap", "seatbelt", "none"]
@@ -29,7 +32,8 @@ class Sandbox(Protocol):
     def kind(self) -> SandboxKind: ...
 
     def argv(self, command: str, root: Path) -> list[str]:
-        """Return the argv that runs `command` through `/bin/sh -c` with `root` as workspace."""
+        """Return the argv that runs `command` through `/bin/sh -c` with `root` as workspace,
+        under a watcher of the server's lifeline (`children.py`)."""
         ...
 
     def environment(self, base: Mapping[str, str], root: Path) -> dict[str, str]:
@@ -54,7 +58,7 @@ class NoSandbox:
         return "none"
 
     def argv(self, command: str, root: Path) -> list[str]:
-        return [SHELL_PATH, "-c", command]
+        return tied([SHELL_PATH, "-c", command])
 
     def environment(self, base: Mapping[str, str], root: Path) -> dict[str, str]:
         return command_environment(base, root)

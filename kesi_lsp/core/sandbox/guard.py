@@ -19,10 +19,13 @@ sandbox, where the command cannot reach it. It does four things bwrap cannot do 
    filesystem loses more than the budget or runs low. Temp folders are size-limited tmpfs.
 4. Leave nothing behind. bwrap runs with `--die-with-parent` in its own PID namespace, so when
    the guard dies (the tool's SIGTERM, SIGKILL or a closed editor) every process of the command
-   dies with it; the guard removes its mask kit and cgroup on the way out.
+   dies with it; the guard removes its mask kit and cgroup on the way out. The guard itself
+   watches the server's lifeline (`children.py`: a pipe only the server holds): when the
+   server is gone, however it died, the guard kills bwrap, and so the whole sandbox, at once.
 
 This file is run by path with `-I -S` (no site, no environment): it imports nothing but the
-standard library. The SPEC is one JSON argument built by `bubblewrap.py`.
+standard library and its stdlib-only siblings `cgroups.py` and `tether.py`. The SPEC is one
+JSON argument built by `bubblewrap.py`.
 """
 
 from __future__ import annotations
@@ -31,17 +34,25 @@ import contextlib
 import json
 import os
 import resource
+import select
 import shutil
 import signal
 import stat
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING or __name__ != "__main__":
+    from kesi_lsp.core.sandbox.cgroups import PidsCgroup
+    from kesi_lsp.core.sandbox.tether import server_gone, take_lifeline
+else:  # run by path with -I -S: the siblings are plain files next to this one
+    sys.path.append(str(Path(__file__).resolve().parent))  # after the standard library
+    from cgroups import PidsCgroup
+    from tether import server_gone, take_lifeline
 
 POLL_SECONDS: Final = 0.05
 MAX_GIT_CONFIGS: Final = 500
@@ -181,76 +192,6 @@ def extra_masks(spec: Spec, kit: Kit) -> list[str]:
 # -- limits ------------------------------------------------------------------------------------
 
 
-class PidsCgroup:
-    """A pids cgroup for one command, when this host lets us make one (else `path` is None)."""
-
-    def __init__(self, limit: int, *, wanted: bool = True) -> None:
-        self.path: Path | None = None
-        for parent in _cgroup_parents() if wanted else []:
-            candidate = parent / f"kesi-sandbox-{os.getpid()}"
-            try:
-                candidate.mkdir()
-            except OSError:
-                continue
-            try:
-                (candidate / "pids.max").write_text(str(limit))
-            except OSError:
-                with contextlib.suppress(OSError):
-                    candidate.rmdir()
-                continue
-            self.path = candidate
-            return
-
-    def join(self) -> None:
-        """Run in the child before exec: move it (and so all its descendants) into the group."""
-        if self.path is not None:
-            (self.path / "cgroup.procs").write_text("0")
-
-    def limit_hit(self) -> bool:
-        if self.path is None:
-            return False
-        try:
-            fields = (self.path / "pids.events").read_text().split()
-        except OSError:
-            return False
-        return "max" in fields and fields[fields.index("max") + 1] != "0"
-
-    def remove(self) -> None:
-        if self.path is None:
-            return
-        for _ in range(100):
-            try:
-                self.path.rmdir()
-                return
-            except OSError:
-                time.sleep(0.01)
-
-
-def _cgroup_parents() -> list[Path]:
-    """Writable places for a pids cgroup: the v1 pids hierarchy, or our own v2 cgroup."""
-    parents: list[Path] = []
-    try:
-        lines = Path("/proc/self/cgroup").read_text().splitlines()
-    except OSError:
-        return []
-    for line in lines:
-        _, controllers, path = line.split(":", 2)
-        if "pids" in controllers.split(","):
-            parents.append(Path("/sys/fs/cgroup/pids", path.lstrip("/")))
-        elif controllers == "":
-            base = Path("/sys/fs/cgroup", path.lstrip("/"))
-            if _has_pids_controller(base):
-                parents.append(base)
-    return [p for p in parents if os.access(p, os.W_OK)]
-
-
-def _has_pids_controller(base: Path) -> bool:
-    try:
-        return "pids" in (base / "cgroup.subtree_control").read_text().split()
-    except OSError:
-        return False
-
-
 def sandbox_process_count(bwrap_pid: int) -> int:
     """How many processes live in the sandbox's PID namespace (0 while it is starting)."""
     try:
@@ -284,8 +225,9 @@ def say(message: str) -> None:
 class Supervisor:
     """Start bwrap, watch it, and kill it (and so the whole sandbox) when a limit is crossed."""
 
-    def __init__(self, spec: Spec) -> None:
+    def __init__(self, spec: Spec, lifeline: int | None = None) -> None:
         self.spec = spec
+        self.lifeline = lifeline
         self.cgroup: PidsCgroup | None = None
         self.stopped_for: str | None = None
         self.refused_processes = False
@@ -305,6 +247,8 @@ class Supervisor:
 
     def start(self, argv: Sequence[str]) -> None:
         self.cgroup = PidsCgroup(self.spec.max_processes, wanted=self.spec.use_cgroup)
+        if self.lifeline is not None and server_gone(self.lifeline, 0):
+            self.stop("server")  # it died while the masks were computed: start nothing
         if self.stopped_for is None:  # a signal may have come first
             self.proc = subprocess.Popen(argv, preexec_fn=self.cgroup.join)
 
@@ -312,15 +256,30 @@ class Supervisor:
         if self.proc is None:
             return EXIT_STOPPED
         start_free = free_bytes(self.spec.root)
+        pidfd = _pidfd(self.proc.pid)
         while True:
-            try:
-                return self.proc.wait(timeout=POLL_SECONDS)
-            except subprocess.TimeoutExpired:
-                pass
+            self._pause(pidfd)
+            if self.lifeline is not None and server_gone(self.lifeline, 0):
+                self.stop("server")
+                return self.proc.wait()
+            code = self.proc.poll()
+            if code is not None:
+                return code
             if self._too_many_processes():
                 self.stop("processes")
             elif start_free >= 0 and self._disk_exhausted(start_free):
                 self.stop("disk")
+
+    def _pause(self, pidfd: int | None) -> None:
+        """Sleep until bwrap exits or the server goes (each wakes us at once, through a pidfd
+        and the lifeline), or for POLL_SECONDS, the pace of the limit checks."""
+        assert self.proc is not None
+        if pidfd is None:  # no pidfd (a kernel before 5.3): subprocess's own polling wait
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.proc.wait(timeout=POLL_SECONDS)
+            return
+        watched = [pidfd] if self.lifeline is None else [pidfd, self.lifeline]
+        select.select(watched, [], [], POLL_SECONDS)
 
     def close(self) -> None:
         if self.cgroup is not None:
@@ -342,13 +301,21 @@ class Supervisor:
         return used > self.spec.disk_budget_bytes or low
 
 
+def _pidfd(pid: int) -> int | None:
+    """A descriptor that becomes readable when `pid` exits (Linux 5.3+), else None."""
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return None
+
+
 def exit_status(returncode: int) -> int:
     """A shell's view of a status: killed by signal N is 128 + N."""
     return 128 - returncode if returncode < 0 else returncode
 
 
 def run(spec: Spec) -> int:
-    supervisor = Supervisor(spec)
+    supervisor = Supervisor(spec, take_lifeline(os.environ))
     for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(signum, lambda n, _f: supervisor.on_signal(n))
     with mask_kit() as kit:

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kesi_lsp.core.sandbox import SHELL_PATH, SandboxKind
+from kesi_lsp.core.sandbox.children import tied
 from kesi_lsp.core.sandbox.toolchain import command_environment, readable_folders
 from kesi_lsp.core.sandbox.zones import READONLY_NAMES, SECRET_NAMES, SECRET_PREFIXES
 
@@ -82,7 +83,8 @@ def profile(toolchains: int) -> str:
 
 @dataclass(frozen=True)
 class SeatbeltSandbox:
-    """`sandbox-exec -D ... -p PROFILE /bin/sh -c COMMAND`, the seed's `shell_argv`."""
+    """`sandbox-exec -D ... -p PROFILE /bin/sh -c COMMAND`, the seed's `shell_argv`, under the
+    tether (`children.py`: macOS has no parent-death signal, the lifeline pipe works there)."""
 
     program: str
     home: Path
@@ -108,7 +110,8 @@ class SeatbeltSandbox:
         params = self.parameters(root)
         toolchains = sum(name.startswith("TOOLCHAIN_") for name, _ in params)
         definitions = [item for name, value in params for item in ("-D", f"{name}={value}")]
-        return [self.program, *definitions, "-p", profile(toolchains), SHELL_PATH, "-c", command]
+        shell = [SHELL_PATH, "-c", command]
+        return tied([self.program, *definitions, "-p", profile(toolchains), *shell])
 
     def environment(self, base: Mapping[str, str], root: Path) -> dict[str, str]:
         return command_environment(base, root)

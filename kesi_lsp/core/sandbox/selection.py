@@ -27,7 +27,7 @@ from typing import Literal
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.errors import SandboxUnavailableError
-from kesi_lsp.core.sandbox import NoSandbox, OffReason, Sandbox, SandboxKind
+from kesi_lsp.core.sandbox import NoSandbox, OffReason, Sandbox, SandboxKind, children
 from kesi_lsp.core.sandbox.bubblewrap import (
     BubblewrapSandbox,
     Limits,
@@ -112,9 +112,7 @@ def _bwrap_version(program: str) -> tuple[int, ...]:
 @functools.lru_cache(maxsize=16)
 def _version_of(program: str, inode: int, mtime: int) -> tuple[int, ...]:
     try:
-        done = subprocess.run(
-            [program, "--version"], capture_output=True, text=True, timeout=PROBE_SECONDS
-        )
+        done = children.run([program, "--version"], timeout=PROBE_SECONDS)
     except (OSError, subprocess.SubprocessError):
         return (0,)
     return parse_version(done.stdout)
@@ -123,13 +121,7 @@ def _version_of(program: str, inode: int, mtime: int) -> tuple[int, ...]:
 def _probe(sandbox: BubblewrapSandbox, root: Path) -> str | None:
     """Start and end an empty sandbox; None if it worked, else bwrap's own words."""
     try:
-        done = subprocess.run(
-            sandbox.probe_args(root.resolve()),
-            capture_output=True,
-            text=True,
-            timeout=PROBE_SECONDS,
-            stdin=subprocess.DEVNULL,
-        )
+        done = children.run(sandbox.probe_args(root.resolve()), timeout=PROBE_SECONDS)
     except (OSError, subprocess.SubprocessError) as exc:
         return str(exc)
     if done.returncode == 0:
@@ -195,7 +187,7 @@ def prompt_lines(state: SandboxState, locale: Locale) -> list[str]:
         return [text("sandbox.prompt.off", locale)]
     linux = state.kind == "bubblewrap"
     if state.variant == "void":
-        first = text("sandbox.prompt.void", locale)
+        first = text("sandbox.prompt.void_bubblewrap" if linux else "sandbox.prompt.void", locale)
     else:
         first = text("sandbox.prompt.on_bubblewrap" if linux else "sandbox.prompt.on", locale)
     hint = text("sandbox.prompt.hint_bubblewrap" if linux else "sandbox.prompt.hint", locale)

@@ -38,6 +38,8 @@ class AgentSettings:
     `stream_idle_timeout` closes a stream that sends nothing for that many seconds
     (`kesi_lsp.core.watchdog`). `search_max_turns` bounds the search sub-agent's own loop.
     `change_sets` keeps every run's changes reviewable and revertible (design §2.9).
+    `max_message_megabytes` is the largest message a front end reads from its client; a bigger
+    one is refused unread (`kesi_lsp.lsp.framing`, `kesi_lsp.acp.transport`).
     `permissions` are the user's rules (`core.permissions.rules`), from user-level settings only.
     `respect_gitignore` leaves what the workspace's `.gitignore` files ignore out of list_files
     and glob, as rg leaves it out of grep (`kesi_lsp.core.tools.gitignore`).
@@ -62,6 +64,7 @@ class AgentSettings:
     locale: Locale = "en"
     editor: Editor = "lsp"
     change_sets: bool = True
+    max_message_megabytes: int = 64
     api_key: str | None = None
     base_url: str | None = None
     permissions: PermissionRules = field(default_factory=PermissionRules)

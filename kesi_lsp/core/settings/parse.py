@@ -122,6 +122,13 @@ RULES: Final = (
     ),
     SettingRule("locale", "locale", is_locale, "settings.expect.locale"),
     SettingRule("changeSets", "change_sets", _is_bool, "settings.expect.bool", "bool"),
+    SettingRule(
+        "maxMessageMegabytes",
+        "max_message_megabytes",
+        _is_int(1, 4096),
+        "settings.expect.message_size",
+        "int",
+    ),
     SettingRule("apiKey", "api_key", _is_text, "settings.expect.api_key", from_env=False),
     SettingRule("baseUrl", "base_url", _is_url, "settings.expect.base_url", from_env=False),
 )

@@ -26,6 +26,7 @@ from typing import Final
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.paths import IGNORED_NAMES, is_ignored, names_ignored, relative, safe_path
+from kesi_lsp.core.sandbox import children
 from kesi_lsp.core.sandbox.env import scrub_environment
 from kesi_lsp.core.tools.context import ToolContext
 from kesi_lsp.core.tools.pipes import settle
@@ -155,17 +156,17 @@ def _format(lines: _Lines, locale: Locale) -> str:
 
 
 async def _spawn(argv: list[str], ctx: ToolContext) -> asyncio.subprocess.Process | ToolResult:
-    """Start rg in its own process group (so it can be killed whole), or say why it cannot."""
+    """Start rg in its own process group (so it can be killed whole), tied to the server
+    (`children.start`), or say why it cannot."""
     locale = ctx.locale
     try:
-        return await asyncio.create_subprocess_exec(
-            *argv,
+        return await children.start(
+            argv,
             cwd=ctx.session.root,
             env=scrub_environment(ctx.environ),
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
-            start_new_session=True,
         )
     except FileNotFoundError:
         return ToolResult(text("tools.grep.no_rg", locale), True)

@@ -28,6 +28,7 @@ from kesi_lsp.core.approval import Refused
 from kesi_lsp.core.diagnostics.watch import Before, disk_signatures
 from kesi_lsp.core.events import CommandFinished, Notice
 from kesi_lsp.core.paths import relative
+from kesi_lsp.core.sandbox import children
 from kesi_lsp.core.sandbox.env import scrub_environment
 from kesi_lsp.core.sandbox.hidden import explain
 from kesi_lsp.core.summary import summarize
@@ -219,7 +220,8 @@ def report(
 
 
 async def _spawn(argv: list[str], root: Path, env: dict[str, str]) -> asyncio.subprocess.Process:
-    """Start the shell in its own process group; a cancel during the start still kills the group.
+    """Start the shell in its own process group, tied to the server (`children.start`: it dies
+    with the server, also a killed one); a cancel during the start still kills the group.
 
     If the task is cancelled while asyncio is still creating the process, asyncio's own clean-up
     kills only the shell, and a background child it already forked would live on. So the start
@@ -227,14 +229,14 @@ async def _spawn(argv: list[str], root: Path, env: dict[str, str]) -> asyncio.su
     cancellation goes on.
     """
     start = asyncio.ensure_future(
-        asyncio.create_subprocess_exec(
-            *argv,
+        children.start(
+            argv,
             cwd=root,
             env=env,
+            watches_itself=True,  # the sandbox's argv: the guard, or the tethered shell
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.STDOUT,
-            start_new_session=True,
         )
     )
     try:

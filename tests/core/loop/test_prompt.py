@@ -66,8 +66,21 @@ def test_sandbox_on_says_what_it_blocks_and_how_failures_look() -> None:
 def test_sandbox_in_the_home_directory_is_on_but_says_the_path_limit_is_void() -> None:
     state = SandboxState("bubblewrap", "void", program="/usr/bin/bwrap")
     block = environment_block(env(sandbox=state), "zh-TW")
-    assert "- 指令沙箱：開啟，但工作目錄是家目錄或它的上層" in block
+    assert "- 指令沙箱：開啟（bubblewrap），但工作目錄是家目錄或它的上層" in block
     assert "網路仍然不通" in block and "很可能是沙箱擋的" in block
+    # tool state is readable in a home workspace too (tests/core/sandbox/test_bubblewrap_void.py)
+    assert "也仍然讀不到" not in block
+    assert ".git、.venv、venv、node_modules、__pycache__ 可以讀但不能寫" in block
+
+
+def test_a_void_seatbelt_says_git_config_stays_readable() -> None:
+    state = SandboxState("seatbelt", "void", program="/usr/bin/sandbox-exec")
+    block = environment_block(env(sandbox=state), "en")
+    assert "- Command sandbox: on, but the workspace is the home directory or above it" in block
+    assert "names above are still unreadable" not in block
+    assert ".git (its config included), .venv, venv, node_modules and __pycache__ can be read" in (
+        block
+    )
 
 
 def test_the_loop_describes_the_context_sandbox_honestly(tmp_path: Path) -> None:

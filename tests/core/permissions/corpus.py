@@ -242,7 +242,7 @@ BYPASS_ASK: Final[list[tuple[str, Kind]]] = [
     ("git diff --ext-diff", "ask"),
     ("git log -p --textconv", "ask"),
     ("git log -- .env", "ask"),
-    ("git push --force", "ask"),
+    ("git push --force", "deny"),  # issue 24 item 3: what cannot be undone is denied
     ("git commit -am x", "ask"),
     ("git stash", "ask"),
     ("git config core.hooksPath x", "ask"),

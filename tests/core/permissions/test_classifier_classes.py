@@ -25,11 +25,11 @@ FOLDERS_WITH_SECRETS = [
     "grep --recursive=yes KEY config",
     "grep -d recurse KEY config",
     "grep --directories=recurse KEY .",
-    "rg KEY",  # rg skips hidden files, but `outside-link` leads out of the workspace
+    "rg -L KEY",  # rg skips hidden files, but follows `outside-link` out of the workspace
     "rg --hidden KEY config",
     "rg -uu KEY config",
     "rg -. KEY config",
-    "rg --unrestricted KEY config",
+    "rg --unrestricted --unrestricted KEY config",  # once is --no-ignore only: hidden skipped
 ]
 GLUED_AND_SEPARATE_VALUES = [
     "date -f.env",

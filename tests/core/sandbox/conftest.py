@@ -32,7 +32,7 @@ import pytest
 
 from kesi_lsp.catalog import Locale
 from kesi_lsp.core.errors import SandboxUnavailableError
-from kesi_lsp.core.sandbox import Sandbox
+from kesi_lsp.core.sandbox import Sandbox, children
 from kesi_lsp.core.sandbox.bubblewrap import BubblewrapSandbox, Limits
 from kesi_lsp.core.sandbox.selection import select_sandbox
 
@@ -135,14 +135,14 @@ async def run(
 ) -> Ran:
     """Launch `sandbox.argv(...)` as run_command does: own session, no stdin, merged output."""
     started = time.monotonic()
-    proc = await asyncio.create_subprocess_exec(
-        *sandbox.argv(command, root),
+    proc = await children.start(
+        sandbox.argv(command, root),
         cwd=root,
         env=sandbox.environment(environ, root),
+        watches_itself=True,
         stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
-        start_new_session=True,
     )
     try:
         output, _ = await asyncio.wait_for(proc.communicate(), seconds)

@@ -11,6 +11,7 @@ import pytest
 from kesi_lsp.core.sandbox import NoSandbox
 from kesi_lsp.core.sandbox import guard as guard_module
 from kesi_lsp.core.sandbox.bubblewrap import BubblewrapSandbox, BwrapFeatures
+from kesi_lsp.core.sandbox.children import tied
 from kesi_lsp.core.sandbox.env import scrub_environment
 from kesi_lsp.core.sandbox.guard import Kit, Spec, workspace_masks
 from kesi_lsp.core.sandbox.seatbelt import SeatbeltSandbox, profile
@@ -189,7 +190,9 @@ def test_seatbelt_profile_takes_paths_as_parameters_never_as_text(tmp_path: Path
     root = home / 'work"quoted'
     root.mkdir()
     sandbox = SeatbeltSandbox("/usr/bin/sandbox-exec", home, tmp_path / "tmp")
-    argv = sandbox.argv("cat note.txt", root)
+    tethered = sandbox.argv("cat note.txt", root)
+    assert tethered[: len(tied([]))] == tied([])  # under the tether: it dies with the server
+    argv = tethered[len(tied([])) :]
     assert argv[0] == "/usr/bin/sandbox-exec"
     assert argv[-3:] == ["/bin/sh", "-c", "cat note.txt"]
     text = argv[argv.index("-p") + 1]

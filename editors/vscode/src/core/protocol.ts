@@ -2,6 +2,17 @@
  * The KeSi wire contract as the extension sees it (design.md §2): method names, the commands
  * the server answers, and the shapes of KeSi's own notifications and requests.
  *
+ * The server defines the contract once, as typed classes (`kesi_lsp/lsp/contract`); every
+ * interface below is checked against them by `tests/lsp/test_contract_ts.py`, which fails on a
+ * field declared on one side only or a type that differs. A field may be optional here where
+ * the server always sends it (a tolerant reader), never required where the server may leave it
+ * out; what the extension sends must declare every field the server requires.
+ *
+ * Every line a user reads is the server's, in its `kesi.locale`, inside the payload: a stream
+ * event's `line`/`lines` (and a tool's `detail`), the plan's `title`/`lines`/`current`, the
+ * run's `line`/`lines`, the review's `title`/`question`/`actions`, the `lines` of command
+ * results. Show them as they are; style them (colour, folding, placement) as the editor likes.
+ *
  * Fields the server may add later are tolerated: every reader below checks what it uses.
  */
 
@@ -53,6 +64,15 @@ export interface Range {
   end: Position;
 }
 
+/** An LSP diagnostic, as `kesi.fixThis` carries the ones of its range. */
+export interface Diagnostic {
+  range: Range;
+  message: string;
+  severity?: number;
+  source?: string;
+  code?: string | number;
+}
+
 /** Token counts and price, as `kesi.cost` answers and `usage` events carry them. */
 export interface Usage {
   requests: number;
@@ -75,21 +95,34 @@ export interface Nesting {
   depth?: number;
 }
 
+/**
+ * What every event but `text` carries: `line`, the event's line as the server's log shows it
+ * (`  [tool] grep: LIMIT in config.py`; a sub-agent's already indented under its call; "" when
+ * the log shows nothing for the event), and `lines`, every log line of it in order (an edit's
+ * diff, a search's sub-total after its call's result).
+ */
+export interface Rendered {
+  line?: string;
+  lines?: string[];
+}
+
 export interface TextEvent extends Nesting {
   runId: string;
   kind: "text";
   text: string;
 }
 
-export interface ToolStartEvent extends Nesting {
+export interface ToolStartEvent extends Nesting, Rendered {
   runId: string;
   kind: "toolStart";
   toolUseId?: string;
   tool: string;
   input?: Record<string, unknown>;
+  /** What a reader follows the call by (`LIMIT in config.py`), "" when there is none. */
+  detail?: string;
 }
 
-export interface ToolEndEvent extends Nesting {
+export interface ToolEndEvent extends Nesting, Rendered {
   runId: string;
   kind: "toolEnd";
   toolUseId?: string;
@@ -98,7 +131,7 @@ export interface ToolEndEvent extends Nesting {
   summary?: string;
 }
 
-export interface NoticeEvent extends Nesting {
+export interface NoticeEvent extends Nesting, Rendered {
   runId: string;
   kind: "notice";
   text: string;
@@ -108,7 +141,7 @@ export interface NoticeEvent extends Nesting {
 /** Why a request was made: a round of the run, a summary of old turns, a search. */
 export type Purpose = "turn" | "compaction" | "search";
 
-export interface UsageEvent extends Nesting {
+export interface UsageEvent extends Nesting, Rendered {
   runId: string;
   kind: "usage";
   purpose?: Purpose;
@@ -120,7 +153,7 @@ export interface UsageEvent extends Nesting {
 }
 
 /** An edit reached the workspace (disk and buffer agree); `diff` is its unified diff. */
-export interface EditEvent extends Nesting {
+export interface EditEvent extends Nesting, Rendered {
   runId: string;
   kind: "edit";
   tool?: string;
@@ -129,7 +162,7 @@ export interface EditEvent extends Nesting {
 }
 
 /** A model round trip began (the progress notification shows it too). */
-export interface TurnEvent extends Nesting {
+export interface TurnEvent extends Nesting, Rendered {
   runId: string;
   kind: "turn";
   turn: number;
@@ -157,6 +190,9 @@ export interface RunFinished {
   status: RunStatus;
   text?: string;
   usage?: Usage;
+  sessionUsage?: Usage;
+  /** The files the run edited, relative to its folder. */
+  edits?: string[];
   /** The status in the server's words (its `kesi.locale`). */
   statusText?: string;
   /** The seed's bill line (Day 18); null when the run made no request. */
@@ -165,6 +201,10 @@ export interface RunFinished {
   limit?: string | null;
   /** Absent or null when the run changed and checked nothing. */
   verified?: Verdict | null;
+  /** The log's closing lines: why it stopped, the verdict and its detail, the bill. */
+  lines?: string[];
+  /** The run's last line: status · verdict · bill, for a footer or a status bar. */
+  line?: string;
 }
 
 export type PlanStatus = "pending" | "in_progress" | "completed";
@@ -174,15 +214,63 @@ export interface PlanItem {
   status: PlanStatus;
 }
 
-/** `kesi/plan`: the model's whole plan, sent again after every update. */
+/**
+ * `kesi/plan`: the model's whole plan, sent again after every update, and as the server
+ * renders it: `title` ("Plan: 1 of 4 done"), `lines` (one per item, its mark first: ✓ ▶ ○) and
+ * `current` ("step 2/4: Fix the sign", null when no step is in progress).
+ */
 export interface PlanParams {
   runId: string;
   items: PlanItem[];
+  title?: string;
+  lines?: string[];
+  current?: string | null;
+}
+
+export type Decision = "reject" | "accept" | "acceptSession";
+
+/** A button of an edit review: its words and what it answers. */
+export interface ReviewAction {
+  title: string;
+  decision: Decision;
+}
+
+/**
+ * `kesi/reviewEdit`: the change (`before` null for a new file) and the words to ask with,
+ * `actions` in the order to show them (Deny first in every locale).
+ */
+export interface ReviewEditParams {
+  runId: string;
+  uri: string;
+  path: string;
+  before: string | null;
+  after: string;
+  diff: string;
+  title: string;
+  question: string;
+  actions: ReviewAction[];
+}
+
+/** The answer to `kesi/reviewEdit`; `after`: the text accepted when only some hunks were. */
+export interface ReviewEditAnswer {
+  decision: Decision;
+  after?: string;
 }
 
 /** `kesi/diagnostics`: the files whose problems the server asks about. */
 export interface DiagnosticsParams {
   uris: string[];
+}
+
+/** One file's diagnostics as the editor reports them, and how often they were updated. */
+export interface DiagnosticsItem {
+  uri: string;
+  diagnostics: Record<string, unknown>[];
+  changes?: number;
+}
+
+export interface DiagnosticsResult {
+  items: DiagnosticsItem[];
 }
 
 export interface RunStarted {
@@ -202,6 +290,132 @@ export interface SaveDocumentsResult {
   saved: string[];
   notOpen: string[];
   failed: string[];
+}
+
+/** `kesi.fixThis`'s argument. */
+export interface FixThisArgs {
+  uri: string;
+  range: Range;
+  diagnostics?: Diagnostic[];
+  instruction?: string | null;
+}
+
+/** `kesi.ask`'s argument. */
+export interface AskArgs {
+  prompt: string;
+  uri?: string | null;
+  range?: Range | null;
+}
+
+export interface CancelArgs {
+  runId?: string | null;
+  uri?: string | null;
+}
+
+/** `kesi.reset`, `kesi.cost`, `kesi.permissions`, `kesi.revoke`, `kesi.compact`, `kesi.changes`. */
+export interface FolderArgs {
+  uri?: string | null;
+}
+
+export interface KeepArgs {
+  uri?: string | null;
+  runId?: string | null;
+  hunkId?: string | null;
+  all?: boolean | null;
+}
+
+export interface UndoArgs {
+  uri?: string | null;
+  runId?: string | null;
+  hunkId?: string | null;
+}
+
+export interface UndoRunArgs {
+  uri?: string | null;
+  runId?: string | null;
+}
+
+/** `kesi.reset`, `kesi.revoke`: the seed's answer in the server's words. */
+export interface MessageResult {
+  message: string;
+}
+
+/** `kesi.cost`: the session's usage, and the seed's `/cost` report of it. */
+export interface CostResult extends Usage {
+  lines: string[];
+}
+
+export interface RuleView {
+  kind: string;
+  target: string;
+  pattern: string;
+  source: "initializationOptions" | "userSettings";
+}
+
+/** `kesi.permissions`: grants, the approvals mode, the rules, and the seed's listing. */
+export interface PermissionsResult {
+  commands: string[];
+  files: string[];
+  approvals: "ask" | "acceptEdits";
+  rules: RuleView[];
+  lines: string[];
+}
+
+export type HunkState = "pending" | "kept" | "undone" | "modified";
+
+export interface HunkView {
+  id: string;
+  range: Range;
+  state: HunkState;
+  added: number;
+  removed: number;
+  lines: number;
+}
+
+export interface ChangedFile {
+  uri: string;
+  path: string;
+  created: boolean;
+  deleted: boolean;
+  takenBack: boolean;
+  gone: boolean;
+  hunks: HunkView[];
+}
+
+export interface ChangeRun {
+  runId: string;
+  task: string;
+  files: ChangedFile[];
+}
+
+/** `kesi.changes`: runs, newest first, and the same listing as lines. */
+export interface ChangesResult {
+  runs: ChangeRun[];
+  lines: string[];
+}
+
+export interface HunkRef {
+  path: string;
+  hunkId: string | null;
+}
+
+export interface SkippedHunk extends HunkRef {
+  reason: string;
+}
+
+export interface FailedFile {
+  path: string;
+  reason: string;
+}
+
+/** `kesi.keep`, `kesi.undo`, `kesi.undoRun`: what was done, already so, left alone, failed. */
+export interface ChangeOutcomeResult {
+  message: string;
+  lines: string[];
+  done: HunkRef[];
+  already: HunkRef[];
+  skipped: SkippedHunk[];
+  failed: FailedFile[];
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -23,6 +23,7 @@ export const SERVER_SETTINGS = {
   searchMaxTurns: 10,
   locale: "en",
   changeSets: true,
+  maxMessageMegabytes: 64,
   permissions: {},
 } as const;
 
@@ -91,11 +92,13 @@ export function initializationOptions(
 
 /**
  * Settings whose change needs a new server process: the executable, the review mode
- * (announced once, in `initialize`), and the user-only settings (the server takes them only
- * from `initialize` or an unscoped answer, never a folder's). The others travel live.
+ * (announced once, in `initialize`), the size limit of the server's reader (read from
+ * `initialize`), and the user-only settings (the server takes them only from `initialize` or
+ * an unscoped answer, never a folder's). The others travel live.
  */
 export function needsRestart(affects: (section: string) => boolean): boolean {
-  return ["serverPath", "review", ...USER_ONLY_SETTINGS].some((key) => affects(`kesi.${key}`));
+  const restarting = ["serverPath", "review", "maxMessageMegabytes", ...USER_ONLY_SETTINGS];
+  return restarting.some((key) => affects(`kesi.${key}`));
 }
 
 /**

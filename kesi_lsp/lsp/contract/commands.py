@@ -1,0 +1,209 @@
+"""The `kesi.*` commands (design §2.3, §2.9): each one object argument and the result it answers.
+
+An argument is read strictly (`shape.read`): a field of the wrong type or a required one
+missing is an InvalidParams error naming it, before anything runs. Unknown fields are ignored
+(an editor may send more than a command reads). Results carry `lines` or a `message`, the
+answer in the session's words, beside their figures.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from attrs import field, frozen
+from lsprotocol import types
+
+from kesi_lsp.lsp.contract.shape import NONEMPTY
+from kesi_lsp.lsp.contract.stream import Usage
+
+HunkState = Literal["pending", "kept", "undone", "modified"]
+
+# -- arguments --------------------------------------------------------------------------------
+
+
+@frozen(kw_only=True)
+class FixThisArgs:
+    """`kesi.fixThis`: fix the code in `range` of the file `uri` (the diagnostics there, the
+    user's instruction)."""
+
+    uri: str = field(metadata=NONEMPTY)
+    range: types.Range
+    diagnostics: list[types.Diagnostic] = field(factory=list)
+    instruction: str | None = None
+
+
+@frozen(kw_only=True)
+class AskArgs:
+    """`kesi.ask`: a task in the user's words, optionally about a file and a range of it."""
+
+    prompt: str
+    uri: str | None = None
+    range: types.Range | None = None
+
+
+@frozen(kw_only=True)
+class CancelArgs:
+    """`kesi.cancel`: that run, else the run of `uri`'s folder, else every run."""
+
+    run_id: str | None = None
+    uri: str | None = None
+
+
+@frozen(kw_only=True)
+class FolderArgs:
+    """`kesi.reset`, `kesi.cost`, `kesi.permissions`, `kesi.revoke`, `kesi.compact`,
+    `kesi.changes`: the session of the folder that holds `uri` (else the first folder)."""
+
+    uri: str | None = None
+
+
+@frozen(kw_only=True)
+class KeepArgs:
+    """`kesi.keep`: that hunk, that file or that run (default: the newest run); `all`: every
+    pending hunk of the folder."""
+
+    uri: str | None = None
+    run_id: str | None = None
+    hunk_id: str | None = None
+    all: bool | None = None
+
+
+@frozen(kw_only=True)
+class UndoArgs:
+    """`kesi.undo`: that hunk, that file or that run (default: the newest run)."""
+
+    uri: str | None = None
+    run_id: str | None = None
+    hunk_id: str | None = None
+
+
+@frozen(kw_only=True)
+class UndoRunArgs:
+    """`kesi.undoRun`: every hunk of that run (default: the folder's newest)."""
+
+    uri: str | None = None
+    run_id: str | None = None
+
+
+# -- results ----------------------------------------------------------------------------------
+
+
+@frozen(kw_only=True)
+class RunStarted:
+    """`kesi.fixThis`, `kesi.ask`, `kesi.compact`: the run started in the background."""
+
+    run_id: str
+
+
+@frozen(kw_only=True)
+class CancelResult:
+    cancelled: bool
+
+
+@frozen(kw_only=True)
+class MessageResult:
+    """`kesi.reset`, `kesi.revoke`: the seed's answer (`/reset`, `/revoke`) in the locale."""
+
+    message: str
+
+
+@frozen(kw_only=True)
+class CostResult(Usage):
+    """`kesi.cost`: the session's usage, and `lines`, the seed's `/cost` report of it."""
+
+    lines: list[str]
+
+
+@frozen(kw_only=True)
+class RuleView:
+    """A permission rule in force: what it does, to what, the pattern, where it was set."""
+
+    kind: str
+    target: str
+    pattern: str
+    source: Literal["initializationOptions", "userSettings"]
+
+
+@frozen(kw_only=True)
+class PermissionsResult:
+    """`kesi.permissions`: the session's grants, the approvals mode, the rules, and `lines`,
+    the seed's `/permissions` listing of them."""
+
+    commands: list[str]
+    files: list[str]
+    approvals: Literal["ask", "acceptEdits"]
+    rules: list[RuleView]
+    lines: list[str]
+
+
+@frozen(kw_only=True)
+class HunkView:
+    """A hunk as `kesi.changes` lists it: `lines`, how many lines it covers now (0: a point
+    where lines were removed)."""
+
+    id: str
+    range: types.Range
+    state: HunkState
+    added: int
+    removed: int
+    lines: int
+
+
+@frozen(kw_only=True)
+class ChangedFile:
+    uri: str
+    path: str
+    created: bool
+    deleted: bool
+    taken_back: bool
+    gone: bool
+    hunks: list[HunkView]
+
+
+@frozen(kw_only=True)
+class ChangeRun:
+    """A run's change set: its id, the first line of its task, its files."""
+
+    run_id: str
+    task: str
+    files: list[ChangedFile]
+
+
+@frozen(kw_only=True)
+class ChangesResult:
+    """`kesi.changes`: runs, newest first, and `lines`, the same listing in the locale."""
+
+    runs: list[ChangeRun]
+    lines: list[str]
+
+
+@frozen(kw_only=True)
+class HunkRef:
+    path: str
+    hunk_id: str | None
+
+
+@frozen(kw_only=True)
+class SkippedHunk(HunkRef):
+    """Left alone, and why (`modified`: the user typed in it; `gone`, `undone`...)."""
+
+    reason: str
+
+
+@frozen(kw_only=True)
+class FailedFile:
+    path: str
+    reason: str
+
+
+@frozen(kw_only=True)
+class ChangeOutcomeResult:
+    """`kesi.keep`, `kesi.undo`, `kesi.undoRun`: what was done, what already was, what was
+    left alone and why, what failed; `lines` says it in the locale (`message`: joined)."""
+
+    message: str
+    lines: list[str]
+    done: list[HunkRef]
+    already: list[HunkRef]
+    skipped: list[SkippedHunk]
+    failed: list[FailedFile]
