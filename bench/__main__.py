@@ -30,6 +30,7 @@ BENCHES = (
     "first_request",
     "parallel_reads",
     "changes",
+    "redaction",
 )
 
 
@@ -39,6 +40,7 @@ async def _run(names: list[str], report: Report, smoke: bool) -> None:
         changes,
         first_request,
         parallel_reads,
+        redaction,
         responsiveness,
         scale,
         startup,
@@ -51,6 +53,7 @@ async def _run(names: list[str], report: Report, smoke: bool) -> None:
         "changes": changes.run,
         "first_request": first_request.run,
         "parallel_reads": parallel_reads.run,
+        "redaction": redaction.run,
         "streaming": streaming.run,
         "responsiveness": responsiveness.run,
         "startup": startup.run,

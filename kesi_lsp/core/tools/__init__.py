@@ -7,7 +7,8 @@ The public surface the loop uses:
 - `tool_schemas(locale)`: the tool definitions sent to the Messages API (strict schemas);
 - `run_tool(name, tool_input, ctx, call_id=...)`: run one call; never raises for bad input, an
   unknown tool or a failing tool (those become `ToolResult(..., is_error=True)`); only
-  cancellation (`asyncio.CancelledError`) propagates. `call_id` (the tool_use id) lets the
+  cancellation (`asyncio.CancelledError`) propagates. Every result comes back redacted
+  (`kesi_lsp.core.redaction`): no secret leaves a tool. `call_id` (the tool_use id) lets the
   search sub-agent's events name the call they belong to.
 
 The dispatch table is the seed's (Day 07): look the name up, check the arguments against the
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING, Final
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.tools.context import ToolContext
-from kesi_lsp.core.tools.dispatch import READ_ONLY_TOOLS, TOOL_FUNCTIONS, dispatch
+from kesi_lsp.core.tools.dispatch import READ_ONLY_TOOLS, TOOL_FUNCTIONS, dispatch, redacted
 from kesi_lsp.core.tools.result import ToolResult
 from kesi_lsp.core.tools.schemas import check_arguments, tool_schema
 from kesi_lsp.core.tools.search_agent import search_agent
@@ -67,7 +68,7 @@ async def run_tool(
     if isinstance(arguments, ToolResult):
         return arguments
     try:
-        return await search_agent(arguments, ctx, call_id)
+        return redacted(await search_agent(arguments, ctx, call_id), ctx)
     except Exception as exc:
         error = type(exc).__name__
         return ToolResult(text("tools.crashed", ctx.locale, name=name, error=error), True)

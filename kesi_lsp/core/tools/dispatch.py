@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable, Collection, Mapping
 from typing import Any, Final
 
 from kesi_lsp.catalog import text
+from kesi_lsp.core.redaction import redactor_for
 from kesi_lsp.core.tools.context import ToolContext
 from kesi_lsp.core.tools.files import edit_file, read_file, write_file
 from kesi_lsp.core.tools.result import ToolResult
@@ -38,10 +39,26 @@ READ_ONLY_TOOLS: Final = frozenset({"read_file", "list_files", "glob", "grep"})
 """The tools that change nothing and ask nobody: one reply's reads run at the same time."""
 
 
+def redacted(result: ToolResult, ctx: ToolContext) -> ToolResult:
+    """The result with every secret replaced: the one place tool text passes before it leaves."""
+    redact = redactor_for(ctx.environ, ctx.locale)
+    summary = None if result.summary is None else redact(result.summary)
+    content = redact(result.text)
+    if content is result.text and summary == result.summary:
+        return result
+    return ToolResult(content, result.is_error, summary)
+
+
 async def dispatch(
     name: str, tool_input: object, ctx: ToolContext, *, only: Collection[str] | None = None
 ) -> ToolResult:
-    """Run one of the table's tools (of `only`, when given); only cancellation propagates."""
+    """Run one of the table's tools (of `only`, when given), redacted; only cancellation goes up."""
+    return redacted(await _dispatch(name, tool_input, ctx, only=only), ctx)
+
+
+async def _dispatch(
+    name: str, tool_input: object, ctx: ToolContext, *, only: Collection[str] | None
+) -> ToolResult:
     locale = ctx.locale
     function = TOOL_FUNCTIONS.get(name) if only is None or name in only else None
     if function is None:

@@ -1,0 +1,114 @@
+"""Secrets never leave: one redactor for every text a tool hands back (issue 29, seed Day 11).
+
+What it replaces: the exact values of the credential variables of the server's own environment
+(the ones the sandbox scrubs, so a command cannot print them through a file or a config dump
+either), and the known token formats of `patterns`. Each becomes the catalog's marker
+(`[redacted: GitHub token]`), which keeps the text's shape readable for the model.
+
+Cost: a substring search per anchor and per value; a pattern's regular expression is tried only
+where one of its anchors starts (`bench/redaction.py` measures it per 100 KB of output).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+
+from kesi_lsp.catalog import Locale, text
+from kesi_lsp.core.redaction.patterns import PATTERNS, TokenPattern
+from kesi_lsp.core.sandbox.env import is_sensitive
+
+MIN_VALUE_LENGTH = 8
+"""Shorter values (`1`, `true`, `dev`) would redact ordinary words; no real secret is that short."""
+
+
+class Redactor:
+    """Replaces the given secret values and every known token shape by the locale's markers."""
+
+    def __init__(self, values: Mapping[str, str], locale: Locale) -> None:
+        # Longest first: a value that contains another is replaced whole.
+        ordered = sorted(values.items(), key=lambda item: -len(item[1]))
+        self._values = tuple(
+            (value, _marker(text("redaction.kind.environment", locale, name=name), locale))
+            for name, value in ordered
+            if len(value) >= MIN_VALUE_LENGTH
+        )
+        self._patterns = tuple(
+            (pattern, _marker(text(f"redaction.kind.{pattern.kind}", locale), locale))
+            for pattern in PATTERNS
+        )
+
+    def __call__(self, content: str) -> str:
+        """`content` with every secret replaced; the same string object when there is none."""
+        for value, marker in self._values:
+            if value in content:
+                content = content.replace(value, marker)
+        found: dict[str, list[int]] = {}
+        spans: list[tuple[int, int, str]] = []
+        for pattern, marker in self._patterns:
+            spans += _spans(pattern, marker, content, found)
+        return _replace(content, spans) if spans else content
+
+
+def _marker(kind: str, locale: Locale) -> str:
+    return text("redaction.marker", locale, kind=kind)
+
+
+def _starts(anchor: str, content: str, found: dict[str, list[int]]) -> list[int]:
+    """Where `anchor` occurs in `content`, searched once per call and shared by the patterns."""
+    if anchor not in found:
+        starts: list[int] = []
+        at = content.find(anchor)
+        while at != -1:
+            starts.append(at)
+            at = content.find(anchor, at + 1)
+        found[anchor] = starts
+    return found[anchor]
+
+
+def _spans(
+    pattern: TokenPattern, marker: str, content: str, found: dict[str, list[int]]
+) -> list[tuple[int, int, str]]:
+    """Where `pattern` matches (its group's span), tried only where one of its anchors starts."""
+    spans: list[tuple[int, int, str]] = []
+    for anchor in pattern.anchors:
+        for at in _starts(anchor, content, found):
+            if at and content[at - 1] in pattern.edge:
+                continue
+            match = pattern.regex.match(content, at)
+            if match is not None:
+                spans.append((*match.span(pattern.group), marker))
+    return spans
+
+
+def _replace(content: str, spans: list[tuple[int, int, str]]) -> str:
+    """`content` with each span replaced by its marker; of overlapping spans the first wins."""
+    pieces: list[str] = []
+    done = 0
+    for start, end, marker in sorted(spans, key=lambda span: (span[0], -span[1])):
+        if start < done:
+            continue
+        pieces += [content[done:start], marker]
+        done = end
+    pieces.append(content[done:])
+    return "".join(pieces)
+
+
+def secret_values(environ: Mapping[str, str]) -> dict[str, str]:
+    """The credential variables of `environ` (the names the sandbox scrubs) with their values."""
+    return {name: value for name, value in environ.items() if is_sensitive(name)}
+
+
+@lru_cache(maxsize=16)
+def _cached(items: tuple[tuple[str, str], ...], locale: Locale) -> Redactor:
+    return Redactor(dict(items), locale)
+
+
+def redactor_for(environ: Mapping[str, str], locale: Locale) -> Redactor:
+    """The redactor of a host environment: built once per environment and locale."""
+    return _cached(tuple(sorted(secret_values(environ).items())), locale)
+
+
+def redact(content: str, environ: Mapping[str, str], locale: Locale) -> str:
+    """`content` with the secrets of `environ` and every known token shape replaced."""
+    return redactor_for(environ, locale)(content)
