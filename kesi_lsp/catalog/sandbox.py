@@ -138,6 +138,12 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "nearly full; it was stopped)",
         "（沙箱：這個指令用掉超過 {limit} 的磁碟空間，或讓磁碟快滿了，已經終止）",
     ),
+    "sandbox.limit.memory": (
+        "(sandbox: the command reached the memory limit of {limit}; the process using the most "
+        "memory was stopped. The user can raise the limit with the commandMemoryLimit setting.)",
+        "（沙箱：這個指令用到了 {limit} 的記憶體上限，用最多記憶體的行程被終止。"
+        "使用者可以用 commandMemoryLimit 設定調高上限。）",
+    ),
     "sandbox.too_large": (
         "Error: the workspace is too large for the sandbox to find every file it must hide "
         "(more than {limit} entries outside .git, node_modules and the like); the command was "
@@ -159,6 +165,21 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "(sandbox: {paths} is closed to commands because it may hold secrets; the file is "
         "there, it just cannot be read.)",
         "（沙箱：{paths} 可能放著機密，所以不開放給指令讀取；檔案是在的，只是讀不到。）",
+    ),
+    "sandbox.note.memory": (
+        "(sandbox: each process of a command may use at most {limit} of memory (address "
+        "space); the allocation failure above may be that limit, not a lack of memory on this "
+        "machine. The user can raise it with the commandMemoryLimit setting.)",
+        "（沙箱：指令的每個行程最多只能用 {limit} 的記憶體（位址空間）；"
+        "上面配置記憶體失敗，可能是這個上限，不是這台機器的記憶體不夠。"
+        "使用者可以用 commandMemoryLimit 設定調高。）",
+    ),
+    "sandbox.note.socket": (
+        "(sandbox: {paths} is a socket of a program outside the sandbox; commands may not "
+        "connect to it, as they may not reach the network. Sockets a command creates itself "
+        "work. If the command needs that service, ask the user to run it.)",
+        "（沙箱：{paths} 是沙箱外面某個程式的 socket；指令不能連過去，就像不能連網路一樣。"
+        "指令自己建立的 socket 可以用。如果指令需要那個服務，請使用者自己執行。）",
     ),
     "sandbox.note.read_only": (
         "(sandbox: the command tried to write where commands may only read: outside the "

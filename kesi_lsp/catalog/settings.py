@@ -46,6 +46,10 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "a number of seconds above 0 and at most 3600",
         "大於 0、最多 3600 的秒數",
     ),
+    "settings.expect.memory": (
+        "a whole number of MiB from 64 to 1048576, or 0 for no limit",
+        "64 到 1048576 之間的 MiB 整數，或 0 表示不設上限",
+    ),
     "settings.expect.sandbox": (
         'one of "auto", "bubblewrap", "seatbelt", "off"',
         "「auto」、「bubblewrap」、「seatbelt」、「off」其中之一",

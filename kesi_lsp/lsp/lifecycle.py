@@ -101,7 +101,14 @@ async def _pull(ls: KesiServer) -> None:
         ls.config.workspace = values[0]
 
 
-FOLDER_FORBIDDEN: Final = ("apiKey", "baseUrl", "sandbox", "approvals", "permissions")
+FOLDER_FORBIDDEN: Final = (
+    "apiKey",
+    "baseUrl",
+    "sandbox",
+    "commandMemoryLimit",
+    "approvals",
+    "permissions",
+)
 """Settings a folder-scoped answer may not set. The answer for a folder includes the folder's
 own settings file (VS Code's `.vscode/settings.json`, Emacs' `.dir-locals.el`), which arrives
 with a cloned repository: a `baseUrl` there would send the user's API key and code to whoever

@@ -14,8 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kesi_lsp.core.sandbox import Sandbox
+from kesi_lsp.core.sandbox.bubblewrap import Limits
 from kesi_lsp.core.sandbox.selection import SandboxState, describe, select_sandbox, status_line
 from kesi_lsp.core.settings.agent import AgentSettings
+
+_Key = tuple[Path, str, Limits]
 
 
 @dataclass
@@ -24,20 +27,27 @@ class Sandboxes:
     ahead of time when the front end prepares (`choose`), else by the first run (`get`)."""
 
     environ: Mapping[str, str]
-    chosen: dict[tuple[Path, str], Sandbox] = field(default_factory=dict)
+    chosen: dict[_Key, Sandbox] = field(default_factory=dict)
     announced: set[tuple[Path, str]] = field(default_factory=set)
-    _choosing: dict[tuple[Path, str], asyncio.Task[Sandbox]] = field(default_factory=dict)
+    _choosing: dict[_Key, asyncio.Task[Sandbox]] = field(default_factory=dict)
 
     async def choose(self, root: Path, settings: AgentSettings) -> Sandbox:
-        """The sandbox of (root, mode), probed once (concurrent callers share the probe)."""
-        key = (root, settings.sandbox)
+        """The sandbox of (root, mode, limits), probed once (concurrent callers share the
+        probe); announced once per (root, mode)."""
+        limits = Limits(max_memory_bytes=settings.command_memory_limit << 20)
+        key = (root, settings.sandbox, limits)
         if key in self.chosen:
             return self.chosen[key]
         choosing = self._choosing.get(key)
         if choosing is None:
             choosing = asyncio.ensure_future(
                 asyncio.to_thread(
-                    select_sandbox, settings.sandbox, root, self.environ, locale=settings.locale
+                    select_sandbox,
+                    settings.sandbox,
+                    root,
+                    self.environ,
+                    locale=settings.locale,
+                    limits=limits,
                 )
             )
             self._choosing[key] = choosing

@@ -11,7 +11,10 @@ it is stricter than the seed's Seatbelt profile where Linux makes that easy:
   host keys) are masked too, which matters when the editor runs as root.
 - Writes go only to the workspace and to private, size-limited tmpfs folders (`/tmp`,
   `/var/tmp`, `/dev/shm`, home) that vanish with the command. The rest is read-only.
-- No network: a new network namespace with only a loopback of its own.
+- No network: a new network namespace with only a loopback of its own. A UNIX socket file in
+  the workspace would still reach the host service listening on it (a database, a docker or
+  git fsmonitor daemon), so the guard masks every socket it finds there when the command starts;
+  sockets the command creates itself work.
 - Its own PID namespace, so the command cannot see or signal the editor or the server (nor
   read `/proc/<server>/environ`, where the API key lives); user namespace with every
   capability dropped and no nested user namespaces; a new session (no terminal injection).
@@ -23,8 +26,12 @@ it lives in an unusual place under home. A git worktree's real git folder (`gitd
 `.git` file) is mounted read-only too, with its config blanked like any `.git/config`.
 
 Known limits, as the seed admits for Seatbelt: an existing hard link inside the workspace still
-reaches its inode (paths, not file origins, are checked); the toolchain folders are holes;
-memory is not limited.
+reaches its inode (paths, not file origins, are checked); the toolchain folders are holes; a
+socket a host service creates in the workspace while a command runs is not masked (the walk
+happens at the start), nor one inside `node_modules`, `.venv` and the like (only `.git`'s own
+entries are looked at); without a writable memory cgroup, the memory limit is per process and
+counts address space, which some runtimes reserve far beyond what they use (WebAssembly, a
+JVM's heap): raise `commandMemoryLimit` for them.
 """
 
 from __future__ import annotations
@@ -68,7 +75,8 @@ SANDBOX_TMPDIR: Final = "/tmp"
 PRLIMIT: Final = "/usr/bin/prlimit"
 
 
-def _gib(value: int) -> str:
+def gib(value: int) -> str:
+    """A size in words: `4 GiB`, `512 MiB`."""
     return f"{value / (1 << 30):g} GiB" if value >= 1 << 30 else f"{value / (1 << 20):g} MiB"
 
 
@@ -88,8 +96,12 @@ class Limits:
     """Size of each private tmpfs (/tmp, /var/tmp, /dev/shm, home)."""
     max_entries: int = 300_000
     """Workspace entries the guard will walk to find what to hide; more and it refuses."""
+    max_memory_bytes: int = 4 << 30
+    """Memory the command may use (the `commandMemoryLimit` setting; 0: no limit): the whole
+    command's, in a memory cgroup where the host allows one, else each process's address space
+    (RLIMIT_AS)."""
     use_cgroup: bool = True
-    """Let the guard make a pids cgroup when the host allows it (a hard cap on forks)."""
+    """Let the guard make cgroups when the host allows it (a hard cap on forks and memory)."""
 
 
 @dataclass(frozen=True)
@@ -168,6 +180,7 @@ class BubblewrapSandbox:
             "max_file_bytes": limits.max_file_bytes,
             "disk_budget_bytes": limits.disk_budget_bytes,
             "min_free_bytes": limits.min_free_bytes,
+            "max_memory_bytes": limits.max_memory_bytes,
             "use_cgroup": limits.use_cgroup,
             "messages": self._messages(),
         }
@@ -249,8 +262,9 @@ class BubblewrapSandbox:
             "processes_refused": text(
                 "sandbox.limit.processes_refused", locale, limit=limits.max_processes
             ),
-            "file_size": text("sandbox.limit.file_size", locale, limit=_gib(limits.max_file_bytes)),
-            "disk": text("sandbox.limit.disk", locale, limit=_gib(limits.disk_budget_bytes)),
+            "file_size": text("sandbox.limit.file_size", locale, limit=gib(limits.max_file_bytes)),
+            "disk": text("sandbox.limit.disk", locale, limit=gib(limits.disk_budget_bytes)),
+            "memory": text("sandbox.limit.memory", locale, limit=gib(limits.max_memory_bytes)),
             "too_large": text("sandbox.too_large", locale, limit=limits.max_entries),
         }
 

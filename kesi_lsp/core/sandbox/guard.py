@@ -1,7 +1,7 @@
 """The sandbox guard: the small process that stands between run_command and bubblewrap.
 
 run_command starts `python -I -S guard.py SPEC`; the guard starts bwrap and stays outside the
-sandbox, where the command cannot reach it. It does four things bwrap cannot do alone:
+sandbox, where the command cannot reach it. It does five things bwrap cannot do alone:
 
 1. Close the ignore list at run time. It walks the workspace (never following symlinks) and
    masks what it finds *now*, so a `.env` created a minute ago is covered: secrets
@@ -10,22 +10,27 @@ sandbox, where the command cannot reach it. It does four things bwrap cannot do 
    `node_modules`, `__pycache__`) is bound read-only over itself, and `.git/config` (remote URLs
    with tokens, programs git would run) is shown empty, as are its submodules' and worktrees'.
    It does not descend into those folders: a `.env` shipped inside `node_modules` is not masked.
+   UNIX sockets found on the way (and among `.git`'s own entries) are covered the same way:
+   the sandbox has no network, and a host service's socket would be a way out.
 2. Cap the processes. A fork bomb is stopped, not just slowed down: with a writable cgroup (a
    root host, or a delegated cgroup) `pids.max` refuses forks past the limit; in any case the
    guard counts the processes in the sandbox's PID namespace every `POLL_SECONDS` and, past the
    limit, kills the sandbox and says so.
-3. Cap the disk. `RLIMIT_FSIZE` stops any single file at the limit (the writer dies of SIGXFSZ:
+3. Cap the memory: a memory cgroup where the host allows one (the whole command; past it the
+   kernel stops the process using the most, and the guard says so), else RLIMIT_AS on every
+   process (an allocation past it fails; run_command's note says why, `hidden.py`).
+4. Cap the disk. `RLIMIT_FSIZE` stops any single file at the limit (the writer dies of SIGXFSZ:
    exit status 153, reported in words); the guard also stops the command when the workspace's
    filesystem loses more than the budget or runs low. Temp folders are size-limited tmpfs.
-4. Leave nothing behind. bwrap runs with `--die-with-parent` in its own PID namespace, so when
+5. Leave nothing behind. bwrap runs with `--die-with-parent` in its own PID namespace, so when
    the guard dies (the tool's SIGTERM, SIGKILL or a closed editor) every process of the command
    dies with it; the guard removes its mask kit and cgroup on the way out. The guard itself
    watches the server's lifeline (`children.py`: a pipe only the server holds): when the
    server is gone, however it died, the guard kills bwrap, and so the whole sandbox, at once.
 
 This file is run by path with `-I -S` (no site, no environment): it imports nothing but the
-standard library and its stdlib-only siblings `cgroups.py` and `tether.py`. The SPEC is one
-JSON argument built by `bubblewrap.py`.
+standard library and its stdlib-only siblings `masks.py`, `cgroups.py` and `tether.py`. The
+SPEC is one JSON argument built by `bubblewrap.py`.
 """
 
 from __future__ import annotations
@@ -35,28 +40,25 @@ import json
 import os
 import resource
 import select
-import shutil
 import signal
-import stat
 import subprocess
 import sys
-import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING or __name__ != "__main__":
-    from kesi_lsp.core.sandbox.cgroups import PidsCgroup
+    from kesi_lsp.core.sandbox.cgroups import CommandCgroups
+    from kesi_lsp.core.sandbox.masks import extra_masks, mask_kit, workspace_masks
     from kesi_lsp.core.sandbox.tether import server_gone, take_lifeline
 else:  # run by path with -I -S: the siblings are plain files next to this one
     sys.path.append(str(Path(__file__).resolve().parent))  # after the standard library
-    from cgroups import PidsCgroup
+    from cgroups import CommandCgroups
+    from masks import extra_masks, mask_kit, workspace_masks
     from tether import server_gone, take_lifeline
 
 POLL_SECONDS: Final = 0.05
-MAX_GIT_CONFIGS: Final = 500
-GIT_INTERNALS: Final = frozenset({"objects", "refs", "logs", "hooks", "info", "lfs", "rr-cache"})
 EXIT_REFUSED: Final = 126
 EXIT_STOPPED: Final = 137  # 128 + SIGKILL: what a shell reports for a killed command
 EXIT_FILE_TOO_BIG: Final = 128 + signal.SIGXFSZ
@@ -80,6 +82,7 @@ class Spec:
     max_file_bytes: int
     disk_budget_bytes: int
     min_free_bytes: int
+    max_memory_bytes: int
     use_cgroup: bool
     messages: dict[str, str]
 
@@ -87,106 +90,6 @@ class Spec:
     def from_json(cls, raw: str) -> Spec:
         data: dict[str, Any] = json.loads(raw)
         return cls(**data)
-
-
-@dataclass(frozen=True)
-class Kit:
-    """Mask sources: a file and a folder nobody may open, and an empty readable file."""
-
-    denied_file: str
-    denied_dir: str
-    empty_file: str
-
-
-@contextlib.contextmanager
-def mask_kit() -> Iterator[Kit]:
-    folder = Path(tempfile.mkdtemp(prefix="kesi-sandbox-"))
-    denied_file, denied_dir, empty_file = folder / "denied", folder / "denied.d", folder / "empty"
-    try:
-        denied_file.touch(0o000)
-        denied_dir.mkdir(0o000)
-        empty_file.touch(0o444)
-        denied_file.chmod(0o000)  # the umask cannot add bits, but be explicit
-        denied_dir.chmod(0o000)
-        yield Kit(str(denied_file), str(denied_dir), str(empty_file))
-    finally:
-        with contextlib.suppress(OSError):
-            denied_dir.chmod(0o700)
-        shutil.rmtree(folder, ignore_errors=True)
-
-
-def workspace_masks(spec: Spec, kit: Kit) -> list[str] | None:
-    """bwrap arguments that close the ignore list inside the workspace; None if too large.
-
-    Order matters to bwrap (later mounts cover earlier ones), and the walk is top-down, so a
-    folder's mount always comes before anything mounted inside it. Names are compared without
-    case, like the file tools' ignore list: a workspace on a case-insensitive disk (a mounted
-    NTFS or FAT drive, an ext4 casefold folder) has `.ENV` meaning `.env`; on an ordinary Linux
-    disk a file really called `.ENV` is masked too (failing closed).
-    """
-    secret = {name.casefold() for name in spec.secret_names}
-    prefixes = tuple(prefix.casefold() for prefix in spec.secret_prefixes)
-    readonly = {name.casefold() for name in spec.readonly_names}
-    args: list[str] = []
-    pending = [spec.root]
-    seen = 0
-    while pending:
-        folder = pending.pop()
-        try:
-            with os.scandir(folder) as listing:
-                entries = sorted(listing, key=lambda e: e.name)
-        except OSError:
-            continue  # unreadable to us: unreadable inside the sandbox too
-        for entry in entries:
-            seen += 1
-            if seen > spec.max_entries:
-                return None
-            if entry.is_symlink():
-                continue  # the mask is on the target's own path, if it is in reach
-            name = entry.name.casefold()
-            is_dir = entry.is_dir(follow_symlinks=False)
-            if name in secret or name.startswith(prefixes):
-                args += ["--ro-bind", kit.denied_dir if is_dir else kit.denied_file, entry.path]
-            elif name in readonly:
-                args += ["--ro-bind", entry.path, entry.path]
-                if name == ".git" and is_dir:
-                    args += _blanks(entry.path, kit)
-            elif is_dir:
-                pending.append(entry.path)
-    return args
-
-
-def _blanks(git_dir: str, kit: Kit) -> list[str]:
-    """Blank the repository's config and its submodules' and worktrees' (`.git/modules/*/`,
-    `.git/worktrees/*/`): remote URLs with tokens, programs git would run."""
-    paths = [Path(git_dir, "config"), Path(git_dir, "config.worktree")]
-    for folder in ("modules", "worktrees"):
-        for current, dirs, files in os.walk(Path(git_dir, folder)):
-            dirs[:] = [d for d in dirs if d not in GIT_INTERNALS]  # not objects/, refs/, ...
-            paths += [Path(current, n) for n in files if n in ("config", "config.worktree")]
-            if len(paths) > MAX_GIT_CONFIGS:
-                break
-    args: list[str] = []
-    for path in paths[:MAX_GIT_CONFIGS]:
-        if path.is_file() and not path.is_symlink():
-            args += ["--ro-bind", kit.empty_file, str(path)]
-    return args
-
-
-def extra_masks(spec: Spec, kit: Kit) -> list[str]:
-    """Masks decided by the host: blank git configs outside the workspace, unreadable files."""
-    args: list[str] = []
-    for path in spec.blank_files:
-        if Path(path).is_file() and not Path(path).is_symlink():
-            args += ["--ro-bind", kit.empty_file, path]
-    for path in spec.deny_paths:
-        with contextlib.suppress(OSError):
-            mode = os.lstat(path).st_mode
-            if stat.S_ISLNK(mode):
-                continue
-            source = kit.denied_dir if stat.S_ISDIR(mode) else kit.denied_file
-            args += ["--ro-bind", source, path]
-    return args
 
 
 # -- limits ------------------------------------------------------------------------------------
@@ -228,7 +131,8 @@ class Supervisor:
     def __init__(self, spec: Spec, lifeline: int | None = None) -> None:
         self.spec = spec
         self.lifeline = lifeline
-        self.cgroup: PidsCgroup | None = None
+        self.cgroup: CommandCgroups | None = None
+        self.memory_kills = 0
         self.stopped_for: str | None = None
         self.refused_processes = False
         self.signal_received: int | None = None
@@ -246,11 +150,14 @@ class Supervisor:
                 self.proc.kill()
 
     def start(self, argv: Sequence[str]) -> None:
-        self.cgroup = PidsCgroup(self.spec.max_processes, wanted=self.spec.use_cgroup)
+        spec = self.spec
+        self.cgroup = CommandCgroups(
+            spec.max_processes, spec.max_memory_bytes, wanted=spec.use_cgroup
+        )
         if self.lifeline is not None and server_gone(self.lifeline, 0):
             self.stop("server")  # it died while the masks were computed: start nothing
         if self.stopped_for is None:  # a signal may have come first
-            self.proc = subprocess.Popen(argv, preexec_fn=self.cgroup.join)
+            self.proc = subprocess.Popen(argv, preexec_fn=self._enter_limits)
 
     def watch(self) -> int:
         if self.proc is None:
@@ -281,9 +188,19 @@ class Supervisor:
         watched = [pidfd] if self.lifeline is None else [pidfd, self.lifeline]
         select.select(watched, [], [], POLL_SECONDS)
 
+    def _enter_limits(self) -> None:
+        """In bwrap's process before exec: join the cgroups; without a memory cgroup, cap
+        each process's address space instead (inherited by everything in the sandbox)."""
+        assert self.cgroup is not None
+        self.cgroup.join()
+        memory = self.spec.max_memory_bytes
+        if memory > 0 and not self.cgroup.limits_memory:
+            resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+
     def close(self) -> None:
         if self.cgroup is not None:
             self.refused_processes = self.cgroup.limit_hit()
+            self.memory_kills = self.cgroup.memory_kills()
             self.cgroup.remove()
 
     def _too_many_processes(self) -> bool:
@@ -348,6 +265,8 @@ def run(spec: Spec) -> int:
     if why in ("processes", "disk"):
         say(spec.messages[why])
         return EXIT_STOPPED
+    if supervisor.memory_kills:
+        say(spec.messages["memory"])
     if why is None and supervisor.refused_processes:
         say(spec.messages["processes_refused"])  # it collapsed before the guard looked
     elif why is None and status == EXIT_FILE_TOO_BIG:

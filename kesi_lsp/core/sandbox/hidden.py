@@ -26,8 +26,10 @@ from kesi_lsp.core.sandbox.bubblewrap import (
     PRIVATE_TMP,
     SYSTEM_PATHS,
     BubblewrapSandbox,
+    gib,
     unreadable_in_etc,
 )
+from kesi_lsp.core.sandbox.cgroups import memory_parents
 from kesi_lsp.core.sandbox.seatbelt import SeatbeltSandbox
 from kesi_lsp.core.sandbox.zones import SECRET_NAMES, SECRET_PREFIXES
 
@@ -40,6 +42,12 @@ ERROR_WORDS: Final = re.compile(
     re.IGNORECASE,
 )
 """What a tool says when it could not reach something; without it, no note is added."""
+MEMORY_ERROR: Final = re.compile(
+    r"MemoryError|Cannot allocate memory|out of memory|bad_alloc|memory allocation .*failed|"
+    r"Could not reserve enough space|failed to reserve",
+    re.IGNORECASE,
+)
+"""What a program says when an allocation fails (Python, libc, Node, C++, Go, the JVM)."""
 _WORD: Final = re.compile(r"[^\s'\"`,;()\[\]{}<>|=]+")
 _SECRETS: Final = frozenset(name.casefold() for name in SECRET_NAMES)
 _SECRET_PREFIXES: Final = tuple(prefix.casefold() for prefix in SECRET_PREFIXES)
@@ -60,6 +68,8 @@ def explain(sandbox: Sandbox, output: str, root: Path, locale: Locale) -> list[s
     notes: list[str] = []
     if READ_ONLY_ERROR in output:
         notes.append(text("sandbox.note.read_only", locale))
+    if isinstance(sandbox, BubblewrapSandbox) and (note := _memory_note(sandbox, output, locale)):
+        notes.append(note)
     if not ERROR_WORDS.search(output):
         return notes  # a listing that merely names `.env` or a path under home: no note
     hidden, secret = _classify(_candidates(output, root, home), root, visible)
@@ -68,6 +78,16 @@ def explain(sandbox: Sandbox, output: str, root: Path, locale: Locale) -> list[s
     if secret:
         notes.append(text("sandbox.note.secret", locale, paths=_shown(secret, locale)))
     return notes
+
+
+def _memory_note(sandbox: BubblewrapSandbox, output: str, locale: Locale) -> str | None:
+    """Without a memory cgroup the limit is RLIMIT_AS: an allocation fails with the program's
+    own words ("MemoryError", "Cannot allocate memory"), which read as "the machine is out of
+    memory". (With a cgroup the guard itself reports the limit.)"""
+    limit = sandbox.limits.max_memory_bytes
+    if limit <= 0 or not MEMORY_ERROR.search(output) or memory_parents():
+        return None
+    return text("sandbox.note.memory", locale, limit=gib(limit))
 
 
 def _shown(paths: list[str], locale: Locale) -> str:

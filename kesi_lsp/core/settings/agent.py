@@ -43,6 +43,8 @@ class AgentSettings:
     `permissions` are the user's rules (`core.permissions.rules`), from user-level settings only.
     `respect_gitignore` leaves what the workspace's `.gitignore` files ignore out of list_files
     and glob, as rg leaves it out of grep (`kesi_lsp.core.tools.gitignore`).
+    `command_memory_limit` is the memory (MiB) a sandboxed command may use, 0 for no limit
+    (`core.sandbox.bubblewrap.Limits`).
     `editor` is not a user setting: the front end says which editor it serves, so a sentence
     that sends the user to the seed's `/reset` names that editor's own command.
     """
@@ -53,6 +55,7 @@ class AgentSettings:
     max_tool_failures: int = 3
     command_timeout: float = 120.0
     sandbox: SandboxMode = "auto"
+    command_memory_limit: int = 4096
     approvals: ApprovalMode = "ask"
     prompt_caching: bool = True
     context_trimming: bool = True

@@ -93,6 +93,13 @@ RULES: Final = (
     ),
     SettingRule("sandbox", "sandbox", lambda v: v in SANDBOX_MODES, "settings.expect.sandbox"),
     SettingRule(
+        "commandMemoryLimit",
+        "command_memory_limit",
+        lambda v: v == 0 or _is_int(64, 1 << 20)(v),
+        "settings.expect.memory",
+        "int",
+    ),
+    SettingRule(
         "approvals", "approvals", lambda v: v in APPROVAL_MODES, "settings.expect.approvals"
     ),
     SettingRule("promptCaching", "prompt_caching", _is_bool, "settings.expect.bool", "bool"),

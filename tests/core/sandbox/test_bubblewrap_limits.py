@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from kesi_lsp.core.sandbox import SandboxKind, cgroups, guard, tether
+from kesi_lsp.core.sandbox import SandboxKind, cgroups, guard, masks, tether
 from kesi_lsp.core.sandbox.bubblewrap import BubblewrapSandbox, Limits
 from tests.core.sandbox.conftest import (
     Playground,
@@ -45,7 +45,7 @@ def kit_folders() -> set[str]:
 
 
 async def test_a_fork_bomb_is_stopped_with_a_clear_result(playground: Playground) -> None:
-    if os.geteuid() == 0 and not cgroups._cgroup_parents():
+    if os.geteuid() == 0 and not cgroups.controller_parents("pids"):
         pytest.skip("root without a writable pids cgroup: a fork bomb would not be capped")
     box = bubblewrap(playground, Limits(max_processes=64))
     bomb, name = fork_bomb()
@@ -73,7 +73,7 @@ async def test_a_fork_bomb_of_an_unprivileged_user_is_capped_by_the_kernel(
     if not CAN_BECOME_NOBODY:
         pytest.skip("needs root (to become another user), setpriv and /usr/bin/python3")
     playground = make_playground(open_base)
-    for module in (guard, cgroups, tether):  # the guard and the siblings it imports
+    for module in (guard, masks, cgroups, tether):  # the guard and the siblings it imports
         copy = open_base / Path(module.__file__ or "").name
         shutil.copyfile(module.__file__ or "", copy)
         copy.chmod(0o644)
@@ -177,5 +177,5 @@ async def test_the_guard_leaves_no_mask_kit_or_cgroup_behind(
     ran = await playground.run(box, "cat .env; true")
     assert ran.code == 0
     assert kit_folders() <= before
-    for parent in cgroups._cgroup_parents():
+    for parent in cgroups.controller_parents("pids"):
         assert not list(parent.glob(f"kesi-sandbox-{os.getpid()}*"))

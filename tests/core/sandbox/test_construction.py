@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from kesi_lsp.core.sandbox import NoSandbox
-from kesi_lsp.core.sandbox import guard as guard_module
+from kesi_lsp.core.sandbox import NoSandbox, masks
 from kesi_lsp.core.sandbox.bubblewrap import BubblewrapSandbox, BwrapFeatures
 from kesi_lsp.core.sandbox.children import tied
 from kesi_lsp.core.sandbox.env import scrub_environment
-from kesi_lsp.core.sandbox.guard import Kit, Spec, workspace_masks
+from kesi_lsp.core.sandbox.guard import Spec
+from kesi_lsp.core.sandbox.masks import Kit, workspace_masks
 from kesi_lsp.core.sandbox.seatbelt import SeatbeltSandbox, profile
 from kesi_lsp.core.sandbox.zones import READONLY_NAMES, SECRET_NAMES, SECRET_PREFIXES
 
@@ -36,6 +36,7 @@ def spec_for(root: Path, max_entries: int = 1000) -> Spec:
         max_file_bytes=10,
         disk_budget_bytes=10,
         min_free_bytes=10,
+        max_memory_bytes=0,
         use_cgroup=False,
         messages={},
     )
@@ -105,7 +106,7 @@ def test_too_many_entries_gives_up_instead_of_hiding_half(tmp_path: Path) -> Non
 
 
 def test_the_mask_kit_is_unopenable_and_removed(tmp_path: Path) -> None:
-    with guard_module.mask_kit() as kit:
+    with masks.mask_kit() as kit:
         assert Path(kit.denied_file).stat().st_mode & 0o777 == 0
         assert Path(kit.denied_dir).stat().st_mode & 0o777 == 0
         assert Path(kit.empty_file).read_text() == ""
