@@ -2,33 +2,38 @@
 
 stdout is the JSON-RPC channel (`kesi_lsp.stdio`). The log goes to stderr, which every client
 keeps (VS Code's output channel, Neovim's LSP log, Zed's ACP logs); `-v` logs whole messages,
-and settings may carry an API key, so keys are masked before any handler writes a record.
+and settings may carry an API key, so secrets are masked before any handler writes a record: by
+the core's redactor (the tools' own, issue 29: token formats and the values of the server's
+credential variables), and an `apiKey` setting's value whatever its shape.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import re
 import sys
+from collections.abc import Mapping
 from pathlib import Path
+
+from kesi_lsp.core import Redactor, redactor_for
 
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 # `-v` logs whole LSP messages (pygls does), and settings may carry an API key.
-_SECRETS = (
-    (re.compile(r"""(["']?apiKey["']?\s*[:=]\s*)(["'])(?:(?!\2).)*\2"""), r"\1\2***\2"),
-    (re.compile(r"sk-ant-[A-Za-z0-9_\-]+"), "sk-ant-***"),
-)
+_API_KEY_SETTING = re.compile(r"""(["']?apiKey["']?\s*[:=]\s*)(["'])(?:(?!\2).)*\2""")
 
 
 class RedactSecrets(logging.Filter):
-    """Replace API keys in log records by `***` before any handler writes them."""
+    """Replace secrets in log records by the redactor's markers before any handler writes them."""
+
+    def __init__(self, environ: Mapping[str, str] | None = None) -> None:
+        super().__init__()
+        self._redact: Redactor = redactor_for(os.environ if environ is None else environ, "en")
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
-        redacted = message
-        for pattern, replacement in _SECRETS:
-            redacted = pattern.sub(replacement, redacted)
+        redacted = self._redact(_API_KEY_SETTING.sub(r"\1\2***\2", message))
         if redacted != message:
             record.msg, record.args = redacted, None
         return True

@@ -58,3 +58,24 @@ def test_kesi_lsp_acp_asks_for_a_quiet_stderr(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr("kesi_lsp.acp.app.serve", lambda args: 0)
     assert cli.main(["acp"]) == 0
     assert seen == {"verbose": False, "quiet": True}
+
+
+def test_the_log_file_holds_markers_not_secrets(
+    clean_root: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 29: the server's log file passes the tools' redactor (token shapes and the values of
+    the server's own credential variables), and an apiKey setting is masked whatever its shape."""
+    github = "ghp_" + "aB3dE5fG7hJ9" * 3
+    monkeypatch.setenv("KESI_TEST_DEPLOY_TOKEN", "deploy-value-987654")
+    log_file = tmp_path / "kesi.log"
+    configure_logging(False, str(log_file))
+    log = logging.getLogger("kesi_lsp.test")
+    log.info("remote https://x:%s@github.com/o/r.git", github)
+    log.info("deploying with deploy-value-987654")
+    log.info('settings {"apiKey": "not-a-known-shape"}')
+    kept = log_file.read_text(encoding="utf-8")
+    assert github not in kept and "deploy-value-987654" not in kept
+    assert "not-a-known-shape" not in kept
+    assert "[redacted: GitHub token]" in kept
+    assert "[redacted: value of KESI_TEST_DEPLOY_TOKEN]" in kept
+    assert '"apiKey": "***"' in kept

@@ -157,8 +157,6 @@ From `kesi-settings', else the `kesi' section of
   "Where the block at the head of `*kesi*' ends (a marker), else nil.
 The running run's plan stands there, updated in place.")
 
-(defvar kesi--last-notice nil "The current run's last notice, so its end does not repeat it.")
-
 (defvar kesi-output-mode-map
   (let ((map (make-sparse-keymap)))
     (define-key map (kbd "q") #'quit-window)
@@ -252,7 +250,6 @@ Return a marker at their start."
 
 (defun kesi--header (title)
   "Head a run with TITLE and the time; return a marker at the line."
-  (setq kesi--last-notice nil)
   (kesi--line (format "── %s · %s ──" title (format-time-string "%H:%M:%S")) 'kesi-header))
 
 (defun kesi--retitle (marker title)
@@ -282,20 +279,6 @@ continues a line of text at another indent."
               (insert piece)))))
       (setq kesi--in-text t
             kesi--text-indent indent))))
-
-(defconst kesi-output-calm-notices '("resume" "compaction" "info")
-  "Notice kinds that only inform: a resumed conversation, a summary of it.
-They are not warnings, so they look like information.")
-
-(defun kesi--notice (text &optional once kind indent)
-  "A notice TEXT of the server's KIND, after INDENT.
-With ONCE, skipped when it repeats the run's last notice."
-  (unless (and once (equal text kesi--last-notice))
-    (setq kesi--last-notice text)
-    (let ((hanging (replace-regexp-in-string "\n" "\n  " text t t)))
-      (if (member kind kesi-output-calm-notices)
-          (kesi--line (concat "ℹ " hanging) 'kesi-info indent)
-        (kesi--line (concat "! " hanging) 'kesi-notice indent)))))
 
 (defun kesi-output-forget (server)
   "Forget the runs of SERVER, which stopped."

@@ -4,8 +4,10 @@
 
 ;;; Commentary:
 
-;; `kesi/reviewEdit' {runId, uri, path, before, after, diff} -> {decision}.  The diff waits
-;; in a `diff-mode' buffer, `*kesi review: PATH*'; its keys answer:
+;; `kesi/reviewEdit' {runId, uri, path, before, after, diff, title, question, actions} ->
+;; {decision}.  The diff waits in a `diff-mode' buffer, `*kesi review: PATH*', under the
+;; server's title and question, its answers listed in its order (Deny first, the seed's words
+;; under zh-TW), each after its key:
 ;;   a / C-c C-c  accept          A  accept this and later edits to the file, for the session
 ;;   r / C-c C-k  reject          q  reject and close       e  see it in ediff as well
 ;; Killing the buffer rejects.  Nothing here touches the real file: the server applies an
@@ -45,11 +47,29 @@ a accept, A accept for the session, r or q reject, e ediff."
   :lighter " KeSi-review"
   :keymap kesi-review-mode-map)
 
-(defun kesi-review--help (path created)
-  "The header line of the review of PATH (CREATED: a new file)."
-  (concat (propertize (format " KeSi wants to %s %s " (if created "create" "edit") path)
-                      'face 'diff-header)
-          "  a accept · A accept for this session · r reject · q close = reject · e ediff"))
+(defconst kesi-review--keys '(("reject" . "r") ("accept" . "a") ("acceptSession" . "A"))
+  "The key that gives each decision.")
+
+(defun kesi-review--actions (params)
+  "The server's answers of PARAMS, in its order, each after its key.
+As in \"r Deny · a …\"."
+  (mapconcat (lambda (action)
+               (concat (cdr (assoc (plist-get action :decision) kesi-review--keys)) " "
+                       (plist-get action :title)))
+             (plist-get params :actions) " · "))
+
+(defun kesi-review--said (params decision)
+  "The server's words for DECISION among the answers of PARAMS."
+  (plist-get (cl-find decision (plist-get params :actions)
+                      :key (lambda (a) (plist-get a :decision)) :test #'equal)
+             :title))
+
+(defun kesi-review--help (params)
+  "The header line of the review of PARAMS.
+The server's title, question and answers."
+  (concat (propertize (format " %s " (plist-get params :title)) 'face 'diff-header)
+          (format "  %s  %s · q ✗ · e ediff" (plist-get params :question)
+                  (kesi-review--actions params))))
 
 (defun kesi-review--buffers ()
   "Every open review buffer."
@@ -59,6 +79,7 @@ a accept, A accept for the session, r or q reject, e ediff."
   "Answer BUFFER's review with DECISION and close it (once)."
   (when (buffer-live-p buffer)
     (let ((respond (buffer-local-value 'kesi-review--respond buffer))
+          (params (buffer-local-value 'kesi-review--params buffer))
           (origin (buffer-local-value 'kesi-review--origin buffer)))
       (when respond
         (with-current-buffer buffer
@@ -69,11 +90,7 @@ a accept, A accept for the session, r or q reject, e ediff."
         (when (buffer-live-p buffer) (kill-buffer buffer))
         (when (window-live-p origin) (select-window origin))
         (funcall respond (list :decision decision))
-        (message "KeSi: %s" (pcase decision
-                              ("accept" "edit accepted")
-                              ("acceptSession" "edit accepted; edits to this file are allowed \
-for this session")
-                              (_ "edit rejected")))))))
+        (message "KeSi: %s" (kesi-review--said params decision))))))
 
 (defun kesi-review--current ()
   "The review to answer: the current buffer's, else the only one open."
@@ -105,7 +122,7 @@ for this session")
       (setq kesi-review--respond nil)
       (mapc (lambda (b) (when (buffer-live-p b) (kill-buffer b))) kesi-review--sides)
       (funcall respond (list :decision "reject"))
-      (message "KeSi: edit rejected"))))
+      (message "KeSi: %s" (kesi-review--said kesi-review--params "reject")))))
 
 (defun kesi-review--side (name text path)
   "A read-only buffer NAME holding TEXT, in the major mode of PATH."
@@ -146,7 +163,6 @@ for this session")
 (defun kesi-review-request (_server params respond)
   "Open the review of PARAMS; RESPOND gets {decision} when the user answers."
   (let* ((path (or (plist-get params :path) "edit"))
-         (created (null (plist-get params :before)))
          (origin (selected-window))
          (buffer (generate-new-buffer (format "*kesi review: %s*" path))))
     (cl-incf kesi-review-count)
@@ -159,7 +175,7 @@ for this session")
       ;; diff-mode binds single letters for read-only buffers (r narrows) in this list,
       ;; which wins over minor modes: the review's keys go first in it.
       (push (cons 'kesi-review-mode kesi-review-mode-map) minor-mode-overriding-map-alist)
-      (setq header-line-format (kesi-review--help path created))
+      (setq header-line-format (kesi-review--help params))
       (setq kesi-review--respond respond
             kesi-review--params params
             kesi-review--run (plist-get params :runId)
@@ -169,8 +185,8 @@ for this session")
       (ignore-errors (diff-hunk-next)))
     (pop-to-buffer buffer '((display-buffer-reuse-window display-buffer-pop-up-window
                                                          display-buffer-use-some-window)))
-    (message "KeSi wants to %s %s: a accept, A for this session, r reject"
-             (if created "create" "edit") path)
+    (message "KeSi: %s · %s  %s" (plist-get params :title) (plist-get params :question)
+             (kesi-review--actions params))
     (when (eq kesi-review-style 'ediff)
       (with-current-buffer buffer (kesi-review-ediff)))))
 

@@ -43,6 +43,7 @@ from kesi_lsp.core import (
     ToolStarted,
     UsageReported,
     bill_line,
+    context_window,
 )
 
 log = logging.getLogger(__name__)
@@ -118,8 +119,9 @@ class AcpRun:
                     diff = self._diffs.pop(ended.id, None)
                     self._client.update(session_id, tool_finished(ended, event, diff))
             case UsageReported():
-                model = self._run.session.settings.model
-                self._client.update(session_id, usage(event, model, self._locale))
+                session = self._run.session
+                window = context_window(session.windows, session.settings.model)
+                self._client.update(session_id, usage(event, window, self._locale))
             case PlanUpdated(plan=plan):  # design §2.12: the model's plan is ACP's `plan` update
                 entries = [plan_entry(item.content, status=item.status) for item in plan]
                 self._client.update(session_id, update_plan(entries))

@@ -30,7 +30,7 @@ from acp.schema import (
 from kesi_lsp.acp.sessions import AcpSession
 from kesi_lsp.acp.tool_calls import KINDS, Call, locations, title
 from kesi_lsp.catalog import Locale
-from kesi_lsp.core import ToolFinished, ToolStarted, UsageReported, bill_line, context_window
+from kesi_lsp.core import ToolFinished, ToolStarted, UsageReported, bill_line
 
 NOTICE_META: Final = "kesi"
 
@@ -102,8 +102,9 @@ def tool_finished(
     )
 
 
-def usage(event: UsageReported, model: str, locale: Locale) -> UsageUpdate:
-    """The meter after a round: the context this request filled, and the session's cost."""
+def usage(event: UsageReported, window: int, locale: Locale) -> UsageUpdate:
+    """The meter after a round: the context this request filled out of the model's `window`,
+    and the session's cost."""
     request = event.request
     used = (
         request.input_tokens
@@ -114,7 +115,7 @@ def usage(event: UsageReported, model: str, locale: Locale) -> UsageUpdate:
     return UsageUpdate(
         session_update="usage_update",
         used=used,
-        size=context_window(model),
+        size=window,
         cost=Cost(amount=round(event.session.cost_usd, 6), currency="USD"),
         field_meta={
             NOTICE_META: {

@@ -31,6 +31,12 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "Error: the model's reply filled the context window; no tool was run this round.",
         "錯誤：模型回應填滿 context window，本輪沒有執行工具。",
     ),
+    "loop.window.unknown": (  # Day 04: 跟 API 問就有 -- and when the API does not say
+        "The API did not say how large {model}'s context window is; KeSi measures the "
+        "conversation against {tokens} tokens, the known window of Claude models.",
+        "API 沒有說 {model} 的 context window 有多大，KeSi 先用 Claude 模型已知的 {tokens} "
+        "個 token 來衡量對話長度。",
+    ),
     "loop.empty_prompt": (
         "Nothing to ask: the question is empty.",
         "沒有可以問的內容：問題是空的。",

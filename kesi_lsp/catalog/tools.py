@@ -230,6 +230,14 @@ _EDIT: Final[dict[str, tuple[str, str]]] = {
         "錯誤：要替換的那段內容在讀取後又被改過（使用者或其他程式改了那裡），什麼都沒有改；"
         "請重新 read_file 後再修改。",
     ),
+    "tools.list.gitignored": (  # Day 07's .gitignore-aware listing, which the seed left for later
+        "({count} more not listed: .gitignore ignores {names})",
+        "（另有 {count} 個項目沒有列出：.gitignore 忽略了 {names}）",
+    ),
+    "tools.glob.gitignored": (
+        "(Left out because .gitignore ignores them: {names})",
+        "（.gitignore 忽略的沒有列出：{names}）",
+    ),
     "tools.edit.changed_note": (  # after Day 9's no-match / not-unique text, when the user typed
         " (The file was changed after you read it; read_file shows its current text.)",
         "（你讀取之後這個檔案被改過了，read_file 可以看到目前的內容。）",

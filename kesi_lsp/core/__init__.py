@@ -95,6 +95,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "ProblemsUnavailableError",
     "PromptInterrupted",
     "Purpose",
+    "Redactor",
     "Refused",
     "Route",
     "Run",
@@ -153,6 +154,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "parse_settings",
     "plan_line",
     "plan_undo",
+    "redactor_for",
     "refusal",
     "revoke",
     "revoked_line",
@@ -270,6 +272,7 @@ if TYPE_CHECKING:
     from kesi_lsp.core.permissions.listing import describe_rule, rules_line
     from kesi_lsp.core.persistence import ConversationStore, state_directory
     from kesi_lsp.core.plan import Plan, PlanItem, plan_line, step_label
+    from kesi_lsp.core.redaction import Redactor, redactor_for
     from kesi_lsp.core.runs.agent import AgentRunner, CoreAgent
     from kesi_lsp.core.runs.drive import RunFrontend, Runtime, drive
     from kesi_lsp.core.runs.next_step import NextStep, next_step

@@ -70,6 +70,8 @@ from kesi_lsp.core.history import (
 from kesi_lsp.core.model.anthropic import ModelClient
 from kesi_lsp.core.model.describe import describe_api_error
 from kesi_lsp.core.prompt import PromptEnvironment, system_blocks
+from kesi_lsp.core.redaction import Redactor, redactor_for
+from kesi_lsp.core.redaction.values import redact_value
 from kesi_lsp.core.repeats import RepeatWatch
 from kesi_lsp.core.sandbox.selection import describe
 from kesi_lsp.core.sandbox.toolchain import workspace_venv
@@ -113,9 +115,10 @@ class _Run:
 
     def __init__(self, ctx: ToolContext, model: ModelClient) -> None:
         self.verification = Verification(ctx.locale)
+        self.redact = redactor_for(ctx.environ, ctx.locale)
         self.bill = RunBill(ctx.session, ctx.emit)
         self.ctx = dataclasses.replace(
-            ctx, model=model, bill=self.bill, emit=self._emit_to(ctx.emit)
+            ctx, model=model, bill=self.bill, emit=self._emit_to(ctx.emit, self.redact)
         )
         self.model = model
         self.session = ctx.session
@@ -129,10 +132,10 @@ class _Run:
     def usage(self) -> Usage:
         return self.bill.total
 
-    def _emit_to(self, sink: EventSink) -> EventSink:
+    def _emit_to(self, sink: EventSink, redact: Redactor) -> EventSink:
         def emit(event: Event) -> None:
             self.verification.feed(event)
-            sink(event)
+            sink(redact_value(event, redact))  # secrets never reach the stream or ACP
 
         return emit
 
@@ -143,7 +146,7 @@ class _Run:
             # The API refuses blank text, and the seed keeps a failed prompt in the history:
             # a blank one would poison every later request. Like the seed's REPL, skip it.
             return self._finish("failed", text("loop.empty_prompt", self.locale))
-        add_user_prompt(self.history, prompt, self.locale)
+        add_user_prompt(self.history, self.redact(prompt), self.locale)
         try:
             finished = await self._loop()
         except asyncio.CancelledError:

@@ -55,7 +55,9 @@ class Session:
     state worth keeping (`running`: a run is still under way); the host saves it so the next
     start can resume (`kesi_lsp.core.persistence`). The core never knows where it goes.
     `notices` are what the next run should say before anything else (a conversation that was
-    resumed, a saved one that could not be used), taken by `take_notices`.
+    resumed, a saved one that could not be used), taken by `take_notices`. `windows` is each
+    model's context window as the API said it (`kesi_lsp.core.model.window`), asked once per
+    session; a reset keeps it (it is the model's, not the conversation's).
     """
 
     root: Path
@@ -73,6 +75,7 @@ class Session:
         default=None, repr=False, compare=False
     )
     notices: list[str] = field(default_factory=list, compare=False)
+    windows: dict[str, int] = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
         self.root = self.root.resolve()

@@ -9,6 +9,9 @@ from __future__ import annotations
 from typing import Final
 
 EXPORTS: Final[dict[str, str]] = {
+    # secrets never leave (issue 29): the server's log file uses the same redactor as the tools
+    "Redactor": "redaction",
+    "redactor_for": "redaction",
     # the approver seam and its typed answers
     "Allowed": "approval",
     "Answer": "approval",

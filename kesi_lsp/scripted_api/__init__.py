@@ -53,8 +53,10 @@ Script format (JSON; a bare list is taken as ``steps``)
       "steps": [ STEP, ... ],        # one per incoming request, in order
       "min_cache_tokens": 0,         # prefixes shorter than this are not cached (real Haiku: 4096)
       "model": null,                 # model name to report (default: echo the request's)
-      "context_window": null         # a larger request gets 400 "prompt is too long: N tokens >
+      "context_window": null,        # a larger request gets 400 "prompt is too long: N tokens >
                                      # M maximum", as the real API answers (no step is used)
+      "models": "window"             # GET /v1/models/{id}: "window" (max_input_tokens is the
+                                     # context_window, else 200000), "no_window", "missing" (404)
     }
 
     STEP = {

@@ -10,7 +10,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from kesi_lsp.scripted_api.parse import parse_script, parse_timing
-from kesi_lsp.scripted_api.script import Block, Fault, Script, Step, TextBlock, ToolUseBlock
+from kesi_lsp.scripted_api.script import (
+    Block,
+    Fault,
+    ModelsAnswer,
+    Script,
+    Step,
+    TextBlock,
+    ToolUseBlock,
+)
 
 
 def text(value: str) -> TextBlock:
@@ -94,6 +102,7 @@ def script(
     min_cache_tokens: int = 0,
     model: str | None = None,
     context_window: int | None = None,
+    models: ModelsAnswer = "window",
 ) -> Script:
     """A Script from steps, in order."""
     return Script(
@@ -101,6 +110,7 @@ def script(
         min_cache_tokens=min_cache_tokens,
         model=model,
         context_window=context_window,
+        models=models,
     )
 
 

@@ -1,5 +1,6 @@
 """How the scripted server answers one HTTP request.
 
+`GET /v1/models/{id}` answers the model's context window as the script's `models` says.
 `POST /v1/messages` is validated (`validate.py`), recorded (`records.py`), matched to a step
 (the script's next, or the server's `choose_step`), checked against the step's expectations,
 and answered in the real wire format (`wire.py`) with the step's fault injected. An invalid
@@ -11,6 +12,7 @@ from __future__ import annotations
 import json
 from http.server import ThreadingHTTPServer
 from typing import Any
+from urllib.parse import unquote
 
 from kesi_lsp.scripted_api.expect import check_expectations
 from kesi_lsp.scripted_api.playback import Playback
@@ -19,7 +21,16 @@ from kesi_lsp.scripted_api.script import Fault, Step
 from kesi_lsp.scripted_api.tokens import input_size
 from kesi_lsp.scripted_api.transport import ClientGoneError, Transport
 from kesi_lsp.scripted_api.validate import validate_request
-from kesi_lsp.scripted_api.wire import SseEvent, Usage, error_event, message_json, plan_events
+from kesi_lsp.scripted_api.wire import (
+    SseEvent,
+    Usage,
+    error_event,
+    message_json,
+    model_info,
+    plan_events,
+)
+
+MODELS_PATH = "/v1/models/"
 
 
 class HTTPServer(ThreadingHTTPServer):
@@ -45,7 +56,23 @@ class Handler(Transport):
         return self.playback.journal
 
     def do_GET(self) -> None:  # noqa: N802 (the name http.server calls)
+        path = self.path.split("?", 1)[0]
+        if path.startswith(MODELS_PATH):
+            self._model(unquote(path.removeprefix(MODELS_PATH)))
+            return
         self._send_json(200, {"status": "ok", "scripted": True})
+
+    def _model(self, model: str) -> None:
+        """`GET /v1/models/{id}`, as the script's `models` says (recorded, never a step)."""
+        script = self.playback.script
+        self.playback.model_lookups.append(model)
+        if script.models == "missing" or not model:
+            message = f"Not found: {self.path}"
+            self._send_json(
+                404, {"type": "error", "error": {"type": "not_found_error", "message": message}}
+            )
+            return
+        self._send_json(200, model_info(model, script))
 
     def do_POST(self) -> None:  # noqa: N802 (the name http.server calls)
         length = int(self.headers.get("content-length") or 0)

@@ -14,9 +14,11 @@ from typing import Any, Final
 from kesi_lsp.scripted_api.expect import EXPECTATION_KEYS
 from kesi_lsp.scripted_api.script import (
     FAULT_KINDS,
+    MODELS_ANSWERS,
     STOP_REASONS,
     Block,
     Fault,
+    ModelsAnswer,
     Script,
     ScriptError,
     Step,
@@ -75,7 +77,7 @@ def parse_script(data: object) -> Script:
     if isinstance(data, list):
         data = {"steps": data}
     root = _obj(data, "root")
-    _known(root, {"steps", "min_cache_tokens", "model", "context_window"}, "root")
+    _known(root, {"steps", "min_cache_tokens", "model", "context_window", "models"}, "root")
     steps_raw = root.get("steps", [])
     if not isinstance(steps_raw, list):
         raise _fail("steps", "must be a list")
@@ -90,7 +92,14 @@ def parse_script(data: object) -> Script:
         min_cache_tokens=_int(root.get("min_cache_tokens", 0), "min_cache_tokens"),
         model=None if model is None else _str(model, "model"),
         context_window=None if window is None else _int(window, "context_window", minimum=1),
+        models=_models(root.get("models", "window")),
     )
+
+
+def _models(value: object) -> ModelsAnswer:
+    if value not in MODELS_ANSWERS:
+        raise _fail("models", f"must be one of {', '.join(MODELS_ANSWERS)}")
+    return value
 
 
 _STEP_KEYS: Final = frozenset(

@@ -77,6 +77,7 @@ class Playback:
         self._on_event_sent = on_event_sent
         self._cache = PromptCache(min_cache_tokens=script.min_cache_tokens)
         self._stopping = threading.Event()
+        self.model_lookups: list[str] = []  # the model of each GET /v1/models/{id}, in order
 
     @property
     def remaining_steps(self) -> int:

@@ -213,6 +213,10 @@ class Step:
         return out
 
 
+ModelsAnswer = Literal["window", "no_window", "missing"]
+MODELS_ANSWERS: Final[tuple[ModelsAnswer, ...]] = ("window", "no_window", "missing")
+
+
 @dataclass(frozen=True)
 class Script:
     """Steps in order, plus server-wide options.
@@ -221,13 +225,17 @@ class Script:
     real Haiku 4.5 minimum is 4096; tests default to 0 so small prompts cache). `model`: the
     model name the replies report (default: echo the request's). `context_window`: a request
     whose input (as `tokens.py` counts it) is larger gets the real API's 400 "prompt is too
-    long: N tokens > M maximum", without using a step (None: no limit).
+    long: N tokens > M maximum", without using a step (None: no limit). `models`: what
+    `GET /v1/models/{id}` answers: "window" the model with its `max_input_tokens` (the
+    `context_window`, else the real 200,000), "no_window" the model without it, "missing" a 404
+    (an API without the endpoint).
     """
 
     steps: tuple[Step, ...] = ()
     min_cache_tokens: int = 0
     model: str | None = None
     context_window: int | None = None
+    models: ModelsAnswer = "window"
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"steps": [step.to_json() for step in self.steps]}
@@ -237,6 +245,8 @@ class Script:
             out["model"] = self.model
         if self.context_window is not None:
             out["context_window"] = self.context_window
+        if self.models != "window":
+            out["models"] = self.models
         return out
 
     def dumps(self) -> str:

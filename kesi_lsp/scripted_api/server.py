@@ -95,6 +95,11 @@ class ScriptedServer:
         return self._journal.requests
 
     @property
+    def model_lookups(self) -> list[str]:
+        """The model each `GET /v1/models/{id}` asked about, in order (a copy)."""
+        return list(self._playback.model_lookups)
+
+    @property
     def problems(self) -> list[str]:
         return self._journal.problems
 

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from kesi_lsp.scripted_api.script import Step, TextBlock, ToolUseBlock
+from kesi_lsp.scripted_api.script import Script, Step, TextBlock, ToolUseBlock
 
 
 @dataclass(frozen=True)
@@ -91,6 +91,26 @@ def message_json(step: Step, *, request_number: int, model: str, usage: Usage) -
         "stop_sequence": None,
         "usage": usage.to_json(),
     }
+
+
+REAL_WINDOW = 200_000  # Claude Haiku 4.5's max_input_tokens, as the real Models API reports it
+
+
+def model_info(model: str, script: Script) -> dict[str, Any]:
+    """The Models API's answer for `model` (`GET /v1/models/{id}`): its window is the script's
+    `context_window` (the size this server refuses above), else the real one; "no_window" leaves
+    it out, as an API that does not report it."""
+    out: dict[str, Any] = {
+        "type": "model",
+        "id": model,
+        "display_name": model,
+        "created_at": "2025-10-01T00:00:00Z",
+        "lifecycle": "active",
+    }
+    if script.models == "window":
+        out["max_input_tokens"] = script.context_window or REAL_WINDOW
+        out["max_tokens"] = 64_000
+    return out
 
 
 def _chunks(text: str, size: int) -> list[str]:

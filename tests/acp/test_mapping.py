@@ -111,7 +111,7 @@ def test_the_meter_counts_the_context_this_round_filled() -> None:
     request = Usage(
         requests=1, input_tokens=10, output_tokens=5, cache_read_tokens=100, cost_usd=0.5
     )
-    meter = usage(UsageReported(request, request, request + request), "claude-haiku-4-5", "en")
+    meter = usage(UsageReported(request, request, request + request), 200_000, "en")
     assert (meter.used, meter.size) == (115, 200_000)
     assert meter.cost is not None and meter.cost.amount == 1.0
     assert "session total $1.0000" in meter.field_meta["kesi"]["bill"]  # type: ignore[index]

@@ -23,6 +23,7 @@ from kesi_lsp.core.persistence import ConversationStore
 from kesi_lsp.scripted_api import Timing, reply, script, tool_use
 from tests.emacs.conftest import OpenEmacs
 from tests.emacs.session import KesiEmacs, failing_project, start_kesi
+from tests.story import words
 
 pytestmark = [pytest.mark.editor, pytest.mark.e2e, pytest.mark.slow]
 
@@ -98,12 +99,12 @@ def test_a_search_a_summary_the_next_emacs_continuing_and_a_repeat_stopped(
     assert out[1] == f"  Working directory: {root}", out
     assert out[2].startswith("  Command sandbox: "), out
     assert faces[out[1]] == faces[out[2]] == "kesi-startup"
-    start = out.index("▸ search_agent Where is add defined?")
+    start = out.index(words.tool("search_agent", "Where is add defined?"))
     assert out[start + 1] == "    Searching."
-    assert out[start + 2] == "    ▸ grep def add"
-    assert out[start + 3].startswith("      ✓ ")
+    assert out[start + 2] == words.nested(words.tool("grep", "def add"))
+    assert out[start + 3].startswith(words.nested(words.result("")))
     assert out[start + 4] == "    add is defined at calc.py:1."  # its conclusion, as it streamed
-    assert out[start + 5] == "  ✓ add is defined at calc.py:1."  # what the main model got
+    assert out[start + 5] == words.result("add is defined at calc.py:1.")  # the main model's
     assert faces[out[start + 2]] == "kesi-tool" and faces[out[start + 3]] == "kesi-tool-ok"
     # The search's own bill line, in the server's words, with the figures of its two requests.
     search_bill = out[start + 6]
@@ -115,17 +116,17 @@ def test_a_search_a_summary_the_next_emacs_continuing_and_a_repeat_stopped(
     assert search_bill == text(
         "lsp.log.bill.search", "en", **figures([r.usage for r in api.accounting[2:4]]), cost=cost
     )
-    assert out[-1].startswith("── done · (this run: 5 request(s), "), out[-1]
+    assert out[-1].startswith(f"── {words.end(verdict=None)}(this run: 5 request(s), "), out[-1]
 
     ed.command("kesi-compact")
     assert kesi.wait_finished(count=2)["status"] == "done"
     out = kesi.output()
     compact = out.index(next(line for line in out if line.startswith("── compact the conv")))
     section = out[compact:]
-    notice = next(line for line in section if line.startswith("ℹ Summarised "))
+    notice = next(line for line in section if line.startswith(words.notice("Summarised ")[:-1]))
     faces = kesi.faces()
     assert faces[notice] == "kesi-info", "a summary is information, not a warning"
-    assert not any(line.startswith("! ") for line in section), section
+    assert not any(faces.get(line) == "kesi-notice" for line in section), section
     summary_bill = next(line for line in section if "(summary of the conversation: " in line)
     assert faces[summary_bill] == "kesi-cost"
     match = BILL.fullmatch(summary_bill.replace("conversation:", "conversation: 1 request"))
@@ -134,7 +135,7 @@ def test_a_search_a_summary_the_next_emacs_continuing_and_a_repeat_stopped(
     del summary_figures["requests"]
     assert summary_bill == text("lsp.log.bill.compaction", "en", **summary_figures, cost=match[6])
     assert not any("Working directory" in line for line in section), "once per session"
-    assert section[-1].startswith("── done · (this run: 1 request(s), "), section
+    assert section[-1].startswith(f"── {words.end(verdict=None)}(this run: 1 request(s), "), section
 
     # The next Emacs on this project continues the conversation, and says so first.
     saved = ConversationStore(tmp_path / "state" / "kesi" / "conversations").file_for(root)
@@ -143,7 +144,8 @@ def test_a_search_a_summary_the_next_emacs_continuing_and_a_repeat_stopped(
     ask(again, "Where were we?")
     assert again.wait_finished()["status"] == "done"
     out = again.output()
-    assert out[1].startswith("ℹ Continuing this folder's conversation from "), out
+    continuing = words.notice("Continuing this folder's conversation from ")[:-1]
+    assert out[1].startswith(continuing), out
     assert again.faces()[out[1]] == "kesi-info"
     assert out[2] == f"  Working directory: {root}", out
 
@@ -153,13 +155,18 @@ def test_a_search_a_summary_the_next_emacs_continuing_and_a_repeat_stopped(
     assert run["status"] == "limit" and run["limit"] == "repeating", run
     out = again.output()
     section = out[max(i for i, line in enumerate(out) if line.startswith("── ask · What is")) :]
-    stopped = [line for line in section if line.startswith("! Stopped: the model called")]
-    assert len(stopped) == 1, section  # the stream's notice, not repeated at the end
+    said = "Stopped: the model called"
+    stopped = [line for line in section if line.startswith(words.notice(said)[:-1])]
+    assert len(stopped) == 1, section  # the stream's notice, as the server words it
     assert "list_files {} 4 times in a row" in stopped[0]
+    why = next(
+        line for line in section if line.startswith(text("lsp.log.stopped", "en", text=said))
+    )
+    assert why in section[-3:], section  # and the server's close says why it stopped
     footer = section[-1]
-    limit_end = "── stopped at a limit (repeating) · (this run: 4 request(s), "
+    limit_end = f"── {words.end('limit', verdict=None)}(this run: 4 request(s), "
     assert footer.startswith(limit_end), footer
     assert again.faces()[footer] == "kesi-stopped"
     assert not any("Working directory" in line for line in section), "once per session"
-    echoed = f"KeSi: {footer.removeprefix('── ')} · {stopped[0].removeprefix('! ')}"
+    echoed = f"KeSi: {footer.removeprefix('── ')} · {said}"
     assert echoed in again.ed.messages()

@@ -25,6 +25,7 @@ from tests.emacs.session import (
     start_kesi,
     tool_result_text,
 )
+from tests.story import words
 
 pytestmark = [pytest.mark.editor, pytest.mark.e2e, pytest.mark.slow]
 
@@ -69,8 +70,8 @@ def test_fix_this_review_accept_command_allow_then_undo(
     assert review["name"] == "*kesi review: calc.py*"
     assert review["mode"] == "diff-mode" and review["selected"]
     assert "-    return a - b" in review["lines"] and "+    return a + b" in review["lines"]
-    screen = ed.wait_screen("KeSi wants to edit calc.py")
-    assert "a accept" in screen and "r reject" in screen
+    screen = ed.wait_screen(words.question())
+    assert "r Deny · a Allow once · A Allow for this session" in screen, screen
     assert ed.file_lines("calc.py") == CALC_BUGGY.split("\n"), "nothing changed yet"
     assert disk(project, "calc.py") == CALC_BUGGY
     ed.type("a")
@@ -102,14 +103,15 @@ def test_fix_this_review_accept_command_allow_then_undo(
     assert out[0].startswith(f"── fix this · calc.py:{FAULTY_LINE} · "), out
     text = "\n".join(out)
     assert "The test expects add(2, 3) == 5, but add() subtracts. Let me read calc.py." in out
-    assert "▸ read_file calc.py" in out
-    assert "▸ edit_file calc.py" in out
-    assert f"▸ run_command {PYTEST}" in out
+    read = words.tool("read_file", "calc.py")
+    assert read in out and words.tool("edit_file", "calc.py") in out
+    assert words.tool("run_command", PYTEST) in out
     assert "Fixed: add() now adds, and the test passes." in text
     faces = kesi.faces()
-    assert faces["▸ read_file calc.py"] == "kesi-tool"
+    assert faces[read] == "kesi-tool"
     assert faces[out[0]] == "kesi-header"
-    assert all(faces[line] == "kesi-notice" for line in out if line.startswith("! "))
+    notices = [line for line in out if line.startswith(words.notice("")[:-1])]
+    assert all(faces[line] == "kesi-notice" for line in notices)
 
     # The bill (Day 18, as the server words it): the tokens the API billed, the same dollars
     # everywhere.
@@ -124,7 +126,7 @@ def test_fix_this_review_accept_command_allow_then_undo(
     assert match, footer
     assert faces[footer] == "kesi-done"
     # The server's verdict: the tests passed after the last change (design §2.10).
-    assert out[-2].startswith(f"✓ verified: {PYTEST} passed after the last change"), out
+    assert out[-2].startswith(words.verdict(f"{PYTEST} passed after the last change")), out
 
     def number(group: str | None) -> int:
         return int((group or "0").replace(",", ""))
@@ -198,10 +200,8 @@ def test_rejected_and_killed_reviews_change_nothing(
     assert ed.in_file("calc.py", "(buffer-modified-p)") is None
     assert ed.in_file("calc.py", "(length buffer-undo-list)") == undo_before
     assert refused in tool_result_text(api.requests[3].body)
-    assert sum(line.startswith("  ✗ ") for line in kesi.output()) == 2
-    assert ed.messages().count("KeSi: edit rejected") == 2 or "edit rejected [2 times]" in (
-        ed.messages()
-    )
+    assert sum(line.startswith(words.result("", error=True)) for line in kesi.output()) == 2
+    assert ed.messages().count("KeSi: Deny") == 2 or "KeSi: Deny [2 times]" in ed.messages()
 
 
 def test_an_unreviewed_edit_after_a_prompt_lands_and_is_saved(

@@ -24,6 +24,7 @@ from tests.emacs.session import (
     start_kesi,
     tool_result_text,
 )
+from tests.story import words
 
 pytestmark = [pytest.mark.editor, pytest.mark.e2e, pytest.mark.slow]
 
@@ -71,7 +72,7 @@ def test_ret_and_c_g_at_a_prompt_deny(open_emacs: OpenEmacs, scripted_api, tmp_p
     assert told == f"Error: {REFUSED_COMMAND}.", told  # the seed's refusal, whole
     assert "KeSi: denied · [Permission needed] Run command: touch first" in ed.messages()
     assert "KeSi: denied · [Permission needed] Run command: touch second" in ed.messages()
-    assert sum(line.startswith("  ✗ ") for line in kesi.output()) == 2
+    assert sum(line.startswith(words.result("", error=True)) for line in kesi.output()) == 2
 
 
 def test_zh_tw_prompts_bills_and_resets_in_the_seeds_words(

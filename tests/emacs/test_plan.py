@@ -14,6 +14,7 @@ from kesi_lsp.scripted_api import reply, script, tool_use
 from tests.emacs.conftest import OpenEmacs
 from tests.emacs.harness import Emacs, elisp_string
 from tests.emacs.session import CALC_FIXED, disk, failing_project, start_kesi, tool_result_text
+from tests.story import words
 
 pytestmark = [pytest.mark.editor, pytest.mark.e2e, pytest.mark.slow]
 
@@ -66,7 +67,7 @@ def test_the_plan_the_new_problems_and_the_verdict(
     kesi.wait_review()
     head = ed.lines("*kesi*")[:5]
     assert head == [
-        "Plan (1/3 done) · ask · fix calc",
+        f"{words.plan_title(1, 3)} · ask · fix calc",
         "  ✓ Read calc.py",
         "  ▶ Fix the sign",
         "  ○ Run the tests",
@@ -81,11 +82,16 @@ def test_the_plan_the_new_problems_and_the_verdict(
     ed.wait_until(
         lambda: (
             ed.lines("*kesi*")[:3]
-            == ["Plan (2/3 done) · ask · fix calc", "  ✓ Read calc.py", "  ✓ Fix the sign"]
+            == [
+                f"{words.plan_title(2, 3)} · ask · fix calc",
+                "  ✓ Read calc.py",
+                "  ✓ Fix the sign",
+            ]
         ),
         "the plan updated in place",
     )
-    assert sum(line.startswith("Plan (") for line in ed.lines("*kesi*")) == 1, "one plan"
+    plans = [line for line in ed.lines("*kesi*") if line.startswith(words.plan_title(2, 3))]
+    assert len(plans) == 1, "one plan"
     ed.type("Allow once")
     ed.keys("Enter")
     assert kesi.wait_finished()["status"] == "done"
@@ -97,12 +103,12 @@ def test_the_plan_the_new_problems_and_the_verdict(
     assert "- calc.py:3 warning: consider sum((a, b)) (fakelint)" in edit_result
 
     out = kesi.output()
-    assert not out[0].startswith("Plan"), "the plan left the head when the run ended"
+    assert not out[0].startswith(words.plan_title(3, 3)), "the plan left the head when it ended"
     assert out[0].startswith("── ask · fix calc · "), out
     assert "  ✓ Run the tests" in out, "its final state is in the run's story"
     verdict, footer = out[-2], out[-1]
-    assert verdict.startswith(f"✓ verified: {PYTEST} passed after the last change"), out
-    assert footer.startswith("── done · verified · (this run: 5 request(s), "), footer
+    assert verdict.startswith(words.verdict(f"{PYTEST} passed after the last change")), out
+    assert footer.startswith(f"── {words.end()}(this run: 5 request(s), "), footer
     faces = kesi.faces()
     assert faces[verdict] == "kesi-verified" and faces[footer] == "kesi-done"
     assert f"KeSi: {footer.removeprefix('── ')}" in ed.messages(), "the echo line"
@@ -146,7 +152,7 @@ def test_a_failed_check_in_the_seeds_words(
 
     kesi.wait_review()
     assert ed.lines("*kesi*")[:3] == [
-        "計畫（完成 0/2） · ask · fix calc",
+        f"{words.plan_title(0, 2, 'zh-TW')} · ask · fix calc",
         "  ▶ 修正 add",
         "  ○ 跑測試",
     ]
@@ -160,7 +166,8 @@ def test_a_failed_check_in_the_seeds_words(
 
     out = kesi.output()
     verdict, footer = out[-2], out[-1]
-    assert verdict.startswith(f"✗ 驗證失敗：最後一次修改之後，{PYTEST} 失敗"), out
+    failed = words.verdict(f"最後一次修改之後，{PYTEST} 失敗", "failed", "zh-TW")
+    assert verdict.startswith(failed), out
     assert footer.startswith("── 完成 · 驗證失敗 · （本輪 3 次請求，"), footer
     assert kesi.faces()[verdict] == "kesi-verify-failed"
     assert f"KeSi: {footer.removeprefix('── ')}" in ed.messages(), "the echo line"

@@ -14,6 +14,7 @@ from kesi_lsp.scripted_api import reply, script, tool_use
 from tests.nvim.conftest import OpenEditor
 from tests.nvim.kesi_session import start_kesi
 from tests.nvim.project import failing_project
+from tests.story import words
 
 pytestmark = [pytest.mark.editor, pytest.mark.e2e, pytest.mark.slow]
 
@@ -50,18 +51,18 @@ def test_a_search_a_summary_and_the_next_neovim_continuing(
     ed.keys(":KeSiAsk where is add defined?<CR>")
     assert kesi.wait_finished()["status"] == "done"
     lines = ed.output()
-    start = lines.index("▸ search_agent Where is add defined?")
+    start = lines.index(words.tool("search_agent", "Where is add defined?"))
     assert lines[start + 1] == "    Searching."
-    assert lines[start + 2] == "    ▸ grep def add"
-    assert lines[start + 3].startswith("      ✓ ")
+    assert lines[start + 2] == words.nested(words.tool("grep", "def add"))
+    assert lines[start + 3].startswith(words.nested(words.result("")))
     assert lines[start + 4] == "    add is defined at calc.py:1."  # its conclusion, as it streamed
-    assert lines[start + 5] == "  ✓ add is defined at calc.py:1."  # what the main model got
-    assert lines[start + 6].startswith("    $ search: 2 requests · ")
+    assert lines[start + 5] == words.result("add is defined at calc.py:1.")  # the main model's
+    assert lines[start + 6].startswith(words.bill_head("lsp.log.bill.search") + "2 request")
 
     ed.keys(":KeSiCompact<CR>")
     assert kesi.wait_finished(count=2)["status"] == "done"
-    shown = kesi.wait_output("$ summary of the conversation: ")
-    assert any(line.startswith("ℹ Summarised ") for line in shown)
+    shown = kesi.wait_output(words.bill_head("lsp.log.bill.compaction"))
+    assert any(line.startswith(words.notice("Summarised ")[:-1]) for line in shown)
     saved = ConversationStore(state / "kesi" / "conversations").file_for(project.resolve())
     ed.wait_until(lambda: SUMMARY.splitlines()[1] in saved.read_text(), "the summary saved")
 
@@ -69,5 +70,5 @@ def test_a_search_a_summary_and_the_next_neovim_continuing(
     again.ed.keys(":KeSiAsk Where were we?<CR>")
     assert again.wait_finished()["status"] == "done"
     output = again.ed.output()
-    assert output[1].startswith("ℹ Continuing this folder's conversation from ")
+    assert output[1].startswith(words.notice("Continuing this folder's conversation from ")[:-1])
     assert dict(again.ed.output_highlights())[output[1]] == "KeSiInfo"

@@ -18,6 +18,7 @@ from kesi_lsp.scripted_api import reply, script, tool_use
 from tests.nvim.conftest import OpenEditor
 from tests.nvim.kesi_session import KesiEditor, disk, start_kesi, tool_result_text
 from tests.nvim.project import CALC_BUGGY, CALC_FIXED, FAULTY_LINE, failing_project
+from tests.story import words
 
 pytestmark = [pytest.mark.editor, pytest.mark.e2e, pytest.mark.slow]
 
@@ -94,21 +95,21 @@ def test_fix_this_review_accept_prompt_allow_then_undo(
     assert ed.lua("return vim.bo[...].modified", calc) is False
     assert ed.lua("return vim.api.nvim_get_current_buf()") == calc, "back where the user was"
 
-    # The output told the story, with tools and notices set apart from prose.
+    # The output told the story in the server's lines, tools and notices set apart from prose.
     out = ed.output()
     text = "\n".join(out)
     assert out[0].startswith(f"── fix this · calc.py:{FAULTY_LINE} · ")
     assert "The test expects add(2, 3) == 5, but add() subtracts. Let me read calc.py." in out
-    assert "▸ read_file calc.py" in out
-    assert "▸ edit_file calc.py" in out
-    assert f"▸ run_command {PYTEST}" in out
+    read, run_tests = words.tool("read_file", "calc.py"), words.tool("run_command", PYTEST)
+    assert read in out and words.tool("edit_file", "calc.py") in out and run_tests in out
     assert "Fixed: add() now adds, and the test passes." in text
     highlights = dict(ed.output_highlights())
-    assert highlights["▸ read_file calc.py"] == "KeSiTool"
-    assert highlights[f"▸ run_command {PYTEST}"] == "KeSiTool"
+    assert highlights[read] == "KeSiTool"
+    assert highlights[run_tests] == "KeSiTool"
     prose = "The test expects add(2, 3) == 5, but add() subtracts. Let me read calc.py."
     assert prose not in highlights, "model text is plain prose"
-    assert all(highlights.get(line) == "KeSiNotice" for line in out if line.startswith("! "))
+    notices = [line for line in out if line.startswith(words.notice("")[:-1])]
+    assert all(highlights.get(line) == "KeSiNotice" for line in notices)
 
     # The footer: Day 18's bill, the tokens the API billed, the same dollars everywhere.
     billed = [r.usage for r in api.accounting]
@@ -132,7 +133,7 @@ def test_fix_this_review_accept_prompt_allow_then_undo(
     cost = match[5]
     assert float(cost) > 0 and match[6] == cost  # the first run: the session's total too
     # pytest passed after the edit: the server's verdict, above the footer and in the status.
-    assert out[-2].startswith(f"✓ verified: {PYTEST} passed after the last change")
+    assert out[-2].startswith(words.verdict(f"{PYTEST} passed after the last change"))
     assert highlights[out[-2]] == "KeSiVerified"
     assert ed.lua("return require('kesi').status()") == f"KeSi ✓ verified · ${cost}"
     ed.keys(":KeSiCost<CR>")

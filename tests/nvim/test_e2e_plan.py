@@ -13,6 +13,7 @@ from kesi_lsp.scripted_api import reply, script, tool_use
 from tests.nvim.conftest import OpenEditor
 from tests.nvim.kesi_session import start_kesi, tool_result_text
 from tests.nvim.project import CALC_FIXED, failing_project
+from tests.story import words
 
 pytestmark = [pytest.mark.editor, pytest.mark.e2e, pytest.mark.slow]
 
@@ -80,7 +81,7 @@ def test_the_plan_the_new_problems_and_the_verdict(
     kesi.wait_review()
     top = ed.output()[:5]
     assert top == [
-        "Plan (1/3 done) · ask · fix calc",
+        f"{words.plan_title(1, 3)} · ask · fix calc",
         "  ✓ Read calc.py",
         "  ▶ Fix the sign",
         "  ○ Run the tests",
@@ -90,7 +91,7 @@ def test_the_plan_the_new_problems_and_the_verdict(
     ed.keys("ga")
     kesi.wait_select()
     assert ed.output()[:3] == [
-        "Plan (2/3 done) · ask · fix calc",
+        f"{words.plan_title(2, 3)} · ask · fix calc",
         "  ✓ Read calc.py",
         "  ✓ Fix the sign",
     ], "updated in place"
@@ -105,8 +106,8 @@ def test_the_plan_the_new_problems_and_the_verdict(
     assert "- calc.py:3 warning: consider sum((a, b)) (fakelint)" in edit_result
 
     out = ed.output()
-    assert not out[0].startswith("Plan"), "the plan left the top when the run ended"
+    assert not out[0].startswith(words.plan_title(3, 3)), "the plan left the top when the run ended"
     assert "  ✓ Run the tests" in out, "its final state is in the run's story"
-    assert out[-2].startswith(f"✓ verified: {PYTEST} passed after the last change")
-    assert out[-1].startswith("── done · verified · (this run: 5 request(s), input ")
+    assert out[-2].startswith(words.verdict(f"{PYTEST} passed after the last change"))
+    assert out[-1].startswith(f"── {words.end()}(this run: 5 request(s), input ")
     assert ed.lua("return require('kesi').status()").startswith("KeSi ✓ verified · $")

@@ -75,7 +75,11 @@ def open_review(ed: Editor, before: str, after: str) -> None:
         """
         _G.decision = nil
         require('kesi.review').open(
-          { runId = 'r1', path = 'pkg/calc.py', before = ..., after = select(2, ...) },
+          { runId = 'r1', path = 'pkg/calc.py', before = ..., after = select(2, ...),
+            title = '〔title: pkg/calc.py〕', question = '〔question〕',
+            actions = { { title = '〔deny〕', decision = 'reject' },
+                        { title = '〔once〕', decision = 'accept' },
+                        { title = '〔session〕', decision = 'acceptSession' } } },
           function(d) _G.decision = d end)
         """,
         before,
@@ -116,7 +120,9 @@ def test_review_shows_a_diff_of_before_and_after(open_editor: OpenEditor, tmp_pa
     assert before["diff"] and after["diff"]
     assert before["ft"] == after["ft"] == "python"
     assert not before["modifiable"] and not after["modifiable"]
-    assert "pkg/calc.py" in after["winbar"] and "ga accept" in after["winbar"]
+    # The server's title and question, its answers in its order (Deny first) after their keys.
+    assert "〔title: pkg/calc.py〕" in after["winbar"]
+    assert "〔question〕  gr/q 〔deny〕 · ga 〔once〕 · gA 〔session〕" in after["winbar"]
     assert view["cursor"][0] == 2, "the cursor starts on the first change"
 
 
@@ -160,48 +166,66 @@ def test_review_answers_through_its_mappings_and_closing_is_a_reject(
 BILL = "（本輪 2 次請求，input 1,200、output 80、快取讀 3,000、快取寫 0，$0.0042；累計 $0.0050）"
 
 
-def test_output_buffer_renders_a_run(open_editor: OpenEditor, tmp_path: Path) -> None:
-    """The renderer, fed the notifications the server sends (design.md §2.5)."""
+def test_output_buffer_shows_the_servers_lines_of_a_run(
+    open_editor: OpenEditor, tmp_path: Path
+) -> None:
+    """Fed the notifications the server sends (design §2.5, §2.13): model text as it streams,
+    every other event's lines exactly as the server rendered them, each with its colour."""
     ed = open_editor(tmp_path)
     ed.lua(
         """
         local h = require('kesi.handlers')
         local ctx = { client_id = 7 }
         local function s(p) p.runId = 'run-1'; h.stream(nil, p, ctx) end
-        s({ kind = 'turn', turn = 1, maxTurns = 20 })
+        s({ kind = 'turn', turn = 1, maxTurns = 20, line = '', lines = {} })
         s({ kind = 'text', text = 'Let me look at ' })
         s({ kind = 'text', text = 'the test.\\nIt fails.' })
-        s({ kind = 'toolStart', tool = 'read_file', input = { file_path = 'calc.py' } })
-        s({ kind = 'toolEnd', tool = 'read_file', isError = false,
-            summary = 'read calc.py (2 lines)' })
-        s({ kind = 'toolStart', tool = 'run_command', input = { command = 'pytest -q' } })
-        s({ kind = 'toolEnd', tool = 'run_command', isError = true, summary = 'exit 1' })
-        s({ kind = 'notice', notice = 'retry', text = 'rate limited, retrying in 1 s' })
-        s({ kind = 'edit', tool = 'edit_file', path = 'calc.py', diff = '' })
-        s({ kind = 'usage', run = { costUsd = 0.0021 }, session = { costUsd = 0.005 } })
+        s({ kind = 'toolStart', tool = 'read_file', input = { file_path = 'calc.py' },
+            line = '〔tool read calc.py〕', lines = { '〔tool read calc.py〕' } })
+        s({ kind = 'toolEnd', tool = 'read_file', isError = false, summary = 'x',
+            line = '〔ok 2 lines〕', lines = { '〔ok 2 lines〕' } })
+        s({ kind = 'toolEnd', tool = 'run_command', isError = true, summary = 'exit 1',
+            line = '〔error exit 1〕', lines = { '〔error exit 1〕' } })
+        s({ kind = 'notice', notice = 'retry', text = 'x', line = '〔retrying〕',
+            lines = { '〔retrying〕' } })
+        s({ kind = 'notice', notice = 'workspace', text = 'x', line = '〔folder〕',
+            lines = { '〔folder〕' } })
+        s({ kind = 'edit', tool = 'edit_file', path = 'calc.py', diff = '-a\\n+b',
+            line = '〔edited calc.py〕', lines = { '〔edited calc.py〕', '    -a', '    +b' } })
+        s({ kind = 'usage', run = { costUsd = 0.0021 }, session = { costUsd = 0.005 },
+            line = '', lines = {} })
         _G.status_running = require('kesi.runs').active_run(7) ~= nil
         h.run_finished(nil, { runId = 'run-1', status = 'done', text = 'Fixed.',
-          usage = { requests = 2, inputTokens = 1200, outputTokens = 80, cacheReadTokens = 3000,
-                  cacheWriteTokens = 0, costUsd = 0.0042 },
-          statusText = '完成', bill = ... }, ctx)
+          usage = { requests = 2, costUsd = 0.0042 }, statusText = '完成', bill = ...,
+          verified = { status = 'verified', text = '已驗證', by = 'pytest', detail = 'ok' },
+          lines = { '  [已驗證] ok', '  ' .. ... }, line = '完成 · 已驗證 · ' .. ... }, ctx)
         """,
         BILL,
     )
     lines = ed.output()
     assert lines[0].startswith("── KeSi · ")
-    assert lines[1:3] == ["Let me look at the test.", "It fails."]
-    assert lines[3] == "▸ read_file calc.py"
-    assert lines[4] == "  ✓ read calc.py (2 lines)"
-    assert lines[5] == "▸ run_command pytest -q"
-    assert lines[6] == "  ✗ exit 1"
-    assert lines[7] == "! rate limited, retrying in 1 s"
-    assert lines[8] == "✎ edit_file calc.py"
-    assert lines[9] == f"── 完成 · {BILL}"  # the server's words, as they came
+    assert lines[1:] == [
+        "Let me look at the test.",
+        "It fails.",
+        "〔tool read calc.py〕",
+        "〔ok 2 lines〕",
+        "〔error exit 1〕",
+        "〔retrying〕",
+        "〔folder〕",
+        "〔edited calc.py〕",
+        "    -a",
+        "    +b",
+        "  [已驗證] ok",  # the story's close as the server wrote it, its bill in the footer
+        f"── 完成 · 已驗證 · {BILL}",
+    ]
     groups = dict(ed.output_highlights())
-    assert groups["▸ read_file calc.py"] == "KeSiTool"
-    assert groups["  ✗ exit 1"] == "KeSiToolError"
-    assert groups["! rate limited, retrying in 1 s"] == "KeSiNotice"
-    assert groups[lines[9]] == "KeSiDone"
+    assert groups["〔tool read calc.py〕"] == "KeSiTool"
+    assert groups["〔ok 2 lines〕"] == "KeSiToolOk"
+    assert groups["〔error exit 1〕"] == "KeSiToolError"
+    assert groups["〔retrying〕"] == "KeSiNotice"
+    assert groups["〔folder〕"] == "KeSiStartup"
+    assert groups["  [已驗證] ok"] == "KeSiVerified"
+    assert groups[lines[-1]] == "KeSiDone"
     assert "Let me look at the test." not in groups, "model text is plain prose"
     assert ed.lua("return _G.status_running") is True
     assert ed.lua("return require('kesi.runs').active_run(7)") is None
@@ -210,13 +234,17 @@ def test_output_buffer_renders_a_run(open_editor: OpenEditor, tmp_path: Path) ->
 PLAN_RUN = """
 local h = require('kesi.handlers')
 local ctx = { client_id = 7 }
+local marks = { completed = '✓', in_progress = '▶', pending = '○' }
 local function plan(...)
-  local items = {}
+  local items, lines, done, current = {}, {}, 0, nil
   for i, status in ipairs({ ... }) do
-    items[i] = { content = ({ 'Read calc.py', 'Fix the sign', 'Run the tests' })[i],
-                 status = status }
+    items[i] = { content = ({ 'Read', 'Fix', 'Test' })[i], status = status }
+    lines[i] = ('〔%s %s〕'):format(marks[status], items[i].content)
+    done = done + (status == 'completed' and 1 or 0)
+    current = current or (status == 'in_progress' and ('〔step %d/3〕'):format(i) or nil)
   end
-  h.plan(nil, { runId = 'run-2', items = items }, ctx)
+  h.plan(nil, { runId = 'run-2', items = items, lines = lines, current = current or vim.NIL,
+                title = ('〔plan %d/3〕'):format(done) }, ctx)
 end
 h.stream(nil, { runId = 'run-2', kind = 'text', text = 'Planning.' }, ctx)
 plan('in_progress', 'pending', 'pending')
@@ -227,8 +255,9 @@ _G.top_while = vim.api.nvim_buf_get_lines(require('kesi.output').buf(), 0, 5, fa
 plan('completed', 'completed', 'completed')
 h.run_finished(nil, { runId = 'run-2', status = 'done', text = 'Done.',
   usage = { requests = 3, inputTokens = 10, outputTokens = 5, costUsd = 0.001 },
-  verified = { status = 'verified', by = 'pytest -q',
-               detail = 'pytest -q passed after the last change (1 passed)' } }, ctx)
+  verified = { status = 'verified', text = '〔verified〕', by = 'pytest -q', detail = 'x' },
+  bill = '〔bill〕', lines = { '〔verified: x〕', '〔bill〕' },
+  line = '〔done · verified · bill〕' }, ctx)
 """
 
 
@@ -240,28 +269,34 @@ def test_the_plan_sits_at_the_top_and_the_verdict_ends_the_run(
     ed.lua(PLAN_RUN)
     top = ed.lua("return _G.top_while")
     assert top == [
-        "Plan (1/3 done) · KeSi",
-        "  ✓ Read calc.py",
-        "  ▶ Fix the sign",
-        "  ○ Run the tests",
+        "〔plan 1/3〕 · KeSi",
+        "  〔✓ Read〕",
+        "  〔▶ Fix〕",
+        "  〔○ Test〕",
         "",
     ]  # updated in place: one plan block, however many updates
-    assert ed.lua("return _G.status_while") == (
-        "KeSi ● turn 2/20 · step 2/3: Fix the sign · $0.0000"
-    )
+    assert ed.lua("return _G.status_while") == "KeSi ● turn 2/20 · 〔step 2/3〕 · $0.0000"
     lines = ed.output()
     assert lines[0].startswith("── KeSi · "), "the finished run's plan left the top"
-    assert lines.count("  ✓ Run the tests") == 1, "its final state is in the run's story"
-    assert lines[-2] == "✓ verified: pytest -q passed after the last change (1 passed)"
-    assert lines[-1] == "── done · verified · $0.0010"  # no bill from this server: its cost
+    assert lines[-6:] == [
+        "〔plan 3/3〕",  # its final state is in the run's story
+        "  〔✓ Read〕",
+        "  〔✓ Fix〕",
+        "  〔✓ Test〕",
+        "〔verified: x〕",
+        "── 〔done · verified · bill〕",
+    ]
     groups = dict(ed.output_highlights())
-    assert groups[lines[-2]] == "KeSiVerified"
-    assert groups["  ✓ Run the tests"] == "KeSiPlanDone"
-    assert ed.lua("return require('kesi').status()") == "KeSi ✓ verified · $0.0010"
+    assert groups["〔verified: x〕"] == "KeSiVerified"
+    assert groups["  〔✓ Test〕"] == "KeSiPlanDone"
+    assert ed.lua("return require('kesi').status()") == "KeSi ✓ 〔verified〕 · $0.0010"
     # A new run starts without the old plan at the top.
-    ed.lua("require('kesi.plan').show({ { content = 'x', status = 'pending' } }, 'next')")
+    ed.lua(
+        "require('kesi.plan').show({ items = { { content = 'x', status = 'pending' } },"
+        " lines = { '〔x〕' }, title = '〔next plan〕' }, 'next')"
+    )
     ed.lua("require('kesi').announce({ title = 'next' })")
-    assert not ed.output()[0].startswith("Plan")
+    assert not ed.output()[0].startswith("〔next plan〕")
 
 
 def test_kesi_diagnostics_answers_with_every_sources_problems(
@@ -328,26 +363,24 @@ def test_checkhealth_finds_the_server(open_editor: OpenEditor, tmp_path: Path) -
     assert "WARNING ANTHROPIC_API_KEY is not set" in report
 
 
-def test_a_run_that_stops_says_why_once(open_editor: OpenEditor, tmp_path: Path) -> None:
+def test_a_run_that_stops_says_why_in_the_servers_words(
+    open_editor: OpenEditor, tmp_path: Path
+) -> None:
     ed = open_editor(tmp_path)
     ed.lua(
         """
         local h = require('kesi.handlers')
         local ctx = { client_id = 3 }
-        h.stream(nil, { runId = 'a', kind = 'notice', text = 'Stopped.' }, ctx)
-        h.run_finished(nil, { runId = 'a', status = 'cancelled', text = 'Stopped.' }, ctx)
-        h.run_finished(nil, { runId = 'b', status = 'failed', text = 'Set the key.' }, ctx)
-        h.run_finished(nil, { runId = 'c', status = 'done', text = 'All fixed.' }, ctx)
+        h.run_finished(nil, { runId = 'a', status = 'cancelled', text = 'Stopped.',
+          lines = { '〔KeSi > Stopped.〕' }, line = '〔cancelled〕', bill = vim.NIL }, ctx)
+        h.run_finished(nil, { runId = 'c', status = 'done', text = 'All fixed.', lines = {},
+          line = '〔done〕' }, ctx)
         """
     )
     lines = [line for line in ed.output() if not line.startswith("── KeSi · ")]
-    assert lines == [  # an older server without statusText and bill: the status and the cost
-        "! Stopped.",
-        "── cancelled · $0.0000",
-        "! Set the key.",
-        "── failed · $0.0000",
-        "── done · $0.0000",
-    ]
+    assert lines == ["〔KeSi > Stopped.〕", "── 〔cancelled〕", "── 〔done〕"]
+    groups = dict(ed.output_highlights())
+    assert groups["── 〔cancelled〕"] == "KeSiStopped"
 
 
 def test_a_missing_nvim_fails_in_ci_and_skips_elsewhere() -> None:
@@ -382,11 +415,11 @@ def test_vim_lsp_enable_alone_starts_kesi_with_its_capability(
     assert ed.lua("return require('kesi').status()") == "KeSi $0.0000"
 
 
-def test_output_indents_a_search_and_bills_it_and_a_summary(
+def test_output_indents_a_searchs_text_and_shows_its_lines_as_the_server_placed_them(
     open_editor: OpenEditor, tmp_path: Path
 ) -> None:
-    """A search sub-agent's lines under its call, its sub-total after the call's result, a
-    summary of the conversation as a bill line, and calm notices for resume and compaction."""
+    """A search sub-agent's text under its call; its lines, its sub-total after the call's
+    result and a summary's bill line come indented and worded by the server."""
     ed = open_editor(tmp_path)
     ed.lua(
         """
@@ -396,44 +429,38 @@ def test_output_indents_a_search_and_bills_it_and_a_summary(
         local function n(p)
           p.parentToolUseId = 'toolu_s'; p.agent = 'search'; p.depth = 1; s(p)
         end
-        local bill = { requests = 2, inputTokens = 14, outputTokens = 30, cacheReadTokens = 0,
-                       cacheWriteTokens = 3600, costUsd = 0.0047 }
-        s({ kind = 'notice', notice = 'resume', text = "Continuing this folder's conversation." })
+        s({ kind = 'notice', notice = 'resume', text = 'x', lines = { '〔resumed〕' } })
         s({ kind = 'text', text = 'Let me search.' })
         s({ kind = 'toolStart', toolUseId = 'toolu_s', tool = 'search_agent',
-            input = { task = 'Where is LIMIT set?' } })
+            lines = { '〔search〕' } })
         n({ kind = 'text', text = 'Searching.\\nWith grep.' })
-        n({ kind = 'toolStart', tool = 'grep', input = { pattern = 'LIMIT' } })
-        n({ kind = 'toolEnd', tool = 'grep', isError = false, summary = 'config.py:1:LIMIT = 42' })
-        n({ kind = 'usage', purpose = 'search', request = bill, subtotal = bill,
-            run = { costUsd = 0.005 }, session = { costUsd = 0.005 } })
+        n({ kind = 'toolStart', tool = 'grep', lines = { '    〔grep〕' } })
+        n({ kind = 'usage', purpose = 'search', run = { costUsd = 0.005 },
+            session = { costUsd = 0.005 }, line = '', lines = {} })
         s({ kind = 'toolEnd', toolUseId = 'toolu_s', tool = 'search_agent', isError = false,
-            summary = 'LIMIT is 42 (config.py:1).' })
-        s({ kind = 'notice', notice = 'compaction', text = 'Summarised 12 earlier messages.' })
-        s({ kind = 'usage', purpose = 'compaction', request = { requests = 1, inputTokens = 7,
-            outputTokens = 200, cacheReadTokens = 5000, cacheWriteTokens = 40, costUsd = 0.002 },
-            run = { costUsd = 0.007 }, session = { costUsd = 0.007 } })
+            lines = { '〔found〕', '    〔search bill〕' } })
+        s({ kind = 'usage', purpose = 'compaction', run = { costUsd = 0.007 },
+            session = { costUsd = 0.007 }, lines = { '〔summary bill〕' } })
         """
     )
     lines = ed.output()
     assert lines[1:] == [
-        "ℹ Continuing this folder's conversation.",
+        "〔resumed〕",
         "Let me search.",
-        "▸ search_agent Where is LIMIT set?",
+        "〔search〕",
         "    Searching.",
         "    With grep.",
-        "    ▸ grep LIMIT",
-        "      ✓ config.py:1:LIMIT = 42",
-        "  ✓ LIMIT is 42 (config.py:1).",
-        "    $ search: 2 requests · 14 in / 30 out tokens (0 cache read, 3600 cache write)"
-        " · cost $0.0047",
-        "ℹ Summarised 12 earlier messages.",
-        "$ summary of the conversation: 7 in / 200 out tokens (5000 cache read, 40 cache write)"
-        " · cost $0.0020",
+        "    〔grep〕",
+        "〔found〕",
+        "    〔search bill〕",
+        "〔summary bill〕",
     ]
     groups = dict(ed.output_highlights())
-    assert groups["ℹ Summarised 12 earlier messages."] == "KeSiInfo"
-    assert groups["    ▸ grep LIMIT"] == "KeSiTool"
-    assert groups[lines[-1]] == "KeSiCost"
+    assert groups["〔resumed〕"] == "KeSiInfo"
+    assert groups["    〔grep〕"] == "KeSiTool"
+    assert groups["〔found〕"] == "KeSiToolOk"
+    assert groups["    〔search bill〕"] == "KeSiCost"
+    assert groups["〔summary bill〕"] == "KeSiCost"
+    assert ed.lua("return require('kesi.runs').session_cost(9)") == 0.007
     commands = ed.lua("return vim.tbl_keys(vim.api.nvim_get_commands({}))")
     assert "KeSiCompact" in commands

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from kesi_lsp.scripted_api import reply, script, tool_use
+from tests.story import words
 from tests.vscode.session import OpenVSCode
 
 pytestmark = [pytest.mark.editor, pytest.mark.slow, pytest.mark.timeout(300)]
@@ -53,17 +54,20 @@ def test_a_search_a_summary_and_a_restarted_editor(
     wb.type_into_input_box("Where is add defined?")
     wb.wait_until(lambda: DONE.search(session.output_channel()) is not None, 90_000, "the run")
     channel = session.output_channel()
-    assert "⚙ search_agent: Where is add defined?" in channel
+    assert words.tool("search_agent", "Where is add defined?") in channel
     assert "\n    Searching.\n" in channel
-    assert "\n    ⚙ grep: def add\n" in channel
-    assert "\n  ✓ add is defined at calc.py:1.\n    $ search: 2 requests · input " in channel
+    assert f"\n{words.nested(words.tool('grep', 'def add'))}\n" in channel
+    result = words.result("add is defined at calc.py:1.")
+    assert f"\n{result}\n{words.bill_head('lsp.log.bill.search')}2 request" in channel
 
     wb.run_command("KeSi: Compact Conversation")
     wb.wait_until(
-        lambda: "$ summary of the conversation: " in session.output_channel(), 60_000, "summary"
+        lambda: words.bill_head("lsp.log.bill.compaction") in session.output_channel(),
+        60_000,
+        "summary",
     )
     wb.wait_until(lambda: len(DONE.findall(session.output_channel())) >= 2, 30_000, "its end")
-    assert "ℹ Summarised " in session.output_channel()
+    assert words.notice("Summarised ")[:-1] in session.output_channel()
 
     again = vscode(project, api_url=api.base_url, env={"XDG_STATE_HOME": str(state)})
     again.workbench.run_command("KeSi: Ask")
@@ -74,5 +78,6 @@ def test_a_search_a_summary_and_a_restarted_editor(
     story = again.output_channel()
     header = story.index("━━ Ask · Where were we? ━━\n")
     first_line = story[header:].splitlines()[1]
-    assert first_line.startswith("ℹ Continuing this folder's conversation from "), story
+    continuing = words.notice("Continuing this folder's conversation from ")[:-1]
+    assert first_line.startswith(continuing), story
     assert "We found where add is defined." in story

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from kesi_lsp.scripted_api import reply, script, stall_after, tool_use
+from tests.story import words
 from tests.vscode.project import BUGGY, COMMAND, COST, FIXED, TEST, failing_project
 from tests.vscode.session import OpenVSCode
 
@@ -91,10 +92,10 @@ def test_fix_this_accept_the_preview_and_allow_the_command(
     channel = session.output_channel()
     assert "━━ Fix this · calc.py:1-2 ━━" in channel
     assert "Let me read the code." in channel
-    assert "⚙ read_file: calc.py" in channel
-    assert "⚙ edit_file: calc.py" in channel
-    assert f"⚙ run_command: {COMMAND}" in channel
-    assert "✎ calc.py" in channel and "    +    return a + b" in channel
+    assert words.tool("read_file", "calc.py") in channel
+    assert words.tool("edit_file", "calc.py") in channel
+    assert words.tool("run_command", COMMAND) in channel
+    assert words.edited("calc.py") in channel and "    +    return a + b" in channel
     assert "Fixed: `add` now adds, and the test passes." in channel
     assert f"  Working directory: {project.resolve()}" in channel  # Day 15's start-up lines
     assert "  Command sandbox: " in channel
@@ -108,7 +109,7 @@ def test_fix_this_accept_the_preview_and_allow_the_command(
     assert bill, channel
     # The tests passed after the edit: the server's verdict ends the run, and the status bar
     # says it.
-    assert f"✓ verified: {COMMAND} passed after the last change" in channel
+    assert words.verdict(f"{COMMAND} passed after the last change") in channel
     assert wb.status_text().startswith("KeSi · verified $")
 
     # What the user sees: the output panel on the KeSi channel, the cost in the status bar,
@@ -157,9 +158,9 @@ def test_a_rejected_preview_leaves_the_file_untouched(
 
     channel = session.output_channel()
     assert "━━ Fix this · calc.py:1-2 ━━" in channel
-    assert "⚙ edit_file: calc.py" in channel
-    assert re.search(r"  ✗ .+", channel), channel
-    assert "✎" not in channel
+    assert words.tool("edit_file", "calc.py") in channel
+    assert f"\n{words.result('', error=True)}" in channel, channel
+    assert words.edited("calc.py") not in channel
     assert "Understood, I left calc.py as it was." in channel
     assert len(api.requests) == 3
 
@@ -214,11 +215,11 @@ def test_ask_with_the_diff_editor_review_and_a_session_grant(
     wb.type_into_input_box("Why does test_add fail? Fix it.")
 
     # The proposal opens in a diff editor beside the file; the notification decides.
-    question = "KeSi wants to edit calc.py. Keep this change?"
+    question = words.question()
     wb.notification(question)
-    wb.page.locator(".tab", has_text="calc.py (KeSi's proposed edit)").wait_for()
+    wb.page.locator(".tab", has_text=words.edit_title("calc.py")).wait_for()
     assert (project / "calc.py").read_text() == BUGGY
-    wb.click_notification_button(question, "Accept for This Session")
+    wb.click_notification_button(question, "Allow for this session")
 
     wb.wait_until(lambda: COST.match(wb.status_text()) is not None, 90_000, "the run to end")
     assert (project / "calc.py").read_text() == FIXED

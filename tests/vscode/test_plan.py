@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from kesi_lsp.scripted_api import reply, script, tool_use
+from tests.story import words
 from tests.vscode.project import COMMAND, COST, FIXED, failing_project
 from tests.vscode.session import OpenVSCode
 
@@ -58,10 +59,10 @@ def test_the_plan_view_the_step_in_progress_and_the_verdict(
 
     # While the edit waits in the Refactor Preview, the plan shows step 2 in progress.
     wb.refactor_preview()
-    in_progress = ["Read calc.py", "Fix the sign · in progress", "Run the tests"]
+    in_progress = ["✓ Read calc.py", "▶ Fix the sign", "○ Run the tests"]
     # The tree redraws on its own time: the preview can be up a moment before the view is.
     wb.wait_until(
-        lambda: wb.plan_rows() == in_progress and wb.plan_description().startswith("1/3 done"),
+        lambda: wb.plan_rows() == in_progress and wb.plan_description() == words.plan_title(1, 3),
         30_000,
         "the plan at step 2",
     )
@@ -80,16 +81,16 @@ def test_the_plan_view_the_step_in_progress_and_the_verdict(
     assert wb.status_text().startswith("KeSi · verified $")
     wb.wait_until(  # the final plan stays until the next run, and says the run ended
         lambda: (
-            wb.plan_rows() == list(STEPS)
-            and "3/3 done" in wb.plan_description()
-            and "run ended" in wb.plan_description()
+            wb.plan_rows() == [f"✓ {step}" for step in STEPS]
+            and wb.plan_description() == f"{words.plan_title(3, 3)} · run ended"
         ),
         30_000,
         "the final plan",
     )
     channel = session.output_channel()
-    assert "Plan (3/3 done)\n  ✓ Read calc.py\n  ✓ Fix the sign\n  ✓ Run the tests\n" in channel
-    assert f"✓ verified: {COMMAND} passed after the last change" in channel
+    final = f"{words.plan_title(3, 3)}\n  ✓ Read calc.py\n  ✓ Fix the sign\n  ✓ Run the tests\n"
+    assert final in channel
+    assert words.verdict(f"{COMMAND} passed after the last change") in channel
     # The run's last line: the status, the verdict, and the seed's bill (Day 18) of five
     # requests, whose session total is what the status bar shows.
     last = re.search(

@@ -24,6 +24,7 @@ import pytest
 
 from kesi_lsp.scripted_api import reply, script, tool_use
 from tests.core.sandbox.toolchains import make_project, make_pyenv
+from tests.story import words
 from tests.vscode.session import OpenVSCode
 
 pytestmark = [pytest.mark.editor, pytest.mark.slow, pytest.mark.timeout(240)]
@@ -96,7 +97,7 @@ def test_pytest_goes_green_with_a_server_started_through_pyenvs_shim(
     )
     channel = session.output_channel()
     assert "2 passed" in channel and "All green." in channel, channel
-    assert f"✓ verified: {COMMAND} passed" in channel, channel
+    assert words.verdict(f"{COMMAND} passed") in channel, channel
     assert not any("python -m pytest" in text for text in wb.notification_texts()), (
         "the permission rule lets the tests run without a prompt"
     )

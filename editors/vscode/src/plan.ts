@@ -9,13 +9,13 @@
 
 import * as vscode from "vscode";
 import { t } from "./core/messages";
-import { planRows, planSummary, type PlanRow } from "./core/plan";
-import type { PlanItem } from "./core/protocol";
+import { planRows, type PlanRow } from "./core/plan";
+import type { PlanParams } from "./core/protocol";
 import { currentLocale } from "./locale";
 
 export class PlanView implements vscode.Disposable, vscode.TreeDataProvider<PlanRow> {
   private rows: PlanRow[] = [];
-  private items: PlanItem[] = [];
+  private plan: PlanParams | undefined;
   private runId: string | undefined;
   private readonly changed = new vscode.EventEmitter<PlanRow | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
@@ -25,13 +25,13 @@ export class PlanView implements vscode.Disposable, vscode.TreeDataProvider<Plan
   });
 
   /** A plan arrived for `runId`: show it (revealing the view for a run's first plan). */
-  update(runId: string, items: PlanItem[], title: string | undefined): void {
-    const first = this.runId !== runId;
-    this.runId = runId;
-    this.items = items;
-    this.rows = planRows(items, currentLocale());
+  update(plan: PlanParams, title: string | undefined): void {
+    const first = this.runId !== plan.runId;
+    this.runId = plan.runId;
+    this.plan = plan;
+    this.rows = planRows(plan);
     this.view.title = title ? `KeSi Plan · ${title}` : "KeSi Plan";
-    this.view.description = planSummary(items, currentLocale());
+    this.view.description = plan.title;
     void vscode.commands.executeCommand("setContext", "kesi.hasPlan", true);
     this.changed.fire(undefined);
     const top = this.rows[0];
@@ -42,15 +42,14 @@ export class PlanView implements vscode.Disposable, vscode.TreeDataProvider<Plan
   }
 
   /** The plan's final state, for the run's last lines in the output channel. */
-  planOf(runId: string): PlanItem[] | undefined {
-    return this.runId === runId ? this.items : undefined;
+  planOf(runId: string): PlanParams | undefined {
+    return this.runId === runId ? this.plan : undefined;
   }
 
   /** The run ended: keep its plan, say it is over. */
   finished(runId: string): void {
-    if (this.runId === runId && this.rows.length) {
-      const locale = currentLocale();
-      this.view.description = `${planSummary(this.items, locale)} · ${t("plan.finished", locale)}`;
+    if (this.runId === runId && this.plan && this.rows.length) {
+      this.view.description = `${this.plan.title} · ${t("plan.finished", currentLocale())}`;
     }
   }
 
@@ -58,7 +57,7 @@ export class PlanView implements vscode.Disposable, vscode.TreeDataProvider<Plan
   runStarted(runId: string): void {
     if (this.runId !== undefined && this.runId !== runId) {
       this.runId = undefined;
-      this.items = [];
+      this.plan = undefined;
       this.rows = [];
       this.view.description = undefined;
       void vscode.commands.executeCommand("setContext", "kesi.hasPlan", false);
@@ -72,9 +71,8 @@ export class PlanView implements vscode.Disposable, vscode.TreeDataProvider<Plan
       row.icon,
       row.status === "completed" ? new vscode.ThemeColor("testing.iconPassed") : undefined,
     );
-    item.description = row.status === "in_progress" ? row.description : undefined;
-    item.tooltip = `${row.label} · ${row.description}`;
-    item.accessibilityInformation = { label: `${row.label}, ${row.description}` };
+    item.tooltip = row.label;
+    item.accessibilityInformation = { label: row.label };
     return item;
   }
 

@@ -1,7 +1,8 @@
 /**
  * The diff-editor review of `kesi/reviewEdit`: the current text and KeSi's proposal side by
- * side (read-only virtual documents), and a notification with Accept / Accept for This
- * Session / Reject. Dismissing the notification, or the run being cancelled, rejects.
+ * side (read-only virtual documents), under the server's title, and a notification with the
+ * server's question and buttons, in its order (Deny first). Dismissing the notification, or
+ * the run being cancelled, rejects.
  */
 
 import * as vscode from "vscode";
@@ -9,13 +10,9 @@ import {
   REVIEW_SCHEME,
   asReviewParams,
   decisionFor,
-  reviewChoices,
   reviewPaths,
-  reviewQuestion,
-  reviewTitle,
   type Decision,
 } from "./core/review";
-import { currentLocale } from "./locale";
 
 export class DiffReview implements vscode.Disposable {
   private readonly texts = new Map<string, string>();
@@ -29,36 +26,26 @@ export class DiffReview implements vscode.Disposable {
     if (!review) {
       return { decision: "reject" };
     }
-    const locale = currentLocale();
     const paths = reviewPaths(++this.count, review.path);
     this.texts.set(paths.before, review.before ?? "");
     this.texts.set(paths.after, review.after);
     const before = vscode.Uri.from({ scheme: REVIEW_SCHEME, path: paths.before });
     const after = vscode.Uri.from({ scheme: REVIEW_SCHEME, path: paths.after });
     try {
-      await vscode.commands.executeCommand(
-        "vscode.diff",
-        before,
-        after,
-        reviewTitle(review, locale),
-        {
-          preview: true,
-        },
-      );
-      const choices = reviewChoices(locale);
+      await vscode.commands.executeCommand("vscode.diff", before, after, review.title, {
+        preview: true,
+      });
       const cancelled = new Promise<undefined>((resolve) => {
         token.onCancellationRequested(() => resolve(undefined));
       });
       const answer = await Promise.race([
         vscode.window.showInformationMessage(
-          reviewQuestion(review, locale),
-          choices.accept,
-          choices.acceptSession,
-          choices.reject,
+          review.question,
+          ...review.actions.map((action) => action.title),
         ),
         cancelled,
       ]);
-      return { decision: decisionFor(answer, choices) };
+      return { decision: decisionFor(answer, review.actions) };
     } finally {
       await closeDiff(after);
       this.texts.delete(paths.before);

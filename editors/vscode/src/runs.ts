@@ -39,7 +39,7 @@ export class Runs implements vscode.Disposable {
   onPlan(params: unknown): void {
     const plan = asPlan(params);
     if (plan) {
-      this.plan.update(plan.runId, plan.items, this.titles.get(plan.runId));
+      this.plan.update(plan, this.titles.get(plan.runId));
     }
   }
 

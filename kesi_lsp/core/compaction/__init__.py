@@ -44,7 +44,7 @@ from kesi_lsp.core.compaction.plan import (
 from kesi_lsp.core.compaction.request import prompt_too_long, summary_of, summary_params
 from kesi_lsp.core.events import Event, Notice, RunStatus, TextDelta
 from kesi_lsp.core.model.describe import describe_api_error
-from kesi_lsp.core.model.window import context_window
+from kesi_lsp.core.model.window import WINDOW_SHARE, context_window, learn_window
 from kesi_lsp.core.stream import TurnResult, stream_turn
 from kesi_lsp.core.trim import trim_session
 from kesi_lsp.core.trim.calls import estimate_tokens, history_tokens
@@ -56,7 +56,6 @@ if TYPE_CHECKING:
 
 __all__ = ["Compactor", "Reason", "prompt_too_long"]
 
-WINDOW_SHARE: Final = 0.85
 KEEP_SHARE: Final = 0.2
 """The latest turns kept verbatim: up to this share of the context budget."""
 
@@ -89,10 +88,14 @@ class Compactor:
 
     async def turn(self, send: Send) -> TurnResult:
         """One round-trip of the loop: compact when due, trim what is left to trim, send; and
-        compact once more (then resend) when the API says the prompt is too long."""
+        compact once more (then resend) when the API says the prompt is too long. The model's
+        window is asked from the API before the first measure (once per session)."""
+        if self.settings.compaction or self.settings.context_trimming:
+            model = self.settings.model
+            await learn_window(self.session.windows, self.model, model, self.ctx.emit, self.locale)
         if self._due():
             await self.compact("auto")
-        trim_session(self.session, self.locale, self.ctx.emit)
+        trim_session(self.session, self.locale, self.ctx.emit, budget=self._budget())
         params = self.params()
         result = await send(params)
         self._calibrate(params, result)
@@ -109,10 +112,15 @@ class Compactor:
         raw = history_tokens(self.session.history)
         if raw < self._quiet_until:
             return False
-        if raw > self.settings.context_budget:
-            return True
-        window = context_window(self.settings.model)
-        return self._ratio * (raw + self._fixed_tokens()) > WINDOW_SHARE * window
+        return raw > self._budget()
+
+    def _budget(self) -> int:
+        """The history's budget in estimated tokens: the `contextBudget` setting, or less when
+        the model's window (API tokens, as the API said it) leaves less room: its share, through
+        the ratio learnt from the last reply, less the tools and the system prompt."""
+        window = context_window(self.session.windows, self.settings.model)
+        room = int(WINDOW_SHARE * window / self._ratio) - self._fixed_tokens()
+        return max(1, min(self.settings.context_budget, room))
 
     def _fixed_tokens(self) -> int:
         if self._fixed is None:
@@ -144,7 +152,7 @@ class Compactor:
         """
         self.failure = None
         history = self.session.history
-        budget = self.settings.context_budget
+        budget = self._budget()
         size = history_tokens(history)
         if reason == "too_long":  # any relief helps; keep a quarter of what was refused
             split = choose_split(history, size // 4, minimum=1)

@@ -28,6 +28,7 @@ from kesi_lsp.core.settings.agent import AgentSettings
 
 DEFAULT_BASE_URL: Final = "https://api.anthropic.com"
 DEFAULT_MAX_RETRIES: Final = anthropic.DEFAULT_MAX_RETRIES
+WINDOW_LOOKUP_SECONDS: Final = 10.0
 
 NoticeSink = Callable[[Notice], None]
 
@@ -158,6 +159,7 @@ class ModelClient:
         options["http_client"] = http_client or anthropic.DefaultAsyncHttpxClient(verify=_tls())
         self.base_url = base_url
         self.max_retries = max_retries
+        self._windows: dict[str, int | None] = {}  # model -> its window, as the API said
         self._client = AsyncAnthropic(
             api_key=api_key,
             base_url=base_url,
@@ -177,6 +179,29 @@ class ModelClient:
                 yield stream
         finally:
             _notices.reset(token)
+
+    async def model_window(self, model: str) -> int | None:
+        """The context window the Models API reports for `model` (`max_input_tokens`), or None
+        when it does not say: no such field, an error answer, no connection. One attempt with a
+        short timeout: the run waits for it, and the known value is a good fallback. It goes on
+        a connection of its own (closed after it), so the stream that follows opens its own
+        connection as it did before the lookup existed (a connection reset mid-stream lost text
+        already sent when the stream reused the lookup's connection). The answer is kept for the
+        client's life: a second session on this client does not ask again (nor close a
+        connection the first one's streams use)."""
+        if model in self._windows:
+            return self._windows[model]
+        self._windows[model] = await self._ask_window(model)
+        return self._windows[model]
+
+    async def _ask_window(self, model: str) -> int | None:
+        client = self._client.with_options(max_retries=0, timeout=WINDOW_LOOKUP_SECONDS)
+        try:
+            info = await client.models.retrieve(model, extra_headers={"connection": "close"})
+        except anthropic.APIError:
+            return None
+        tokens = info.max_input_tokens
+        return tokens if isinstance(tokens, int) and tokens > 0 else None
 
     async def aclose(self) -> None:
         """Release the HTTP connections."""

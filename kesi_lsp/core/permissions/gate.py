@@ -22,6 +22,7 @@ from kesi_lsp.core.approval import (
 from kesi_lsp.core.permissions.listing import rule_fields
 from kesi_lsp.core.permissions.policy import CommandVerdict
 from kesi_lsp.core.permissions.rules import apply_rules, edit_decision
+from kesi_lsp.core.permissions.shellwords import parse
 from kesi_lsp.core.sandbox.env import home_from
 from kesi_lsp.core.session import Session
 from kesi_lsp.core.settings.permission_rules import Rule
@@ -64,11 +65,13 @@ class PermissionGate:
 
     def classify(self, command: str) -> CommandVerdict:
         """The policy's verdict for `command` in this session's workspace and locale, with the
-        user's permission rules applied."""
+        user's permission rules applied. The text is read once (`shellwords.parse`) and that
+        reading is what the red line, the policy and the rules all judge."""
         settings, root = self._session.settings, self._session.root
         locale = settings.locale
+        script = parse(command)
         verdict = _package().classify(
-            command, root, self._home, locale=locale, secrets_masked=self._masked
+            command, root, self._home, locale=locale, secrets_masked=self._masked, script=script
         )
         verdict = apply_rules(
             verdict,
@@ -78,6 +81,7 @@ class PermissionGate:
             rules=settings.permissions,
             locale=locale,
             secrets_masked=self._masked,
+            script=script,
         )
         if verdict.command is not None:
             self._runs_as[command] = verdict.command

@@ -48,7 +48,7 @@ from kesi_lsp.core.permissions.readonly import (
 from kesi_lsp.core.permissions.redline import Places, red_line
 from kesi_lsp.core.permissions.rgsearch import closed_folder
 from kesi_lsp.core.permissions.sedrun import sandbox_supported, sandboxed
-from kesi_lsp.core.permissions.shellwords import Script, Word, parse, read_tokens
+from kesi_lsp.core.permissions.shellwords import Script, Word, parse
 from kesi_lsp.core.sandbox.toolchain import VENV_NAMES
 
 __all__ = ["SAFE_COMMANDS", "CommandVerdict", "classify", "is_ignored_name", "touches_forbidden"]
@@ -92,24 +92,27 @@ def classify(
     *,
     locale: Locale = "en",
     secrets_masked: bool = False,
+    script: Script | None = None,
 ) -> CommandVerdict:
     """Judge `command` for a workspace `root` and a user whose home is `home` (both resolved).
 
     `secrets_masked`: a working sandbox hides the ignore list's secrets from commands, so a
-    program may read folders that hold them (design §3).
+    program may read folders that hold them (design §3). `script`: `command` as `parse` reads
+    it, when the caller (the gate) has read it already; the red line, the checks below and the
+    rewriting of what runs all use that one reading.
     """
 
     def ask(key: str, **fields: object) -> CommandVerdict:
         return CommandVerdict("ask", text(key, locale, **fields))
 
     places = Places(root, home)
-    denial = red_line(command, places)
+    script = parse(command) if script is None else script
+    denial = red_line(script, places)
     if denial is not None:
         fields = {"command": denial.command} if denial.command else {}
         return CommandVerdict("deny", text(denial.key, locale, **fields))
     if any(_invisible(char) for char in command):
         return ask("permissions.reason.invisible")
-    script = parse(command)
     if not script.commands:
         return ask("permissions.reason.empty")
     if not script.complete:
@@ -126,7 +129,7 @@ def classify(
             key, fields = reason
             return ask(key, **fields)
         rewrite = rewrite or _runs_differently(tokens[0])
-    actual = _neutralized(command, places) if rewrite else None
+    actual = _neutralized(script, places) if rewrite else None
     return CommandVerdict("allow", text("permissions.reason.read_only", locale), actual)
 
 
@@ -245,7 +248,7 @@ def _runs_differently(name: str) -> bool:
     return name in ("git", "rg") or (name == "sed" and sandbox_supported())
 
 
-def _neutralized(command: str, places: Places) -> str:
+def _neutralized(script: Script, places: Places) -> str:
     """The allowed command with every git in it run as `gitrun.neutralized` says, and every
     sed with `--sandbox` where sed knows it (`sedrun.py`)."""
     parts: list[str] = []
@@ -263,7 +266,7 @@ def _neutralized(command: str, places: Places) -> str:
             parts.append(shlex.join(words))
             segment.clear()
 
-    for token in read_tokens(command):
+    for token in script.tokens:
         if isinstance(token, Word):
             segment.append(token.text)
         else:

@@ -68,11 +68,12 @@ MAX_DEPTH: Final = 24
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 
 
-def red_line(command: str, places: Places) -> Denial | None:
-    """Return why `command` must never run, or None when the red line has nothing to say."""
+def red_line(script: Script, places: Places) -> Denial | None:
+    """Return why the command read as `script` (`shellwords.parse`, done once by the gate) must
+    never run, or None when the red line has nothing to say."""
     if places.workspace is None:
         places = replace(places, workspace=places.root)
-    return _judge_script(parse(command), places, 0)
+    return _judge_script(script, places, 0)
 
 
 def _judge_script(script: Script, places: Places, depth: int) -> Denial | None:

@@ -28,7 +28,7 @@ from typing import Final
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.permissions.listing import rule_fields
 from kesi_lsp.core.permissions.policy import CommandVerdict, classify, shell_features
-from kesi_lsp.core.permissions.shellwords import parse
+from kesi_lsp.core.permissions.shellwords import Script, parse
 from kesi_lsp.core.settings.permission_rules import RULE_KINDS, PermissionRules, Rule
 
 MAX_NESTING: Final = 3
@@ -45,9 +45,19 @@ def judge(
     secrets_masked: bool = False,
 ) -> CommandVerdict:
     """The classifier's verdict with the user's rules applied (see the module text)."""
-    verdict = classify(command, root, home, locale=locale, secrets_masked=secrets_masked)
+    script = parse(command)
+    verdict = classify(
+        command, root, home, locale=locale, secrets_masked=secrets_masked, script=script
+    )
     return apply_rules(
-        verdict, command, root, home, rules=rules, locale=locale, secrets_masked=secrets_masked
+        verdict,
+        command,
+        root,
+        home,
+        rules=rules,
+        locale=locale,
+        secrets_masked=secrets_masked,
+        script=script,
     )
 
 
@@ -60,11 +70,14 @@ def apply_rules(
     rules: PermissionRules,
     locale: Locale = "en",
     secrets_masked: bool = False,
+    script: Script | None = None,
 ) -> CommandVerdict:
-    """The user's rules on top of the classifier's `verdict` for `command`."""
+    """The user's rules on top of the classifier's `verdict` for `command` (`script`: the
+    gate's one reading of it, `shellwords.parse`)."""
     if verdict.kind == "deny" or not rules.rules:
         return verdict
-    segments = _segments(command, 0)
+    script = parse(command) if script is None else script
+    segments = _segments(script, 0)
     for kind in ("deny", "ask"):
         for rule in rules.of(kind, "command"):
             if any(rule.matches(s) for s in _suffixes(segments)) or rule.matches(command.strip()):
@@ -76,23 +89,23 @@ def apply_rules(
                 return CommandVerdict(kind, text(key, locale, **rule_fields(rule, locale)))
     if verdict.kind == "allow":
         return verdict
-    allowed = _allowed_by_rules(command, root, home, rules, locale, secrets_masked)
+    allowed = _allowed_by_rules(script, root, home, rules, locale, secrets_masked)
     if allowed is not None:
         reason = text("permissions.reason.rule_allows", locale, **rule_fields(allowed, locale))
         return CommandVerdict("allow", reason)
     return verdict
 
 
-def _segments(command: str, depth: int) -> list[list[str]]:
+def _segments(script: Script, depth: int) -> list[list[str]]:
     """Every simple command's words, the ones in `sh -c '...'` / `eval` strings included."""
     found: list[list[str]] = []
-    for words in parse(command).commands:
+    for words in script.commands:
         texts = [w.text for w in words]
         found.append(texts)
         if depth < MAX_NESTING and texts and (texts[0] in _SHELLS or texts[0] == "eval"):
             for inner in texts[1:]:
                 if not inner.startswith("-"):
-                    found += _segments(inner, depth + 1)
+                    found += _segments(parse(inner), depth + 1)
     return found
 
 
@@ -102,15 +115,14 @@ def _suffixes(segments: list[list[str]]) -> list[str]:
 
 
 def _allowed_by_rules(
-    command: str,
+    script: Script,
     root: Path,
     home: Path,
     rules: PermissionRules,
     locale: Locale,
     secrets_masked: bool,
 ) -> Rule | None:
-    """The allow rule that lets `command` run, if every part of it is allowed."""
-    script = parse(command)
+    """The allow rule that lets the command run, if every part of it is allowed."""
     if not script.complete or not script.valid or shell_features(script):
         return None
     used: Rule | None = None

@@ -64,6 +64,9 @@ class Script:
     valid: bool = True
     redirects: tuple[tuple[str, Word], ...] = ()
     operators: frozenset[str] = frozenset()
+    tokens: tuple[Word | str, ...] = ()
+    """The words and operators of the top level, in order (operators as text): for rebuilding
+    a command the policy allowed (no substitutions, no redirections in it)."""
 
 
 @dataclass(frozen=True)
@@ -365,14 +368,5 @@ def parse(source: str, *, _depth: int = 0) -> Script:
         valid=_operators_valid(reader.tokens) and reader.nested_valid,
         redirects=tuple(redirects) + tuple(reader.nested_redirects),
         operators=operators | reader.nested_operators,
+        tokens=tuple(token if isinstance(token, Word) else token.text for token in reader.tokens),
     )
-
-
-def read_tokens(source: str) -> list[Word | str]:
-    """The words and operators of `source` at its top level, in order (operators as text).
-
-    For rebuilding a command the policy allowed (no substitutions, no redirections in it).
-    """
-    reader = _Reader(source, 0)
-    reader.read()
-    return [token if isinstance(token, Word) else token.text for token in reader.tokens]

@@ -30,6 +30,8 @@ from kesi_lsp.catalog import Locale, reset_command, text
 from kesi_lsp.core.history import add_assistant, seal_dangling_tool_use, tool_uses
 from kesi_lsp.core.persistence.codec import CorruptConversationError, Saved, decode, encode
 from kesi_lsp.core.persistence.writer import ErrorSink, Writer
+from kesi_lsp.core.redaction import redactor_for
+from kesi_lsp.core.redaction.values import redact_value
 from kesi_lsp.core.session import Session
 
 if TYPE_CHECKING:
@@ -157,7 +159,11 @@ class ConversationStore:
 
     def _restore(self, session: Session, saved: Saved) -> list[str]:
         locale = session.settings.locale
-        session.history[:] = saved.history
+        # A conversation saved before redaction (issue 29) may hold secrets: they reached the
+        # model then and cannot be taken back, but they never go out again, and the file is
+        # rewritten without them.
+        history = redact_value(saved.history, redactor_for({}, locale))
+        session.history[:] = history
         session.reads.clear()
         session.reads.update(saved.reads)
         session.usage = saved.usage
@@ -176,6 +182,7 @@ class ConversationStore:
         if saved.running:
             _seal(session.history, locale)
             notes.append(text("resume.interrupted", locale))
+        if saved.running or history is not saved.history:
             self.checkpoint(session, False)
         return notes
 

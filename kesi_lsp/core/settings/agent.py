@@ -41,6 +41,8 @@ class AgentSettings:
     `max_message_megabytes` is the largest message a front end reads from its client; a bigger
     one is refused unread (`kesi_lsp.lsp.framing`, `kesi_lsp.acp.transport`).
     `permissions` are the user's rules (`core.permissions.rules`), from user-level settings only.
+    `respect_gitignore` leaves what the workspace's `.gitignore` files ignore out of list_files
+    and glob, as rg leaves it out of grep (`kesi_lsp.core.tools.gitignore`).
     `command_memory_limit` is the memory (MiB) a sandboxed command may use, 0 for no limit
     (`core.sandbox.bubblewrap.Limits`).
     `editor` is not a user setting: the front end says which editor it serves, so a sentence
@@ -57,6 +59,7 @@ class AgentSettings:
     approvals: ApprovalMode = "ask"
     prompt_caching: bool = True
     context_trimming: bool = True
+    respect_gitignore: bool = True
     context_budget: int = 50_000
     compaction: bool = True
     stream_idle_timeout: float = 60.0

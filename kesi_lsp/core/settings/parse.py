@@ -104,6 +104,7 @@ RULES: Final = (
     ),
     SettingRule("promptCaching", "prompt_caching", _is_bool, "settings.expect.bool", "bool"),
     SettingRule("contextTrimming", "context_trimming", _is_bool, "settings.expect.bool", "bool"),
+    SettingRule("respectGitignore", "respect_gitignore", _is_bool, "settings.expect.bool", "bool"),
     SettingRule(
         "contextBudget",
         "context_budget",

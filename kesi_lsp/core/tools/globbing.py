@@ -12,6 +12,10 @@ symlinks are resolved, strictly, and left out when they lead outside, into an ig
 nowhere. `**` never follows a symlink; a named segment may enter a symlinked folder that
 resolves inside, and the walk then remembers where that folder really is.
 
+With `.gitignore` rules (`gitignore`), what they ignore is neither matched nor walked into,
+and noted; a segment without wildcards names its folder, so `dist/*.js` still looks in an
+ignored `dist` (rg too searches a path it is given).
+
 Matches are counted as they are found and only the first ones in sorted order are kept, in
 small batches: no list of every match is built, sorted or freed in one go, since that holds the
 interpreter lock for long enough to stall the event loop even from a worker thread.
@@ -29,6 +33,7 @@ from pathlib import Path
 from typing import Final
 
 from kesi_lsp.core.paths import is_ignored, is_ignored_name, safe_path
+from kesi_lsp.core.tools.gitignore import GitIgnore
 
 BATCH: Final = 2048
 DOUBLE_STAR: Final = "**"
@@ -88,6 +93,19 @@ class Matches:
         self._batch = []
 
 
+def is_literal(segment: str) -> bool:
+    """A segment that names one entry (no `*`, `?` or `[`)."""
+    return not any(magic in segment for magic in "*?[")
+
+
+def entry_is_dir(entry: os.DirEntry[str]) -> bool:
+    """Whether the entry is a folder (following a symlink); False when that cannot be told."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
 def compile_segments(segments: Sequence[str]) -> list[Matcher | None]:
     """One matcher per segment (case-sensitive, as `fnmatchcase`); None stands for `**`."""
     return [
@@ -135,14 +153,23 @@ def _resolve_link(root: Path, folder: Folder, name: str) -> Path | None:
     return target
 
 
-def _walk(start: Folder) -> Iterator[tuple[Folder, list[os.DirEntry[str]]]]:
-    """`start` and every folder below it with their entries; never through a symlink."""
+def _walk(
+    start: Folder, gitignore: GitIgnore | None
+) -> Iterator[tuple[Folder, list[os.DirEntry[str]]]]:
+    """`start` and every folder below it with their entries; never through a symlink, nor
+    into a folder `gitignore` ignores."""
     stack = [start]
     while stack:
         folder = stack.pop()
         entries = _scan(folder)
         yield folder, entries
-        stack.extend(folder.child(e.name) for e in entries if _is_real_dir(e))
+        for entry in entries:
+            if not _is_real_dir(entry):
+                continue
+            if gitignore is not None and gitignore.ignores(folder.real, entry.name, True):
+                gitignore.skip(folder.child(entry.name).rel, True)
+                continue
+            stack.append(folder.child(entry.name))
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +179,8 @@ class Walk:
     root: Path
     matchers: list[Matcher | None]
     found: Matches
+    literal: list[bool]
+    gitignore: GitIgnore | None = None
 
     def select(
         self, folder: Folder, at: int, entries: list[os.DirEntry[str]] | None = None
@@ -163,19 +192,38 @@ class Walk:
             return
         matcher = self.matchers[at]
         if matcher is None:
-            for sub, listing in _walk(folder):
+            for sub, listing in _walk(folder, self.gitignore):
                 self.select(sub, at + 1, listing)
             return
         last = at + 1 == len(self.matchers)
         for entry in _scan(folder) if entries is None else entries:
-            if not matcher(entry.name):
+            if not matcher(entry.name) or self._left_out(folder, entry, at):
                 continue
             if last:
                 self._offer(folder, entry)
             else:
                 child = self._enter(folder, entry)
                 if child is not None:
-                    self.select(child, at + 1)
+                    self._below(folder, entry, at).select(child, at + 1)
+
+    def _below(self, folder: Folder, entry: os.DirEntry[str], at: int) -> Walk:
+        """The walk below a folder a segment entered: without `.gitignore` rules when the
+        segment named an ignored folder outright (what is in it is all ignored too)."""
+        if self.gitignore is None or not self.literal[at]:
+            return self
+        if not self.gitignore.ignores(folder.real, entry.name, True):
+            return self
+        return Walk(self.root, self.matchers, self.found, self.literal)
+
+    def _left_out(self, folder: Folder, entry: os.DirEntry[str], at: int) -> bool:
+        """Whether `.gitignore` leaves out an entry that matched segment `at` (noted if so)."""
+        if self.gitignore is None or self.literal[at]:
+            return False
+        is_dir = entry_is_dir(entry)
+        if not self.gitignore.ignores(folder.real, entry.name, is_dir):
+            return False
+        self.gitignore.skip(folder.child(entry.name).rel, is_dir)
+        return True
 
     def _offer(self, folder: Folder, entry: os.DirEntry[str]) -> None:
         """A name that matched the last segment: a match unless it is a symlink leading astray."""
@@ -197,9 +245,19 @@ class Walk:
         return folder.child(entry.name, str(target))
 
 
-def run_glob(root: Path, segments: Sequence[str], *, dirs_only: bool, keep: int) -> Matches:
-    """Walk `root` for the pattern's `segments`; the matches counted, the first `keep` kept."""
+def run_glob(
+    root: Path,
+    segments: Sequence[str],
+    *,
+    dirs_only: bool,
+    keep: int,
+    gitignore: GitIgnore | None = None,
+) -> Matches:
+    """Walk `root` for the pattern's `segments`; the matches counted, the first `keep` kept
+    (what `gitignore` ignores left out, and noted in it)."""
     dedupe = sum(segment == DOUBLE_STAR for segment in segments) > 1
     found = Matches(keep, dirs_only=dirs_only, dedupe=dedupe)
-    Walk(root, compile_segments(segments), found).select(Folder("", str(root)), 0)
+    literal = [is_literal(segment) for segment in segments]
+    walk = Walk(root, compile_segments(segments), found, literal, gitignore)
+    walk.select(Folder("", str(root)), 0)
     return found

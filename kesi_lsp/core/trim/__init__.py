@@ -13,7 +13,9 @@ first" as the context fills; KeSi does the same, by rules simple enough to test:
 - **Superseded** results: an older read_file of a file that was read again later (and that
   read succeeded), or an older call of the same search or command with the same input.
 - **Budget**: when the history's estimated size passes `budget_tokens`, results are cleared,
-  superseded ones first, then the oldest, until it is below `target_tokens`.
+  superseded ones first, then the oldest, until it is below `target_tokens`. The budget is the
+  `contextBudget` setting, or less when the model's window (as the API said it,
+  `kesi_lsp.core.model.window`) leaves less room.
 - **Read records stay honest**: clearing the latest read of a file removes the file's read
   record (`session.reads`), so write_file must read it again; the placeholder says so.
 
@@ -97,20 +99,23 @@ def policy_for(*, prompt_caching: bool, budget_tokens: int) -> TrimPolicy:
     )
 
 
-def trim_session(session: Session, locale: Locale, emit: EventSink = discard) -> TrimReport:
+def trim_session(
+    session: Session, locale: Locale, emit: EventSink = discard, *, budget: int | None = None
+) -> TrimReport:
     """Trim `session`'s history before a request, as its settings say (off: nothing).
 
     The loop calls this once before every request; most calls find nothing to do. When results
     were cleared, `emit` gets a notice saying how many and about how many tokens, so the user
     is not left wondering why the model asks for a file again. (`policy_for` and `apply` are
-    looked up in this module, so the token benchmark can count and vary trims.)
+    looked up in this module, so the token benchmark can count and vary trims.) `budget` is
+    the history's budget in estimated tokens (default: the `contextBudget` setting); the loop
+    passes less when the model's window leaves less room (`kesi_lsp.core.compaction`).
     """
     settings = session.settings
     if not settings.context_trimming:
         return TrimReport()
-    policy = policy_for(
-        prompt_caching=settings.prompt_caching, budget_tokens=settings.context_budget
-    )
+    budget = settings.context_budget if budget is None else budget
+    policy = policy_for(prompt_caching=settings.prompt_caching, budget_tokens=budget)
     cuts = plan(session.history, policy)
     if not cuts:
         return TrimReport()

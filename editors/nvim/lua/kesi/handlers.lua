@@ -17,13 +17,11 @@ local function run_for(client_id, run_id)
   return run
 end
 
---- The latest sub-total of each search still running, by the id of its tool call.
-local searches = {} ---@type table<string, table>
-
 local INDENT = '    '
 
---- `kesi/stream` {runId, kind, ...}: model text, tool lines, notices and usage, as they happen.
---- A sub-agent's events carry `depth` (and `parentToolUseId`): they are indented under the call.
+--- `kesi/stream` {runId, kind, ...}: model text as it streams, and every other event's lines
+--- as the server rendered them (`lines`/`line`, the session's locale); usage and turns also
+--- update the run's state. A sub-agent's text (its `depth`) is indented under the call.
 ---@param params table
 ---@param ctx lsp.HandlerContext
 function M.stream(_, params, ctx)
@@ -33,40 +31,21 @@ function M.stream(_, params, ctx)
   local output = require('kesi.output')
   local run = run_for(ctx.client_id, params.runId)
   local kind = params.kind
-  local indent = INDENT:rep(math.max(0, tonumber(params.depth) or 0))
   if kind == 'text' then
-    output.text(params.text or '', indent)
-  elseif kind == 'toolStart' then
-    output.tool_start(params.tool or '?', params.input, indent)
-  elseif kind == 'toolEnd' then
-    output.tool_end(params.tool or '?', params.isError == true, params.summary, indent)
-    local subtotal = params.toolUseId and searches[params.toolUseId]
-    if subtotal then -- the search's bill follows its result
-      searches[params.toolUseId] = nil
-      output.bill('search', subtotal, INDENT)
-    end
-    if params.tool == 'run_command' then
-      require('kesi.reload').unmodified() -- like VS Code, show what the command changed
-    end
-  elseif kind == 'notice' and (params.notice == 'workspace' or params.notice == 'sandbox') then
-    output.startup(tostring(params.text or '')) -- Day 15's 工作目錄：… / 指令沙箱：…
-  elseif kind == 'notice' then
-    output.notice(tostring(params.text or params.message or ''), false, params.notice)
+    output.text(params.text or '', INDENT:rep(math.max(0, tonumber(params.depth) or 0)))
+    return
+  end
+  output.story(params)
+  if kind == 'toolEnd' and params.tool == 'run_command' then
+    require('kesi.reload').unmodified() -- like VS Code, show what the command changed
   elseif kind == 'usage' then
     require('kesi.runs').usage(run, params.run or params.usage, params.session)
-    if params.purpose == 'compaction' and type(params.request) == 'table' then
-      output.bill('summary of the conversation', params.request)
-    elseif params.purpose == 'search' and params.parentToolUseId and type(params.subtotal) == 'table' then
-      searches[params.parentToolUseId] = params.subtotal
-    end
   elseif kind == 'turn' then
     require('kesi.runs').turn(run, params.turn, params.maxTurns)
-  elseif kind == 'edit' then
-    output.edit_applied(('%s %s'):format(params.tool or 'edit', params.path or ''))
   end
 end
 
---- `kesi/runFinished` {runId, status, statusText, text, usage, bill}: the footer, in the
+--- `kesi/runFinished` {runId, status, line, lines, bill, verified, ...}: the run's end, in the
 --- server's words (the session's locale; `bill` is the seed's Day 18 line).
 ---@param params table
 ---@param ctx lsp.HandlerContext
@@ -80,20 +59,16 @@ function M.run_finished(_, params, ctx)
   require('kesi.review').close_run(run.id)
   local verified = type(params.verified) == 'table' and params.verified or nil
   runs.finish(run, status, params.usage, verified)
-  local output = require('kesi.output')
-  if status ~= 'done' and type(params.text) == 'string' and params.text ~= '' then
-    -- Why it stopped (a done run's text is the model's, already streamed).
-    output.notice(params.text, true)
-  end
   if run.plan then -- the plan leaves the top; its final state stays in the run's story
     require('kesi.plan').clear()
     require('kesi.plan').record(run.plan)
   end
-  output.finish(status, runs.footer(params, run.cost), verified)
+  require('kesi.output').finish(params)
   require('kesi').finished(run, params)
 end
 
---- `kesi/plan` {runId, items}: the whole plan, at the top of the output, updated in place.
+--- `kesi/plan` {runId, items, lines, title, current}: the whole plan as the server wrote it, at
+--- the top of the output, updated in place.
 ---@param params table
 ---@param ctx lsp.HandlerContext
 function M.plan(_, params, ctx)
@@ -101,8 +76,8 @@ function M.plan(_, params, ctx)
     return
   end
   local run = run_for(ctx.client_id, params.runId)
-  require('kesi.runs').plan(run, params.items)
-  require('kesi.plan').show(params.items, run.title)
+  require('kesi.runs').plan(run, params)
+  require('kesi.plan').show(params, run.title)
 end
 
 --- `kesi/diagnostics` {uris} -> {items}: what every language server reports for those files.

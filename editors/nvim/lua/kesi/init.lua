@@ -49,7 +49,7 @@ function M.finished(run, finished)
     return
   end
   local level = run.status == 'done' and vim.log.levels.INFO or vim.log.levels.WARN
-  local msg = 'KeSi: ' .. runs.footer(finished, run.cost)
+  local msg = 'KeSi: ' .. tostring(finished.line or finished.status or '')
   local text = finished.text
   if run.status ~= 'done' and type(text) == 'string' and text ~= '' then
     msg = msg .. '\n' .. text
@@ -328,8 +328,8 @@ function M.status(bufnr)
   local run = runs.active_run(client.id)
   if run then
     local parts = { run.turn and ('turn ' .. run.turn) or 'running' }
-    local step = require('kesi.plan').step(run.plan)
-    if step then
+    local step = run.plan and run.plan.current
+    if type(step) == 'string' then
       if vim.fn.strchars(step) > 48 then
         step = vim.fn.strcharpart(step, 0, 47) .. '…'
       end
@@ -340,8 +340,8 @@ function M.status(bufnr)
   end
   local cost = runs.format_cost(runs.session_cost(client.id))
   local last = runs.last_finished(client.id)
-  local verdict = last and require('kesi.output').verdict(last.verified)
-  if verdict then
+  local verdict = last and last.verified and last.verified.text
+  if type(verdict) == 'string' then
     local mark = ({ verified = '✓', unverified = '?' })[last.verified.status] or '✗'
     return ('KeSi %s %s · %s'):format(mark, verdict, cost)
   end

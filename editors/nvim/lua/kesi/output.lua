@@ -1,7 +1,8 @@
 ---@mod kesi.output The `kesi://output` buffer: what KeSi says and does, as it happens.
 --- Model text streams in as prose; tool calls, their results, notices and the cost of each run
---- are lines of their own, each with a highlight group (see |kesi-highlights|). A search
---- sub-agent's text and tool lines are indented under the call that started it.
+--- are lines of their own, each with a highlight group (see |kesi-highlights|). The server
+--- renders those lines in the session's locale (a search sub-agent's indented under the call
+--- that started it); this buffer places and colours them.
 
 local config = require('kesi.config')
 
@@ -41,9 +42,6 @@ end
 --- Whether the last line holds model text that further deltas continue, and its indent.
 local in_text = false
 local text_indent = ''
-
---- The last notice of the current run, so the run's end does not repeat it.
-local last_notice = nil ---@type string?
 
 ---@return integer?
 local function find_buf()
@@ -261,111 +259,57 @@ function M.text(text, indent)
   text_indent = indent
 end
 
---- A short, readable form of a tool's input for its line in the output.
----@param tool string
----@param input table?
----@return string
-function M.describe_input(tool, input)
-  if type(input) ~= 'table' or type(input.items) == 'table' then
-    return '' -- the todo tool: the plan itself is at the top of the output
-  end
-  for _, key in ipairs({ 'command', 'task', 'file_path', 'path', 'pattern', 'glob' }) do
-    if type(input[key]) == 'string' then
-      local value = input[key]
-      if key == 'pattern' and type(input.path) == 'string' and input.path ~= '' then
-        value = ('%s in %s'):format(value, input.path)
-      end
-      return (value:gsub('\n', ' ⏎ '))
-    end
-  end
-  local ok, json = pcall(vim.json.encode, input)
-  return ok and json or ''
-end
-
 ---@param title string
 function M.header(title)
-  last_notice = nil
   local stamp = os.date('%H:%M:%S')
   add_lines({ ('── %s · %s ──'):format(title, stamp) }, 'KeSiHeader')
 end
 
----@param tool string
----@param input table?
----@param indent string? a sub-agent's tool call: indented under its parent
-function M.tool_start(tool, input, indent)
-  local detail = M.describe_input(tool, input)
-  local line = ('%s▸ %s%s'):format(indent or '', tool, detail ~= '' and (' ' .. detail) or '')
-  add_lines({ line }, 'KeSiTool')
-end
-
----@param tool string
----@param is_error boolean
----@param summary string?
----@param indent string?
-function M.tool_end(tool, is_error, summary, indent)
-  local text = (summary and summary ~= '') and summary or tool
-  text = text:gsub('\n', ' ⏎ ')
-  if is_error then
-    add_lines({ ('%s  ✗ %s'):format(indent or '', text) }, 'KeSiToolError')
-  else
-    add_lines({ ('%s  ✓ %s'):format(indent or '', text) }, 'KeSiToolOk')
-  end
-end
-
---- Notices that only inform (a resumed conversation, a summary of it) are not warnings.
+--- Notices that only inform (a resumed conversation, a summary of it) are not warnings, and
+--- Day 15's start-up lines (the working directory, the sandbox) are printed plainly.
 local calm = { resume = true, compaction = true, info = true }
+local startup = { workspace = true, sandbox = true }
 
----@param text string
----@param once boolean? skip it when it repeats the run's last notice
----@param kind string? the server's notice kind
-function M.notice(text, once, kind)
-  if once and text == last_notice then
-    return
+--- The highlight groups of a `kesi/stream` event's lines: its first line's, and the rest's
+--- (a search's bill after its call's result; an edit's diff has none).
+---@param params table
+---@return string? first, string? rest
+function M.groups(params)
+  local kind = params.kind
+  if kind == 'toolStart' then
+    return 'KeSiTool', 'KeSiTool'
+  elseif kind == 'toolEnd' then
+    return params.isError == true and 'KeSiToolError' or 'KeSiToolOk', 'KeSiCost'
+  elseif kind == 'notice' then
+    local group = startup[params.notice] and 'KeSiStartup' or calm[params.notice] and 'KeSiInfo' or 'KeSiNotice'
+    return group, group
+  elseif kind == 'usage' then
+    return 'KeSiCost', 'KeSiCost'
+  elseif kind == 'edit' then
+    return 'KeSiToolOk', nil
   end
-  last_notice = text
-  local lines = vim.split(text, '\n', { plain = true })
-  lines[1] = (calm[kind or ''] and 'ℹ ' or '! ') .. lines[1]
-  add_lines(lines, calm[kind or ''] and 'KeSiInfo' or 'KeSiNotice')
+  return nil, nil
 end
 
---- Token counts and cost of a summary or a search (one line of the bill).
----@param usage table
----@return string
-function M.format_bill(usage)
-  local parts = {}
-  if type(usage.requests) == 'number' and usage.requests > 1 then
-    table.insert(parts, ('%d requests'):format(usage.requests))
+--- The lines the server rendered for an event or a run's end (`lines`), one buffer line each.
+---@param params table
+---@return string[]
+function M.rendered(params)
+  local lines = type(params.lines) == 'table' and vim.tbl_map(tostring, params.lines) or {}
+  return #lines > 0 and vim.split(table.concat(lines, '\n'), '\n', { plain = true }) or {}
+end
+
+--- A `kesi/stream` event's lines, as the server wrote them (a sub-agent's already indented).
+---@param params table
+function M.story(params)
+  local lines, first, rest = M.rendered(params), M.groups(params)
+  local groups = vim.tbl_map(function()
+    return rest or false
+  end, lines)
+  groups[1] = first or false
+  if #lines > 0 then
+    M.lines(lines, groups)
   end
-  table.insert(
-    parts,
-    ('%d in / %d out tokens (%d cache read, %d cache write)'):format(
-      usage.inputTokens or 0,
-      usage.outputTokens or 0,
-      usage.cacheReadTokens or 0,
-      usage.cacheWriteTokens or 0
-    )
-  )
-  table.insert(parts, ('cost %s'):format(require('kesi.runs').format_cost(usage.costUsd or 0)))
-  return table.concat(parts, ' · ')
-end
-
---- A line of the bill of its own: what a summary or a search cost.
----@param label string "summary of the conversation" | "search"
----@param usage table
----@param indent string?
-function M.bill(label, usage, indent)
-  add_lines({ ('%s$ %s: %s'):format(indent or '', label, M.format_bill(usage)) }, 'KeSiCost')
-end
-
---- A start-up line (the working directory, the sandbox), indented as the seed prints it.
----@param text string
-function M.startup(text)
-  add_lines({ '  ' .. text }, 'KeSiStartup')
-end
-
----@param text string
-function M.edit_applied(text)
-  add_lines({ ('✎ %s'):format(text) }, 'KeSiToolOk')
 end
 
 local status_groups = {
@@ -375,41 +319,26 @@ local status_groups = {
   failed = 'KeSiFailed',
 }
 
-local verdict_groups = {
+M.verdict_groups = {
   verified = 'KeSiVerified',
   unverified = 'KeSiUnverified',
   failed = 'KeSiVerifyFailed',
 }
-local verdict_marks = { verified = '✓', unverified = '?', failed = '✗' }
 
---- The server's verdict on the run's changes (`kesi/runFinished.verified`), or nil: its word
---- (the server's own, `text`, when it sent one) and its line for the output.
----@param verified table?
----@return string? word, string? line
-function M.verdict(verified)
-  if type(verified) ~= 'table' or type(verified.status) ~= 'string' then
-    return nil, nil
+--- The end of a run (`kesi/runFinished`), in the server's words: the story's close (why it
+--- stopped, the verdict and its detail) but its bill, then the run's last line (its status,
+--- the verdict and the bill, `line`) as the footer.
+---@param params table
+function M.finish(params)
+  local bill = type(params.bill) == 'string' and params.bill ~= '' and params.bill or '\0'
+  local close = vim.tbl_filter(function(line)
+    return not line:find(bill, 1, true)
+  end, M.rendered(params))
+  local verified = type(params.verified) == 'table' and params.verified or {}
+  if #close > 0 then
+    add_lines(close, M.verdict_groups[verified.status] or 'KeSiNotice')
   end
-  local word = type(verified.text) == 'string' and verified.text
-    or (verified.status == 'failed' and 'verification failed' or verified.status)
-  local line = ('%s %s'):format(verdict_marks[verified.status] or '·', word)
-  if type(verified.detail) == 'string' and verified.detail ~= '' then
-    line = ('%s: %s'):format(line, verified.detail)
-  end
-  return word, line
-end
-
---- The end of a run: the server's verdict on its changes (when it gave one), then its footer
---- line (`kesi.runs.footer`: the server's status word, the verdict's and the bill).
----@param status string
----@param footer string
----@param verified table? `kesi/runFinished.verified`
-function M.finish(status, footer, verified)
-  local _, line = M.verdict(verified)
-  if line then
-    add_lines({ line }, verdict_groups[verified.status])
-  end
-  add_lines({ '── ' .. footer }, status_groups[status] or 'KeSiCost')
+  add_lines({ '── ' .. tostring(params.line or params.status) }, status_groups[params.status])
 end
 
 --- Remove everything (`:KeSiOutput clear`).

@@ -1,57 +1,33 @@
 ---@mod kesi.plan The run's plan at the top of `kesi://output`, updated in place (design §2.10).
 --- KeSi lists what it will do, item by item (the seed's Day 01), and moves through the list as it
---- works. The latest list sits at the top of the output buffer while the run lives; when the run
---- ends it leaves the top and its final state is written into the run's story.
+--- works; the server words the list (`title`, `lines`, `current`), this module places it. The
+--- latest list sits at the top of the output buffer while the run lives; when the run ends it
+--- leaves the top and its final state is written into the run's story.
 
 local M = {}
 
 M.ns = vim.api.nvim_create_namespace('kesi.plan')
 
-M.marks = { completed = '✓', in_progress = '▶', pending = '○' }
 M.groups = { completed = 'KeSiPlanDone', in_progress = 'KeSiPlanActive', pending = 'KeSiPlanPending' }
 
 --- The plan block now at the top: which buffer, how many lines.
 local shown = { buf = nil, count = 0 } ---@type { buf: integer?, count: integer }
 
----@param items table[] [{content, status}]
----@return integer done
-function M.done(items)
-  local n = 0
-  for _, item in ipairs(items) do
-    if item.status == 'completed' then
-      n = n + 1
-    end
-  end
-  return n
-end
-
---- The item in progress, as `step 2/3: Fix the sign` (nil when none is).
----@param items table[]?
----@return string?
-function M.step(items)
-  for i, item in ipairs(items or {}) do
-    if item.status == 'in_progress' then
-      return ('step %d/%d: %s'):format(i, #items, tostring(item.content))
-    end
-  end
-  return nil
-end
-
---- The plan as lines: a title, one line per item; and the highlight group of each line.
----@param items table[]
+--- The plan as lines: the server's head (with the run's `title`), then its line for each item;
+--- and the highlight group of each line (by the item's status).
+---@param plan table `kesi/plan` params: {items, lines, title}
 ---@param title string?
 ---@return string[] lines, string[] groups
-function M.lines(items, title)
-  local head = ('Plan (%d/%d done)'):format(M.done(items), #items)
+function M.lines(plan, title)
+  local head = tostring(plan.title or '')
   if title and title ~= '' then
     head = head .. ' · ' .. title
   end
   local lines, groups = { head }, { 'KeSiHeader' }
-  for _, item in ipairs(items) do
-    local status = item.status
-    local content = tostring(item.content or ''):gsub('\n', ' ')
-    table.insert(lines, ('  %s %s'):format(M.marks[status] or '·', content))
-    table.insert(groups, M.groups[status] or 'KeSiPlanPending')
+  for i, item in ipairs(plan.items or {}) do
+    local line = tostring((plan.lines or {})[i] or item.content or ''):gsub('\n', ' ')
+    table.insert(lines, '  ' .. line)
+    table.insert(groups, M.groups[item.status] or 'KeSiPlanPending')
   end
   return lines, groups
 end
@@ -68,12 +44,12 @@ local function highlight(buf, first, lines, groups)
   end
 end
 
---- Show `items` at the top of the output buffer, in place of the plan shown before.
----@param items table[]
+--- Show the plan at the top of the output buffer, in place of the plan shown before.
+---@param plan table `kesi/plan` params
 ---@param title string?
-function M.show(items, title)
+function M.show(plan, title)
   local output = require('kesi.output')
-  local lines, groups = M.lines(items, title)
+  local lines, groups = M.lines(plan, title)
   table.insert(lines, '')
   output.replace_top(shown.buf == output.buf() and shown.count or 0, lines, function(buf)
     vim.api.nvim_buf_clear_namespace(buf, M.ns, 0, #lines)
@@ -99,9 +75,9 @@ function M.forget()
 end
 
 --- Write the plan's final state into the run's story (it stays when the top is cleared).
----@param items table[]
-function M.record(items)
-  local lines, groups = M.lines(items, nil)
+---@param plan table `kesi/plan` params
+function M.record(plan)
+  local lines, groups = M.lines(plan, nil)
   require('kesi.output').lines(lines, groups)
 end
 

@@ -1,6 +1,7 @@
 ---@mod kesi.review The diff view for `kesi/reviewEdit`: before and after side by side.
---- A new tab page holds two scratch buffers in `:diffthis` mode. Buffer-local mappings answer
---- accept / accept for this session / reject; closing the view in any way is a reject.
+--- A new tab page holds two scratch buffers in `:diffthis` mode, under the server's title and
+--- question; buffer-local mappings give the server's answers, listed in its order (Deny first,
+--- the seed's words under zh-TW); closing the view in any way is a reject.
 --- Hunk by hunk (design.md §2.9): `]c` / `[c` move between hunks, `gh` accepts and `gH`
 --- rejects the hunk under the cursor; the right side shows what would land, and once every
 --- hunk is decided the answer goes (the text accepted, when some hunks were rejected).
@@ -65,6 +66,13 @@ local function scratch(name, lines, filetype)
   return buf
 end
 
+--- Text for a winbar: `%` doubled, so the server's words are never read as statusline items.
+---@param text string
+---@return string
+local function winbar_text(text)
+  return (tostring(text):gsub('%%', '%%%%'):gsub('\n', ' '))
+end
+
 --- The row of the first change, so the cursor lands on it.
 ---@param before string
 ---@param after string
@@ -78,19 +86,29 @@ local function first_change(before, after)
   return 1
 end
 
----@return string
-local function key_help()
+--- The keys that answer each decision (the close key rejects too).
+---@return table<string, string>
+local function decision_keys()
   local k = config.options.review.keys
-  return ('%s/%s hunk: %s keep · %s reject  ·  %s accept · %s accept for this session · %s reject · %s close = reject'):format(
-    ']c',
-    '[c',
-    k.accept_hunk,
-    k.reject_hunk,
-    k.accept,
-    k.accept_session,
-    k.reject,
-    k.close
-  )
+  local reject = k.close and k.close ~= '' and ('%s/%s'):format(k.reject, k.close) or k.reject
+  return { accept = k.accept, acceptSession = k.accept_session, reject = reject }
+end
+
+--- The help in the review's winbar: the server's question and its answers in its order (Deny
+--- first), each after the key that gives it, then the keys that go hunk by hunk.
+---@param params table the `kesi/reviewEdit` params: {question, actions: [{title, decision}]}
+---@return string
+function M.actions_help(params)
+  local keys, k = decision_keys(), config.options.review.keys
+  local answers = {}
+  for _, action in ipairs(type(params.actions) == 'table' and params.actions or {}) do
+    local key = keys[action.decision]
+    if key and key ~= '' then
+      table.insert(answers, ('%s %s'):format(key, tostring(action.title)))
+    end
+  end
+  local hunks = (']c/[c · %s ✓ · %s ✗'):format(k.accept_hunk, k.reject_hunk)
+  return ('%s  %s  ·  %s'):format(tostring(params.question or ''), table.concat(answers, ' · '), hunks)
 end
 
 M.hunk_ns = vim.api.nvim_create_namespace('kesi.review.hunks')
@@ -314,9 +332,9 @@ function M.open(params, on_decision)
     vim.wo[win][0].foldlevel = 0
   end
   vim.wo[left][0].winbar = ('%%#DiffDelete# before %%* %s'):format(created and '(new file)' or path)
-  vim.wo[right][0].winbar = ('%%#DiffAdd# KeSi proposes %%* %s  %%=%%#Comment#%s%%*'):format(
-    path,
-    key_help()
+  vim.wo[right][0].winbar = ('%%#DiffAdd# %s %%*  %%=%%#Comment#%s%%*'):format(
+    winbar_text(params.title or path),
+    winbar_text(M.actions_help(params))
   )
   pcall(vim.api.nvim_win_set_cursor, right, { first_change(before, after), 0 })
   vim.cmd('normal! zz')

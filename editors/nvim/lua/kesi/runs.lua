@@ -12,7 +12,7 @@ local M = {}
 ---@field usage table? the run's usage as the server last reported it
 ---@field finished integer? when it ended: 1 for the first run to end in this Neovim, 2 next...
 ---@field turn string? "2/20" while the model works on turn 2 of at most 20
----@field plan table[]? the model's plan, as last sent: [{content, status}]
+---@field plan table? the model's plan, as last sent: `kesi/plan` {items, lines, title, current}
 ---@field verified table? the server's verdict on the run's changes: {status, by, detail}
 
 ---@type table<string, kesi.Run>
@@ -42,28 +42,6 @@ end
 ---@return string
 function M.format_cost(usd)
   return ('$%.4f'):format(usd)
-end
-
---- What a run's end says, in the server's words: its status (`statusText`, the session's
---- locale) and the seed's bill line (`bill`, absent when the run made no request). An older
---- server that sends neither gets the status and the cost.
----@param finished table the `kesi/runFinished` params
----@param cost number the run's cost as last reported
----@return string
-function M.footer(finished, cost)
-  local status = type(finished.statusText) == 'string' and finished.statusText
-    or tostring(finished.status or 'done')
-  local word = require('kesi.output').verdict(finished.verified)
-  if word then
-    status = ('%s · %s'):format(status, word)
-  end
-  if type(finished.bill) == 'string' and finished.bill ~= '' then
-    return ('%s · %s'):format(status, finished.bill)
-  end
-  if type(finished.statusText) == 'string' then
-    return status -- the server said it made no request: there is no bill
-  end
-  return ('%s · %s'):format(status, M.format_cost(cost))
 end
 
 --- Record a run (idempotent: a stream notification may arrive before the command's answer).
@@ -118,9 +96,9 @@ function M.turn(run, turn, max_turns)
 end
 
 ---@param run kesi.Run
----@param items table[]
-function M.plan(run, items)
-  run.plan = items
+---@param plan table `kesi/plan` params
+function M.plan(run, plan)
+  run.plan = plan
   changed()
 end
 

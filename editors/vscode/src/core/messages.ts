@@ -2,13 +2,11 @@
  * Every sentence the extension itself shows, in English and Traditional Chinese.
  *
  * The server speaks in the user's `kesi.locale`, and whatever the server says the extension
- * shows as it came: the answers of /cost, /permissions, /revoke and /reset (`lines`,
- * `message`), a run's end (`statusText`, the seed's Day 18 `bill`). What is left here is the
- * extension's own UI (its commands, its server's state, its review), in the same setting so
- * one conversation never switches language halfway.
+ * shows as it came: every line of a run's story, its plan and its end (`line`, `lines`), the
+ * words of an edit review, the answers of /cost, /permissions, /revoke and /reset (`lines`,
+ * `message`). What is left here is the extension's own UI (its commands, its server's state,
+ * its views), in the same setting so one conversation never switches language halfway.
  */
-
-import type { RunStatus, Usage, VerdictStatus } from "./protocol";
 
 export type Locale = "en" | "zh-TW";
 
@@ -33,37 +31,14 @@ const EN = {
   "run.title.fix": "Fix this · {where}",
   "run.title.ask": "Ask · {prompt}",
   "run.title.other": "KeSi run",
-  "run.end.done": "done",
-  "run.end.cancelled": "cancelled",
-  "run.end.failed": "failed",
-  "run.end.limit": "stopped at a limit",
-  "review.ask": "KeSi wants to edit {path}. Keep this change?",
-  "review.askNew": "KeSi wants to create {path}. Keep this file?",
-  "review.title": "{path} (KeSi's proposed edit)",
-  "review.titleNew": "{path} (new file proposed by KeSi)",
-  "review.accept": "Accept",
-  "review.acceptSession": "Accept for This Session",
-  "review.reject": "Reject",
   "status.idle": "KeSi",
   "status.running": "KeSi: running",
   "status.tooltip.idle": "KeSi · session cost ${cost} · click to show the output",
   "status.tooltip.running": "KeSi is working · session cost ${cost} · click to cancel",
   "status.tooltip.stopped": "KeSi's server is not running · click to show the log",
   "status.tooltip.verdict": "Last run: {verdict}: {detail}",
-  "verify.verified": "verified",
-  "verify.failed": "verification failed",
-  "verify.unverified": "unverified",
-  "plan.title": "Plan ({done}/{total} done)",
-  "plan.summary": "{done}/{total} done",
-  "plan.step": "step {number}/{total}: {content}",
-  "plan.status.completed": "done",
-  "plan.status.in_progress": "in progress",
-  "plan.status.pending": "to do",
   "plan.finished": "run ended",
   "run.title.compact": "Compact the conversation",
-  "bill.compaction": "summary of the conversation: {tokens} · ${cost}",
-  "bill.search": "search: {requests} requests · {tokens} · ${cost}",
-  "bill.tokens": "input {input}, cache read {read}, cache write {write}, output {output}",
   "changes.top": "at the top",
   "changes.after": "after line {line}",
   "changes.line": "line {line}",
@@ -99,37 +74,14 @@ const ZH_TW: Record<MessageKey, string> = {
   "run.title.fix": "修這裡 · {where}",
   "run.title.ask": "提問 · {prompt}",
   "run.title.other": "KeSi 執行",
-  "run.end.done": "完成",
-  "run.end.cancelled": "已中斷",
-  "run.end.failed": "失敗",
-  "run.end.limit": "到達上限而停止",
-  "review.ask": "KeSi 想修改 {path}，要保留這個修改嗎？",
-  "review.askNew": "KeSi 想新增 {path}，要保留這個檔案嗎？",
-  "review.title": "{path}（KeSi 提議的修改）",
-  "review.titleNew": "{path}（KeSi 提議的新檔案）",
-  "review.accept": "接受",
-  "review.acceptSession": "這個 session 都接受",
-  "review.reject": "拒絕",
   "status.idle": "KeSi",
   "status.running": "KeSi：執行中",
   "status.tooltip.idle": "KeSi · 這個 session 花了 ${cost} · 點一下看輸出",
   "status.tooltip.running": "KeSi 正在工作 · 這個 session 花了 ${cost} · 點一下中斷",
   "status.tooltip.stopped": "KeSi 的伺服器沒有在執行 · 點一下看紀錄",
   "status.tooltip.verdict": "上一輪：{verdict}：{detail}",
-  "verify.verified": "已驗證",
-  "verify.failed": "驗證失敗",
-  "verify.unverified": "未驗證",
-  "plan.title": "計畫（完成 {done}/{total}）",
-  "plan.summary": "完成 {done}/{total}",
-  "plan.step": "第 {number}/{total} 步：{content}",
-  "plan.status.completed": "完成",
-  "plan.status.in_progress": "進行中",
-  "plan.status.pending": "待辦",
   "plan.finished": "這一輪已結束",
   "run.title.compact": "濃縮對話",
-  "bill.compaction": "濃縮對話：{tokens} · ${cost}",
-  "bill.search": "搜尋：{requests} 次請求 · {tokens} · ${cost}",
-  "bill.tokens": "input {input}、快取讀 {read}、快取寫 {write}、output {output}",
   "changes.top": "檔案開頭",
   "changes.after": "第 {line} 行之後",
   "changes.line": "第 {line} 行",
@@ -172,58 +124,4 @@ export function serverLines(result: unknown): string[] | undefined {
     return lines.map(String);
   }
   return typeof message === "string" ? [message] : undefined;
-}
-
-function count(n: number): string {
-  return n.toLocaleString("en-US");
-}
-
-/** One line of the bill for a summary or a search: its tokens (cache included) and cost. */
-export function formatBill(
-  key: "bill.compaction" | "bill.search",
-  usage: Usage,
-  locale: Locale,
-): string {
-  const tokens = t("bill.tokens", locale, {
-    input: count(usage.inputTokens),
-    read: count(usage.cacheReadTokens),
-    write: count(usage.cacheWriteTokens),
-    output: count(usage.outputTokens),
-  });
-  return t(key, locale, {
-    requests: count(usage.requests),
-    tokens,
-    cost: formatUsd(usage.costUsd),
-  });
-}
-
-/** A run's status in words: the server's `statusText` (its locale), else this client's. */
-export function runEndWord(
-  finished: { status: RunStatus; statusText?: string },
-  locale: Locale,
-): string {
-  if (typeof finished.statusText === "string" && finished.statusText !== "") {
-    return finished.statusText;
-  }
-  switch (finished.status) {
-    case "done":
-      return t("run.end.done", locale);
-    case "cancelled":
-      return t("run.end.cancelled", locale);
-    case "limit":
-      return t("run.end.limit", locale);
-    default:
-      return t("run.end.failed", locale);
-  }
-}
-
-export function verdictWord(status: VerdictStatus, locale: Locale): string {
-  switch (status) {
-    case "verified":
-      return t("verify.verified", locale);
-    case "failed":
-      return t("verify.failed", locale);
-    default:
-      return t("verify.unverified", locale);
-  }
 }

@@ -106,6 +106,14 @@ export interface Rendered {
   lines?: string[];
 }
 
+/** The lines the server rendered for an event or a run's end, `lines` else `line`. */
+export function renderedLines(value: Rendered): string[] {
+  if (Array.isArray(value.lines)) {
+    return value.lines.map(String);
+  }
+  return value.line ? [value.line] : [];
+}
+
 export interface TextEvent extends Nesting {
   runId: string;
   kind: "text";
@@ -488,7 +496,17 @@ export function asPlan(value: unknown): PlanParams | undefined {
     }
     items.push({ content: item.content, status: item.status as PlanStatus });
   }
-  return { runId: value.runId, items };
+  const lines = Array.isArray(value.lines) ? value.lines.map(String) : [];
+  if (lines.length !== items.length) {
+    return undefined;
+  }
+  return {
+    runId: value.runId,
+    items,
+    lines,
+    title: typeof value.title === "string" ? value.title : "",
+    current: typeof value.current === "string" ? value.current : null,
+  };
 }
 
 export function asDiagnosticsParams(value: unknown): DiagnosticsParams | undefined {

@@ -1,16 +1,23 @@
 /**
  * `kesi/reviewEdit` (design.md §2.7, step 1) as a diff editor: the proposed text beside the
- * current one, and a notification that asks Accept / Accept for This Session / Reject.
+ * current one, and a notification that asks the server's question with the server's buttons,
+ * in its order (Deny first) and its words (the seed's under zh-TW).
  *
  * Used when `kesi.review` is `diffEditor`; the default (`refactorPreview`) leaves the review
  * to VS Code's Refactor Preview of a `needsConfirmation` edit, with per-change checkboxes.
  */
 
-import { t, type Locale } from "./messages";
-
 export const REVIEW_SCHEME = "kesi-review";
 
 export type Decision = "accept" | "acceptSession" | "reject";
+
+const DECISIONS: readonly string[] = ["accept", "acceptSession", "reject"];
+
+/** One button of the review: the server's words, the decision it answers. */
+export interface ReviewAction {
+  title: string;
+  decision: Decision;
+}
 
 export interface ReviewParams {
   runId: string;
@@ -19,16 +26,41 @@ export interface ReviewParams {
   before: string | null;
   after: string;
   diff?: string;
+  title: string;
+  question: string;
+  actions: ReviewAction[];
+}
+
+function asActions(value: unknown): ReviewAction[] | undefined {
+  if (!Array.isArray(value) || value.length === 0) {
+    return undefined;
+  }
+  const actions: ReviewAction[] = [];
+  for (const action of value as { title?: unknown; decision?: unknown }[]) {
+    if (
+      typeof action?.title !== "string" ||
+      typeof action.decision !== "string" ||
+      !DECISIONS.includes(action.decision)
+    ) {
+      return undefined;
+    }
+    actions.push({ title: action.title, decision: action.decision as Decision });
+  }
+  return actions;
 }
 
 export function asReviewParams(value: unknown): ReviewParams | undefined {
   const v = value as Partial<ReviewParams> | null;
+  const actions = asActions(v?.actions);
   if (
     typeof v !== "object" ||
     v === null ||
     typeof v.uri !== "string" ||
     typeof v.path !== "string" ||
     typeof v.after !== "string" ||
+    typeof v.title !== "string" ||
+    typeof v.question !== "string" ||
+    actions === undefined ||
     !(typeof v.before === "string" || v.before === null || v.before === undefined)
   ) {
     return undefined;
@@ -40,6 +72,9 @@ export function asReviewParams(value: unknown): ReviewParams | undefined {
     before: v.before ?? null,
     after: v.after,
     diff: typeof v.diff === "string" ? v.diff : undefined,
+    title: v.title,
+    question: v.question,
+    actions,
   };
 }
 
@@ -49,37 +84,10 @@ export function reviewPaths(id: number, path: string): { before: string; after: 
   return { before: `/${id}/before/${clean}`, after: `/${id}/after/${clean}` };
 }
 
-export interface ReviewChoices {
-  accept: string;
-  acceptSession: string;
-  reject: string;
-}
-
-export function reviewChoices(locale: Locale): ReviewChoices {
-  return {
-    accept: t("review.accept", locale),
-    acceptSession: t("review.acceptSession", locale),
-    reject: t("review.reject", locale),
-  };
-}
-
 /** The button the user pressed, as the server's decision; dismissing is a rejection. */
-export function decisionFor(choice: string | undefined, choices: ReviewChoices): Decision {
-  if (choice === choices.accept) {
-    return "accept";
-  }
-  if (choice === choices.acceptSession) {
-    return "acceptSession";
-  }
-  return "reject";
-}
-
-export function reviewTitle(params: ReviewParams, locale: Locale): string {
-  return t(params.before === null ? "review.titleNew" : "review.title", locale, {
-    path: params.path,
-  });
-}
-
-export function reviewQuestion(params: ReviewParams, locale: Locale): string {
-  return t(params.before === null ? "review.askNew" : "review.ask", locale, { path: params.path });
+export function decisionFor(
+  choice: string | undefined,
+  actions: readonly ReviewAction[],
+): Decision {
+  return actions.find((action) => action.title === choice)?.decision ?? "reject";
 }

@@ -3,7 +3,7 @@
  * "KeSi: Cancel" (which cancels the newest live run).
  */
 
-import { formatUsd, t, verdictWord, type Locale } from "./messages";
+import { formatUsd, t, type Locale } from "./messages";
 import type { RunFinished, StreamEvent, Usage, Verdict } from "./protocol";
 
 export class RunTracker {
@@ -138,7 +138,7 @@ export function statusView(
   }
   const verdict = state.lastVerdict;
   if (verdict) {
-    const word = verdict.text ?? verdictWord(verdict.status, locale);
+    const word = verdict.text ?? verdict.status;
     const why = t("status.tooltip.verdict", locale, { verdict: word, detail: verdict.detail });
     return {
       text: `${VERDICT_ICON[verdict.status]} ${t("status.idle", locale)} · ${word} $${cost}`,

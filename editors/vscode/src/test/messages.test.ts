@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { asLocale, runEndWord, serverLines, t } from "../core/messages";
+import { asLocale, serverLines, t } from "../core/messages";
 
 describe("serverLines", () => {
   it("shows a session command's lines as the server worded them", () => {
@@ -21,13 +21,6 @@ describe("serverLines", () => {
     assert.equal(serverLines({}), undefined);
     assert.equal(serverLines({ lines: [] }), undefined);
     assert.equal(serverLines(null), undefined);
-  });
-});
-
-describe("runEndWord", () => {
-  it("prefers the server's word for the status", () => {
-    assert.equal(runEndWord({ status: "done", statusText: "完成" }, "en"), "完成");
-    assert.equal(runEndWord({ status: "limit" }, "en"), "stopped at a limit");
   });
 });
 

@@ -1,65 +1,73 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { planLines, planRows, planSummary, stepInProgress } from "../core/plan";
+import { planRows } from "../core/plan";
 import { asPlan, asRunFinished, type PlanItem } from "../core/protocol";
 import { statusView } from "../core/runState";
-import { StreamRenderer, toolDetail } from "../core/stream";
+import { StreamRenderer } from "../core/stream";
 
 const ITEMS: PlanItem[] = [
   { content: "Read calc.py", status: "completed" },
   { content: "Fix the sign", status: "in_progress" },
   { content: "Run the tests", status: "pending" },
 ];
+const PLAN = {
+  runId: "r",
+  items: ITEMS,
+  lines: ["〔✓ Read〕", "〔▶ Fix〕", "〔○ Run〕"],
+  title: "〔Plan 1/3〕",
+  current: "〔step 2/3〕",
+};
 
 describe("the plan", () => {
-  it("reads kesi/plan and refuses a malformed one", () => {
-    assert.deepEqual(asPlan({ runId: "r", items: ITEMS }), { runId: "r", items: ITEMS });
-    assert.equal(asPlan({ runId: "r", items: [{ content: "x", status: "doing" }] }), undefined);
+  it("reads kesi/plan with the server's lines, and refuses a malformed one", () => {
+    assert.deepEqual(asPlan(PLAN), PLAN);
+    assert.equal(asPlan({ ...PLAN, current: null })?.current, null);
+    assert.equal(asPlan({ ...PLAN, items: [{ content: "x", status: "doing" }] }), undefined);
+    assert.equal(asPlan({ ...PLAN, lines: ["one line for three items"] }), undefined);
     assert.equal(asPlan({ runId: "r" }), undefined);
   });
 
-  it("gives the view's rows, its summary and the step in progress", () => {
-    const rows = planRows(ITEMS, "en");
+  it("gives the view's rows the server's lines and each status its icon", () => {
+    const plan = asPlan(PLAN);
+    assert.ok(plan);
     assert.deepEqual(
-      rows.map((r) => [r.label, r.icon, r.description]),
+      planRows(plan).map((r) => [r.label, r.icon]),
       [
-        ["Read calc.py", "pass-filled", "done"],
-        ["Fix the sign", "arrow-circle-right", "in progress"],
-        ["Run the tests", "circle-large-outline", "to do"],
+        ["〔✓ Read〕", "pass-filled"],
+        ["〔▶ Fix〕", "arrow-circle-right"],
+        ["〔○ Run〕", "circle-large-outline"],
       ],
     );
-    assert.equal(planSummary(ITEMS, "en"), "1/3 done");
-    assert.equal(planSummary(ITEMS, "zh-TW"), "完成 1/3");
-    assert.equal(stepInProgress(ITEMS, "en"), "step 2/3: Fix the sign");
-    assert.equal(stepInProgress([{ content: "a", status: "pending" }], "en"), undefined);
   });
 
-  it("writes the final plan and the verdict as the run's last lines", () => {
+  it("writes the final plan and the server's close before the run's last line", () => {
     let text = "";
     const r = new StreamRenderer({ append: (s) => (text += s) }, () => "en");
     r.runStarted("r1", "Fix this · calc.py:2");
     const finished = asRunFinished({
       runId: "r1",
       status: "done",
-      usage: { costUsd: 0.0123 },
+      line: "〔done · verified · bill〕",
+      bill: "〔bill〕",
+      lines: ["  [verified] pytest -q passed (1 passed)", "  〔bill〕"],
       verified: { status: "verified", by: "pytest -q", detail: "pytest -q passed (1 passed)" },
     });
-    assert.ok(finished);
-    r.runFinished(finished, ITEMS);
+    const plan = asPlan(PLAN);
+    assert.ok(finished && plan);
+    r.runFinished(finished, plan);
     assert.equal(
       text,
       [
         "━━ Fix this · calc.py:2 ━━",
-        ...planLines(ITEMS, "en"),
-        "✓ verified: pytest -q passed (1 passed)",
-        "━━ done · verified · $0.0123 ━━",
+        "〔Plan 1/3〕",
+        "  〔✓ Read〕",
+        "  〔▶ Fix〕",
+        "  〔○ Run〕",
+        "  [verified] pytest -q passed (1 passed)",
+        "━━ 〔done · verified · bill〕 ━━",
         "",
       ].join("\n"),
     );
-  });
-
-  it("does not spell the plan out on the todo tool's line (the view shows it)", () => {
-    assert.equal(toolDetail({ items: ITEMS }), "");
   });
 
   it("reads a missing or malformed verdict as none", () => {
@@ -72,7 +80,12 @@ describe("the plan", () => {
       {
         running: false,
         sessionCostUsd: 0.5,
-        lastVerdict: { status: "failed", by: "pytest -q", detail: "pytest -q failed (1 failed)" },
+        lastVerdict: {
+          status: "failed",
+          text: "verification failed",
+          by: "pytest -q",
+          detail: "pytest -q failed (1 failed)",
+        },
       },
       true,
       "en",

@@ -1,14 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { kesiClientCapabilities } from "../core/protocol";
-import {
-  asReviewParams,
-  decisionFor,
-  reviewChoices,
-  reviewPaths,
-  reviewQuestion,
-  reviewTitle,
-} from "../core/review";
+import { asReviewParams, decisionFor, reviewPaths } from "../core/review";
 import { asReviewMode, needsRestart } from "../core/settings";
 
 const params = {
@@ -18,16 +11,24 @@ const params = {
   before: "a\n",
   after: "b\n",
   diff: "…",
+  title: "〔calc.py: KeSi's edit〕",
+  question: "〔keep it?〕",
+  actions: [
+    { title: "〔deny〕", decision: "reject" },
+    { title: "〔once〕", decision: "accept" },
+    { title: "〔session〕", decision: "acceptSession" },
+  ],
 };
 
 describe("diff-editor review", () => {
   it("maps the pressed button to the server's decision, and dismissal to reject", () => {
-    const choices = reviewChoices("en");
-    assert.equal(decisionFor("Accept", choices), "accept");
-    assert.equal(decisionFor("Accept for This Session", choices), "acceptSession");
-    assert.equal(decisionFor("Reject", choices), "reject");
-    assert.equal(decisionFor(undefined, choices), "reject");
-    assert.equal(decisionFor("接受", reviewChoices("zh-TW")), "accept");
+    const review = asReviewParams(params);
+    assert.ok(review);
+    assert.equal(decisionFor("〔once〕", review.actions), "accept");
+    assert.equal(decisionFor("〔session〕", review.actions), "acceptSession");
+    assert.equal(decisionFor("〔deny〕", review.actions), "reject");
+    assert.equal(decisionFor(undefined, review.actions), "reject");
+    assert.equal(decisionFor("Accept", review.actions), "reject");
   });
 
   it("reads the request, new files included, and refuses malformed ones", () => {
@@ -37,13 +38,13 @@ describe("diff-editor review", () => {
     assert.equal(asReviewParams(null), undefined);
   });
 
-  it("says what is proposed, for an edit and for a new file", () => {
-    assert.equal(reviewTitle(params, "en"), "calc.py (KeSi's proposed edit)");
+  it("refuses a request without the server's words or with an unknown decision", () => {
+    assert.equal(asReviewParams({ ...params, question: undefined }), undefined);
+    assert.equal(asReviewParams({ ...params, actions: [] }), undefined);
     assert.equal(
-      reviewQuestion({ ...params, before: null }, "en"),
-      "KeSi wants to create calc.py. Keep this file?",
+      asReviewParams({ ...params, actions: [{ title: "x", decision: "maybe" }] }),
+      undefined,
     );
-    assert.equal(reviewQuestion(params, "zh-TW"), "KeSi 想修改 calc.py，要保留這個修改嗎？");
   });
 
   it("keeps the file name last in the virtual documents' paths", () => {
