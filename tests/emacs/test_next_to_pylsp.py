@@ -58,7 +58,8 @@ def test_kesi_and_pylsp_behind_rass(open_emacs: OpenEmacs, scripted_api, tmp_pat
     ed = open_emacs(
         project, "calc.py", env={"ANTHROPIC_BASE_URL": api.base_url, "ANTHROPIC_API_KEY": FAKE_KEY}
     )
-    ed.eval('(progn (setq kesi-program \'("rass" "--" "pylsp" "--" "kesi-lsp")) t)')
+    preset = Path(__file__).with_name("rass_patient.py")  # rass's 3 s initialize wait
+    ed.eval(f'(progn (setq kesi-program \'("rass" "{preset}" "--" "pylsp" "--" "kesi-lsp")) t)')
     kesi = KesiEmacs(ed)
     kesi.start()
 
