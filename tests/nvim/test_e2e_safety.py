@@ -110,7 +110,7 @@ def test_text_typed_where_kesi_edits_after_it_read_is_never_overwritten(
     ed = kesi.ed
     calc = ed.file_buffer("calc.py")
     ed.keys(f"{FAULTY_LINE}G:KeSiFix<CR>")
-    kesi.wait_output("  ✓ ")  # read_file has answered
+    kesi.wait_output("→ read")  # read_file has answered (the server's result line)
     # On the very line KeSi replaces (typing elsewhere would not stop the edit: Day 9).
     ed.keys(f"{FAULTY_LINE}GA  # my own note<Esc>")
     mine = CALC_BUGGY.splitlines()

@@ -74,6 +74,7 @@ def test_starts_the_server_and_offers_every_command(vscode: OpenVSCode, tmp_path
         "maxToolFailures": 3,
         "commandTimeout": 120,
         "sandbox": "auto",
+        "commandMemoryLimit": 4096,
         "promptCaching": True,
         "contextTrimming": True,
         "contextBudget": 50000,
@@ -82,6 +83,8 @@ def test_starts_the_server_and_offers_every_command(vscode: OpenVSCode, tmp_path
         "searchMaxTurns": 10,
         "locale": "en",
         "changeSets": True,
+        "respectGitignore": True,
+        "maxMessageMegabytes": 64,
         "approvals": "ask",
         "permissions": {},
     }
