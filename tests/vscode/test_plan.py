@@ -59,6 +59,7 @@ def test_the_plan_view_the_step_in_progress_and_the_verdict(
 
     # While the edit waits in the Refactor Preview, the plan shows step 2 in progress.
     wb.refactor_preview()
+    wb.open_plan()  # a collapsed pane stays collapsed through the reveal on the first plan
     in_progress = ["✓ Read calc.py", "▶ Fix the sign", "○ Run the tests"]
     # The tree redraws on its own time: the preview can be up a moment before the view is.
     wb.wait_until(

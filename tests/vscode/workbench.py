@@ -251,6 +251,12 @@ class Workbench:
         header = self.page.locator(".pane-header", has_text="KeSi Plan")
         return self.page.locator(".pane", has=header).first
 
+    def open_plan(self) -> None:
+        """Open the KeSi Plan pane as a user would, by its header, when it is collapsed."""
+        header = self.plan_view().locator(".pane-header").first
+        if header.get_attribute("aria-expanded") == "false":
+            header.click()
+
     def plan_rows(self) -> list[str]:
         """The rows of the KeSi Plan view as they read: the step, and after it its description
         when it has one ("Fix the sign · in progress")."""
