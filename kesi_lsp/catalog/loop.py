@@ -287,6 +287,12 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "- shell 指令執行時已經啟用工作目錄的虛擬環境 {venv}：它的 bin 排在 PATH 最前面，"
         "python、pip、pytest 用的都是專案自己的。",
     ),
+    "loop.prompt.env.withheld": (  # new: issue 29
+        "- Shell commands do not get these credential variables of the user's environment "
+        "(withheld on purpose; the user can pass one with the passEnv setting): {names}",
+        "- shell 指令拿不到使用者環境裡的這些憑證變數（刻意不給；使用者可以用 passEnv "
+        "設定放行）：{names}",
+    ),
     "loop.prompt.env.edits": (
         "- Changes you make with edit_file and write_file go to the user's editor; the user may "
         "look at the diff first and accept or reject it.",

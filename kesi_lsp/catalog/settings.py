@@ -70,4 +70,8 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
     "settings.expect.locale": ('"en" or "zh-TW"', "「en」或「zh-TW」"),
     "settings.expect.api_key": ("a non-empty string", "非空字串"),
     "settings.expect.base_url": ("an http:// or https:// URL", "http:// 或 https:// 開頭的網址"),
+    "settings.expect.names": (
+        'a list of environment variable names, such as ["GH_TOKEN"]',
+        '環境變數名稱的清單，例如 ["GH_TOKEN"]',
+    ),
 }

@@ -73,6 +73,7 @@ from kesi_lsp.core.prompt import PromptEnvironment, system_blocks
 from kesi_lsp.core.redaction import Redactor, redactor_for
 from kesi_lsp.core.redaction.values import redact_value
 from kesi_lsp.core.repeats import RepeatWatch
+from kesi_lsp.core.sandbox.env import withheld_names
 from kesi_lsp.core.sandbox.selection import describe
 from kesi_lsp.core.sandbox.toolchain import workspace_venv
 from kesi_lsp.core.stream import TurnResult, stream_turn
@@ -115,7 +116,7 @@ class _Run:
 
     def __init__(self, ctx: ToolContext, model: ModelClient) -> None:
         self.verification = Verification(ctx.locale)
-        self.redact = redactor_for(ctx.environ, ctx.locale)
+        self.redact = redactor_for(ctx.environ, ctx.locale, ctx.session.settings.pass_env)
         self.bill = RunBill(ctx.session, ctx.emit)
         self.ctx = dataclasses.replace(
             ctx, model=model, bill=self.bill, emit=self._emit_to(ctx.emit, self.redact)
@@ -324,6 +325,7 @@ class _Run:
             unsaved=tuple(sorted(unsaved)),
             approvals=self.settings.approvals,
             venv=_venv_name(root),
+            withheld=withheld_names(self.ctx.environ, self.settings.pass_env),
         )
 
     def _unchanged(self, name: str, tool_input: object, outcome: ToolResult) -> ToolResult:

@@ -38,6 +38,8 @@ class PromptEnvironment:
     ignored_names: Collection[str] = IGNORED_NAMES
     venv: str | None = None
     """The workspace virtualenv every command runs with (relative to the workspace), if any."""
+    withheld: tuple[str, ...] = ()
+    """The credential variables commands do not get (names only, `core.sandbox.env`)."""
 
 
 def rules_block(locale: Locale) -> str:
@@ -64,6 +66,8 @@ def environment_block(env: PromptEnvironment, locale: Locale) -> str:
     lines.extend(f"- {line}" for line in prompt_lines(env.sandbox, locale))
     if env.venv is not None:  # design §3: the prompt names the venv commands run with
         lines.append(text("loop.prompt.env.venv", locale, venv=env.venv))
+    if env.withheld:  # issue 29: the model knows why `echo $GH_TOKEN` prints nothing
+        lines.append(text("loop.prompt.env.withheld", locale, names=sep.join(env.withheld)))
     # The model must know whether the user sees a change before it lands (Day 16's honesty).
     accepted = env.approvals == "acceptEdits"
     lines.append(

@@ -108,13 +108,15 @@ FOLDER_FORBIDDEN: Final = (
     "commandMemoryLimit",
     "approvals",
     "permissions",
+    "passEnv",
 )
 """Settings a folder-scoped answer may not set. The answer for a folder includes the folder's
 own settings file (VS Code's `.vscode/settings.json`, Emacs' `.dir-locals.el`), which arrives
 with a cloned repository: a `baseUrl` there would send the user's API key and code to whoever
 wrote it, `sandbox: off` would unconfine the commands, `approvals: acceptEdits` would skip the
-review of edits, `permissions` would grant the project's own commands. Only the
-initializationOptions and the unscoped answer (the user's own settings) may set them."""
+review of edits, `permissions` would grant the project's own commands, `passEnv` would hand
+the user's tokens to the project's own scripts. Only the initializationOptions and the unscoped
+answer (the user's own settings) may set them."""
 
 
 def _without_credentials(value: object, uri: str) -> Mapping[str, object]:

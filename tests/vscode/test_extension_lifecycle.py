@@ -87,6 +87,7 @@ def test_starts_the_server_and_offers_every_command(vscode: OpenVSCode, tmp_path
         "maxMessageMegabytes": 64,
         "approvals": "ask",
         "permissions": {},
+        "passEnv": [],
     }
     assert params["capabilities"]["window"]["workDoneProgress"] is True
     assert params["capabilities"]["workspace"]["workspaceEdit"]["changeAnnotationSupport"]

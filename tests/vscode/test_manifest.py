@@ -28,6 +28,7 @@ USER_ONLY = {
     "kesi.baseUrl",
     "kesi.approvals",
     "kesi.permissions",
+    "kesi.passEnv",
 }
 
 
@@ -44,7 +45,8 @@ def test_defaults_match_the_server() -> None:
         if key in NO_DEFAULT:
             assert declared["default"] == "" and getattr(defaults, attr) is None
             continue
-        assert declared["default"] == getattr(defaults, attr), key
+        default = getattr(defaults, attr)
+        assert declared["default"] == (list(default) if isinstance(default, tuple) else default)
         assert len(declared.get("markdownDescription", declared.get("description", ""))) > 10
 
 

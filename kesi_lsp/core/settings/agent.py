@@ -45,6 +45,9 @@ class AgentSettings:
     and glob, as rg leaves it out of grep (`kesi_lsp.core.tools.gitignore`).
     `command_memory_limit` is the memory (MiB) a sandboxed command may use, 0 for no limit
     (`core.sandbox.bubblewrap.Limits`).
+    `pass_env` names host variables that shell commands get although they look like
+    credentials (`core.sandbox.env`), from user-level settings only; their values are still
+    redacted from what a command prints.
     `editor` is not a user setting: the front end says which editor it serves, so a sentence
     that sends the user to the seed's `/reset` names that editor's own command.
     """
@@ -71,3 +74,4 @@ class AgentSettings:
     api_key: str | None = None
     base_url: str | None = None
     permissions: PermissionRules = field(default_factory=PermissionRules)
+    pass_env: tuple[str, ...] = ()

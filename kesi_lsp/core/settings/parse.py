@@ -28,7 +28,8 @@ DEFAULTS: Final = AgentSettings()
 ENV_PREFIX: Final = "KESI_"
 
 Check = Callable[[object], bool]
-Kind = Literal["text", "int", "number", "bool"]
+Kind = Literal["text", "int", "number", "bool", "names"]
+_NAME: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _is_int(low: int, high: int) -> Check:
@@ -49,6 +50,11 @@ def _is_url(v: object) -> bool:
 
 def _is_bool(v: object) -> bool:
     return isinstance(v, bool)
+
+
+def _is_names(v: object) -> bool:
+    """A list of environment variable names (`passEnv`)."""
+    return isinstance(v, list | tuple) and all(isinstance(n, str) and _NAME.fullmatch(n) for n in v)
 
 
 @dataclass(frozen=True)
@@ -138,6 +144,7 @@ RULES: Final = (
     ),
     SettingRule("apiKey", "api_key", _is_text, "settings.expect.api_key", from_env=False),
     SettingRule("baseUrl", "base_url", _is_url, "settings.expect.base_url", from_env=False),
+    SettingRule("passEnv", "pass_env", _is_names, "settings.expect.names", "names"),
 )
 PERMISSIONS_KEY: Final = "permissions"
 """The user's permission rules (`settings.permission_rules`): a JSON object of lists, so no
@@ -191,6 +198,8 @@ def _from_text(raw: str, kind: Kind) -> object:
             return raw
     if kind == "bool" and value.lower() in _TRUE | _FALSE:
         return value.lower() in _TRUE
+    if kind == "names":  # KESI_PASS_ENV="GH_TOKEN NPM_TOKEN" or "GH_TOKEN,NPM_TOKEN"
+        return re.split(r"[\s,]+", value)
     return raw
 
 
@@ -205,6 +214,15 @@ def environment_settings(environ: Mapping[str, str]) -> EnvironmentSettings:
         values[rule.key] = _from_text(raw, rule.kind)
         names[rule.key] = rule.env
     return EnvironmentSettings(values, names)
+
+
+def _trusted(value: object, kind: Kind) -> object:
+    """A checked value as AgentSettings holds it (a number as float, names as a tuple)."""
+    if kind == "number":
+        return float(value)  # type: ignore[arg-type]
+    if kind == "names":
+        return tuple(dict.fromkeys(value))  # type: ignore[call-overload]
+    return value
 
 
 def _describe(value: object) -> str:
@@ -265,7 +283,7 @@ def parse_settings(
             continue
         value = merged[rule.key]
         if rule.check(value):
-            values_ok[rule.attr] = float(value) if rule.kind == "number" else value  # type: ignore[arg-type]
+            values_ok[rule.attr] = _trusted(value, rule.kind)
             continue
         problems.append(_problem(rule, value, spelled[rule.key], locale))
     if PERMISSIONS_KEY in merged:

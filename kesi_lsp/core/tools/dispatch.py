@@ -41,7 +41,7 @@ READ_ONLY_TOOLS: Final = frozenset({"read_file", "list_files", "glob", "grep"})
 
 def redacted(result: ToolResult, ctx: ToolContext) -> ToolResult:
     """The result with every secret replaced: the one place tool text passes before it leaves."""
-    redact = redactor_for(ctx.environ, ctx.locale)
+    redact = redactor_for(ctx.environ, ctx.locale, ctx.session.settings.pass_env)
     summary = None if result.summary is None else redact(result.summary)
     content = redact(result.text)
     if content is result.text and summary == result.summary:

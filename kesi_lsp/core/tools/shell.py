@@ -29,7 +29,7 @@ from kesi_lsp.core.diagnostics.watch import Before, disk_signatures
 from kesi_lsp.core.events import CommandFinished, Notice
 from kesi_lsp.core.paths import relative
 from kesi_lsp.core.sandbox import children
-from kesi_lsp.core.sandbox.env import scrub_environment
+from kesi_lsp.core.sandbox.env import passed_variables, scrub_environment
 from kesi_lsp.core.sandbox.hidden import explain
 from kesi_lsp.core.summary import summarize
 from kesi_lsp.core.tools.context import ToolContext
@@ -264,6 +264,7 @@ async def run_command(args: dict[str, str], ctx: ToolContext) -> ToolResult:
     root = ctx.session.root
     timeout = ctx.session.settings.command_timeout
     env = scrub_environment(ctx.sandbox.environment(ctx.environ, root))
+    env |= passed_variables(ctx.environ, ctx.session.settings.pass_env)
     watched = await _watch(ctx)
     try:
         proc = await _spawn(ctx.sandbox.argv(actual, root), root, env)

@@ -72,6 +72,7 @@ describe("initializationOptions", () => {
           commandMemoryLimit: 4096,
           approvals: "ask",
           permissions: {},
+          passEnv: [],
         },
       },
     );
@@ -95,6 +96,7 @@ describe("initializationOptions", () => {
           commandMemoryLimit: 4096,
           approvals: "ask",
           permissions: {},
+          passEnv: [],
         },
       },
     );
@@ -103,7 +105,15 @@ describe("initializationOptions", () => {
         (key) => merged[key],
         () => undefined,
       ),
-      { kesi: { sandbox: "auto", commandMemoryLimit: 4096, approvals: "ask", permissions: {} } },
+      {
+        kesi: {
+          sandbox: "auto",
+          commandMemoryLimit: 4096,
+          approvals: "ask",
+          permissions: {},
+          passEnv: [],
+        },
+      },
     );
   });
 
@@ -132,6 +142,28 @@ describe("initializationOptions", () => {
     );
     assert.equal(
       needsRestart((section) => section === "kesi.permissions"),
+      true,
+    );
+  });
+
+  it("takes passEnv from the user's settings only (a project cannot pass itself your tokens)", () => {
+    const merged: Record<string, unknown> = { passEnv: ["AWS_SECRET_ACCESS_KEY"] };
+    assert.deepEqual(
+      initializationOptions(
+        (key) => merged[key],
+        () => undefined,
+      ).kesi.passEnv,
+      [],
+    );
+    assert.deepEqual(
+      initializationOptions(
+        (key) => merged[key],
+        (key) => (key === "passEnv" ? ["GH_TOKEN"] : undefined),
+      ).kesi.passEnv,
+      ["GH_TOKEN"],
+    );
+    assert.equal(
+      needsRestart((section) => section === "kesi.passEnv"),
       true,
     );
   });
@@ -166,7 +198,14 @@ describe("serverSection", () => {
     };
     assert.deepEqual(
       serverSection(section, () => undefined),
-      { model: "m", sandbox: "auto", commandMemoryLimit: 4096, approvals: "ask", permissions: {} },
+      {
+        model: "m",
+        sandbox: "auto",
+        commandMemoryLimit: 4096,
+        approvals: "ask",
+        permissions: {},
+        passEnv: [],
+      },
     );
     assert.equal(
       serverSection(null, () => undefined),
@@ -185,7 +224,14 @@ describe("serverSection", () => {
     // Nothing set by the user: the defaults, so removing "off" really turns the sandbox on.
     assert.deepEqual(
       serverSection(fromProject, () => undefined),
-      { model: "m", sandbox: "auto", commandMemoryLimit: 4096, approvals: "ask", permissions: {} },
+      {
+        model: "m",
+        sandbox: "auto",
+        commandMemoryLimit: 4096,
+        approvals: "ask",
+        permissions: {},
+        passEnv: [],
+      },
     );
     const user: Record<string, unknown> = { baseUrl: "https://gateway.example", apiKey: "sk-u" };
     assert.deepEqual(
@@ -196,6 +242,7 @@ describe("serverSection", () => {
         commandMemoryLimit: 4096,
         approvals: "ask",
         permissions: {},
+        passEnv: [],
         baseUrl: "https://gateway.example",
       },
     );
