@@ -81,6 +81,7 @@ from kesi_lsp.core.tool_calls import run_calls
 from kesi_lsp.core.tools.context import ToolContext
 from kesi_lsp.core.tools.result import ToolResult
 from kesi_lsp.core.trim.unchanged import unchanged_read
+from kesi_lsp.core.untrusted import marked_history
 from kesi_lsp.core.verification.tracker import Verification
 
 CUT_OFF: dict[str, tuple[str, LimitKind]] = {
@@ -300,7 +301,8 @@ class _Run:
         """The request: model, system prompt (rules + this request's environment), tools,
         history (with the conversation's cache breakpoint when caching is on)."""
         caching = self.settings.prompt_caching
-        messages = with_cache_breakpoint(self.history) if caching else list(self.history)
+        marked = marked_history(self.history, self.locale)  # outside content as data (Day 16)
+        messages = with_cache_breakpoint(marked) if caching else marked
         return {
             "model": self.settings.model,
             "max_tokens": self.settings.max_tokens,
