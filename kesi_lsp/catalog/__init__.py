@@ -15,6 +15,7 @@ from typing import Final, Literal, TypeGuard
 
 from kesi_lsp.catalog import (
     acp,
+    audit,
     changes,
     common,
     compaction,
@@ -60,6 +61,7 @@ _DOMAINS = (
     permissions,
     sandbox,
     redaction,
+    audit,
     runs,
     changes,
     delivery,

@@ -46,6 +46,8 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "ApprovalMode",
     "Approver",
     "Attachment",
+    "AuditLog",
+    "AuditTrail",
     "Block",
     "ChangeOutcome",
     "ChangeRefusal",
@@ -124,6 +126,10 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "WorkspaceView",
     "ask_task",
     "attached_task",
+    "audit_directory",
+    "audit_lines",
+    "audit_mcp_call",
+    "audit_network_grant",
     "bill_line",
     "clip_note",
     "clipped_last",
@@ -202,6 +208,14 @@ if TYPE_CHECKING:
         Refused,
         consult,
         refusal,
+    )
+    from kesi_lsp.core.audit import (
+        AuditLog,
+        AuditTrail,
+        audit_directory,
+        audit_lines,
+        audit_mcp_call,
+        audit_network_grant,
     )
     from kesi_lsp.core.changes.actions import Outcome as ChangeOutcome
     from kesi_lsp.core.changes.actions import Refusal as ChangeRefusal

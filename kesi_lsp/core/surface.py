@@ -12,6 +12,14 @@ EXPORTS: Final[dict[str, str]] = {
     # secrets never leave (issue 29): the server's log file uses the same redactor as the tools
     "Redactor": "redaction",
     "redactor_for": "redaction",
+    # the audit log (issue 29): `kesi.audit`, `kesi-lsp audit`, and the hooks for MCP calls and
+    # network grants (`audit_mcp_call(ctx, ...)`, `audit_network_grant(ctx, ...)`)
+    "AuditLog": "audit",
+    "AuditTrail": "audit",
+    "audit_directory": "audit",
+    "audit_lines": "audit",
+    "audit_mcp_call": "audit",
+    "audit_network_grant": "audit",
     # the approver seam and its typed answers
     "Allowed": "approval",
     "Answer": "approval",

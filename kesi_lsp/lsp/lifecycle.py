@@ -109,13 +109,15 @@ FOLDER_FORBIDDEN: Final = (
     "approvals",
     "permissions",
     "passEnv",
+    "auditLog",
 )
 """Settings a folder-scoped answer may not set. The answer for a folder includes the folder's
 own settings file (VS Code's `.vscode/settings.json`, Emacs' `.dir-locals.el`), which arrives
 with a cloned repository: a `baseUrl` there would send the user's API key and code to whoever
 wrote it, `sandbox: off` would unconfine the commands, `approvals: acceptEdits` would skip the
 review of edits, `permissions` would grant the project's own commands, `passEnv` would hand
-the user's tokens to the project's own scripts. Only the initializationOptions and the unscoped
+the user's tokens to the project's own scripts, `auditLog: false` would hide what it made KeSi
+do. Only the initializationOptions and the unscoped
 answer (the user's own settings) may set them."""
 
 

@@ -88,6 +88,7 @@ def test_starts_the_server_and_offers_every_command(vscode: OpenVSCode, tmp_path
         "approvals": "ask",
         "permissions": {},
         "passEnv": [],
+        "auditLog": True,
     }
     assert params["capabilities"]["window"]["workDoneProgress"] is True
     assert params["capabilities"]["workspace"]["workspaceEdit"]["changeAnnotationSupport"]

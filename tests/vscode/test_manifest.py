@@ -29,6 +29,7 @@ USER_ONLY = {
     "kesi.approvals",
     "kesi.permissions",
     "kesi.passEnv",
+    "kesi.auditLog",
 }
 
 

@@ -107,6 +107,17 @@ function say(result: unknown): void {
   }
 }
 
+/** `kesi.audit`: the server's lines in a read-only log document beside the editor. */
+function showAudit(result: unknown): void {
+  const lines = serverLines(result);
+  if (!lines) {
+    return;
+  }
+  void vscode.workspace
+    .openTextDocument({ content: lines.join("\n") + "\n", language: "log" })
+    .then((document) => vscode.window.showTextDocument(document, { preview: true }));
+}
+
 /** Tell the user what the server answered. */
 function present(
   runs: Runs,
@@ -144,6 +155,9 @@ function present(
       say(result);
       break;
     }
+    case "kesi.audit":
+      showAudit(result);
+      break;
     case "kesi.reset":
     case "kesi.permissions":
     case "kesi.revoke":

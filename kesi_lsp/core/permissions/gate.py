@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,18 @@ from kesi_lsp.core.permissions.shellwords import parse
 from kesi_lsp.core.sandbox.env import home_from
 from kesi_lsp.core.session import Session
 from kesi_lsp.core.settings.permission_rules import Rule
+
+
+@dataclass(frozen=True)
+class CommandDecision:
+    """How a command was decided: the classifier's `verdict` and `reason`, who decided (`by`:
+    the classifier, the red line, a rule, a session grant, the user) and the user's `answer`
+    (`once`, `session`, `deny`) when asked."""
+
+    verdict: str
+    reason: str
+    by: str
+    answer: str | None = None
 
 
 def _package() -> Any:
@@ -57,6 +70,7 @@ class PermissionGate:
         self._home = home.resolve() if home is not None else home_from({})
         self._masked = secrets_masked
         self._runs_as: dict[str, str] = {}
+        self._decisions: dict[str, CommandDecision] = {}
 
     @property
     def session(self) -> Session:
@@ -93,20 +107,35 @@ class PermissionGate:
         return self._runs_as.pop(command, command)
 
     async def authorize_command(self, command: str) -> Answer:
-        """Whether `command` may run: `Allowed`, or `Refused` with the refusal for the model."""
+        """Whether `command` may run: `Allowed`, or `Refused` with the refusal for the model.
+        How it was decided is kept for the audit log (`decision`)."""
         locale = self._session.settings.locale
         verdict = await asyncio.to_thread(self.classify, command)
         if verdict.kind == "deny":
+            self._decided(command, verdict, verdict.by)
             return Refused(text("permissions.denied", locale, reason=verdict.reason))
         if verdict.kind == "allow":
+            self._decided(command, verdict, verdict.by)
             return Allowed()
         key = command.strip()
         if key in self._session.grants.commands:
+            self._decided(command, verdict, "grant", Choice.ALLOW_SESSION.value)
             return Allowed(Choice.ALLOW_SESSION)
         answer = await consult(self._approver, CommandRequest(key, verdict.reason), locale)
         if isinstance(answer, Allowed) and answer.choice is Choice.ALLOW_SESSION:
             self._session.grants.commands.add(key)
+        choice = answer.choice if isinstance(answer, Allowed) else Choice.DENY
+        self._decided(command, verdict, "user", choice.value)
         return answer
+
+    def _decided(
+        self, command: str, verdict: CommandVerdict, by: str, answer: str | None = None
+    ) -> None:
+        self._decisions[command] = CommandDecision(verdict.kind, verdict.reason, by, answer)
+
+    def decision(self, command: str) -> CommandDecision | None:
+        """How the last `authorize_command(command)` was decided (taken: asked once)."""
+        return self._decisions.pop(command, None)
 
     def needs_review(self, path: Path) -> bool:
         """A write to `path` is shown to the user unless the file was granted for the session,
@@ -119,6 +148,14 @@ class PermissionGate:
         if self._session.settings.approvals == "acceptEdits":
             return False
         return path.resolve() not in self._session.grants.files
+
+    def edit_decider(self, path: Path) -> str:
+        """Who lets a write to `path` land without a review (`needs_review` is False): a rule,
+        the `acceptEdits` setting or a session grant (the audit log)."""
+        rule = self._edit_rule(path)
+        if rule is not None and rule.kind == "allow":
+            return "rule"
+        return "accept_edits" if self._session.settings.approvals == "acceptEdits" else "grant"
 
     def edit_refusal(self, path: Path) -> str | None:
         """The refusal for the model when an edit rule denies changing `path`, else None."""

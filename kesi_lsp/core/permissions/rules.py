@@ -86,13 +86,14 @@ def apply_rules(
                     if kind == "deny"
                     else "permissions.reason.rule_asks"
                 )
-                return CommandVerdict(kind, text(key, locale, **rule_fields(rule, locale)))
+                reason = text(key, locale, **rule_fields(rule, locale))
+                return CommandVerdict(kind, reason, by="rule")
     if verdict.kind == "allow":
         return verdict
     allowed = _allowed_by_rules(script, root, home, rules, locale, secrets_masked)
     if allowed is not None:
         reason = text("permissions.reason.rule_allows", locale, **rule_fields(allowed, locale))
-        return CommandVerdict("allow", reason)
+        return CommandVerdict("allow", reason, by="rule")
     return verdict
 
 

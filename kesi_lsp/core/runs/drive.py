@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.approval import Approver
+from kesi_lsp.core.audit import AuditLog, AuditTrail, audit_directory
 from kesi_lsp.core.cost.meter import Usage
 from kesi_lsp.core.diagnostics.editor import EditorProblems
 from kesi_lsp.core.errors import SandboxUnavailableError
@@ -101,6 +102,8 @@ class Runtime:
         self.runner: AgentRunner = runner or self.agent
         self.compaction: AgentRunner = compaction or self.agent.compact
         self.sandboxes = Sandboxes(environ)
+        directory = audit_directory(environ)
+        self.audit = AuditLog(directory) if directory is not None else None
         self.told_edits_accepted: set[Path] = set()
         self.told_workspace: set[Path] = set()
 
@@ -122,7 +125,10 @@ class Runtime:
                 log.info("no sandbox for %s yet: %s", root, exc)
 
     async def aclose(self) -> None:
-        """The front end is going away: let the agent release what it kept."""
+        """The front end is going away: let the agent release what it kept, and the audit
+        log's last records reach the disk."""
+        if self.audit is not None:
+            await asyncio.to_thread(self.audit.flush)
         await self.agent.aclose()
 
 
@@ -176,7 +182,22 @@ def _context(run: Run, runtime: Runtime, frontend: RunFrontend, sandbox: Sandbox
         emit=frontend.emit,
         changes=_run_changes(run),
         problems=_problems(frontend, run.session.settings.locale),
+        audit=_audit_trail(run, runtime),
     )
+
+
+def _audit_trail(run: Run, runtime: Runtime) -> AuditTrail | None:
+    """The run's records in the folder's audit log; later keeps and undos of its changes too."""
+    settings = run.session.settings
+    log_ = runtime.audit
+    if log_ is None or not settings.audit_log or log_.inside(run.root):
+        return None
+    from kesi_lsp.core.redaction import redactor_for
+
+    redact = redactor_for(runtime.environ, settings.locale, settings.pass_env)
+    trail = AuditTrail(log_, run.root, run.id, redact)
+    run.session.changes.observer = trail.transition
+    return trail
 
 
 def _run_changes(run: Run) -> RunChanges | None:

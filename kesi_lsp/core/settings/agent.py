@@ -48,6 +48,8 @@ class AgentSettings:
     `pass_env` names host variables that shell commands get although they look like
     credentials (`core.sandbox.env`), from user-level settings only; their values are still
     redacted from what a command prints.
+    `audit_log` records commands, edits, MCP calls and network grants in the folder's audit
+    log (`core.audit`), from user-level settings only.
     `editor` is not a user setting: the front end says which editor it serves, so a sentence
     that sends the user to the seed's `/reset` names that editor's own command.
     """
@@ -75,3 +77,4 @@ class AgentSettings:
     base_url: str | None = None
     permissions: PermissionRules = field(default_factory=PermissionRules)
     pass_env: tuple[str, ...] = ()
+    audit_log: bool = True

@@ -145,6 +145,7 @@ RULES: Final = (
     SettingRule("apiKey", "api_key", _is_text, "settings.expect.api_key", from_env=False),
     SettingRule("baseUrl", "base_url", _is_url, "settings.expect.base_url", from_env=False),
     SettingRule("passEnv", "pass_env", _is_names, "settings.expect.names", "names"),
+    SettingRule("auditLog", "audit_log", _is_bool, "settings.expect.bool", "bool"),
 )
 PERMISSIONS_KEY: Final = "permissions"
 """The user's permission rules (`settings.permission_rules`): a JSON object of lists, so no

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from kesi_lsp.catalog import Locale
+from kesi_lsp.core.audit.trail import AuditTrail
 from kesi_lsp.core.changes.run import RunChanges
 from kesi_lsp.core.diagnostics.watch import ProblemWatch
 from kesi_lsp.core.events import EventSink, discard
@@ -30,6 +31,8 @@ class ToolContext:
     and nothing is claimed about them).
     `model` and `bill` are set by the loop for the run it drives: the search sub-agent calls
     the model through the one and charges the other (None outside a run).
+    `audit` records commands, edits, MCP calls and network grants in the folder's audit log
+    (`core.audit`; None: the log is off or there is none).
     """
 
     session: Session
@@ -42,6 +45,7 @@ class ToolContext:
     problems: ProblemWatch | None = None
     model: ModelClient | None = None
     bill: RunBill | None = None
+    audit: AuditTrail | None = None
 
     @property
     def locale(self) -> Locale:

@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import os
 import signal
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -257,7 +258,9 @@ async def run_command(args: dict[str, str], ctx: ToolContext) -> ToolResult:
     if not command.strip():
         return ToolResult(text("tools.run.empty", ctx.locale), True)
     answer = await ctx.gate.authorize_command(command)
+    audit = _Audit(ctx, command)
     if isinstance(answer, Refused):
+        audit.done()
         return ToolResult(answer.message, True)
     actual = ctx.gate.runs_as(command)
     ran_as = _ran_as(ctx, command, actual)
@@ -269,12 +272,42 @@ async def run_command(args: dict[str, str], ctx: ToolContext) -> ToolResult:
     try:
         proc = await _spawn(ctx.sandbox.argv(actual, root), root, env)
     except (OSError, ValueError) as exc:
+        audit.done(actual)
         error = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         return ToolResult(text("tools.run.launch_failed", ctx.locale, error=error), True)
     outcome = await supervise(proc, timeout)
+    audit.done(actual, outcome)
     result = report(outcome, timeout, ctx.locale, explain=_explainer(ctx))
     result = ToolResult(ran_as + result.text, result.is_error) if ran_as else result
     return await _reported(ctx, actual, result, outcome, watched)
+
+
+class _Audit:
+    """The command's record in the audit log: how the gate decided, and how it ended."""
+
+    def __init__(self, ctx: ToolContext, command: str) -> None:
+        self.ctx, self.command = ctx, command
+        self.decision = ctx.gate.decision(command)
+        self.started = time.monotonic()
+
+    def done(self, actual: str | None = None, outcome: _Outcome | None = None) -> None:
+        trail, decision = self.ctx.audit, self.decision
+        if trail is None or decision is None:
+            return
+        ran = actual is not None
+        trail.command(
+            self.command,
+            verdict=decision.verdict,
+            reason=decision.reason,
+            decided_by=decision.by,
+            answer=decision.answer,
+            ran_as=actual,
+            sandbox=self.ctx.sandbox.kind if ran else None,
+            exit_code=outcome.returncode if outcome is not None else None,
+            duration_ms=round((time.monotonic() - self.started) * 1000) if ran else None,
+            bytes_out=len(outcome.output) if outcome is not None else None,
+            timed_out=outcome.timed_out if outcome is not None else None,
+        )
 
 
 _Watched = tuple[dict[Path, Any], Before] | None

@@ -19,6 +19,8 @@ from typing import Any
 from kesi_lsp.lsp.contract import commands, run, stream
 from kesi_lsp.lsp.contract.commands import (
     AskArgs,
+    AuditArgs,
+    AuditResult,
     CancelArgs,
     CancelResult,
     ChangedFile,
@@ -87,6 +89,8 @@ __all__ = [
     "CLASSES",
     "STREAM_EVENTS",
     "AskArgs",
+    "AuditArgs",
+    "AuditResult",
     "CancelArgs",
     "CancelResult",
     "ChangeOutcomeResult",

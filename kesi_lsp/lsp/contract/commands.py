@@ -85,6 +85,15 @@ class UndoRunArgs:
     run_id: str | None = None
 
 
+@frozen(kw_only=True)
+class AuditArgs:
+    """`kesi.audit`: the audit log of the folder that holds `uri` (else the first folder), its
+    newest `limit` records (default 50)."""
+
+    uri: str | None = None
+    limit: int | None = None
+
+
 # -- results ----------------------------------------------------------------------------------
 
 
@@ -207,3 +216,14 @@ class ChangeOutcomeResult:
     already: list[HunkRef]
     skipped: list[SkippedHunk]
     failed: list[FailedFile]
+
+
+@frozen(kw_only=True)
+class AuditResult:
+    """`kesi.audit`: the folder's newest audit records as `lines` (a title first, or the one
+    sentence saying there are none or why there is no log), the file's `path` (None: no log)
+    and whether recording is `enabled` (the `auditLog` setting)."""
+
+    lines: list[str]
+    path: str | None
+    enabled: bool

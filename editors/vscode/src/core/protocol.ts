@@ -47,6 +47,7 @@ export const SERVER_COMMANDS = [
   "kesi.keep",
   "kesi.undo",
   "kesi.undoRun",
+  "kesi.audit",
 ] as const;
 export type ServerCommand = (typeof SERVER_COMMANDS)[number];
 
@@ -341,6 +342,19 @@ export interface UndoArgs {
 export interface UndoRunArgs {
   uri?: string | null;
   runId?: string | null;
+}
+
+/** `kesi.audit`: the folder's newest audit records (default 50). */
+export interface AuditArgs {
+  uri?: string | null;
+  limit?: number | null;
+}
+
+/** `kesi.audit`: the records as the server's lines, the log file, whether recording is on. */
+export interface AuditResult {
+  lines: string[];
+  path: string | null;
+  enabled: boolean;
 }
 
 /** `kesi.reset`, `kesi.revoke`: the seed's answer in the server's words. */

@@ -28,6 +28,7 @@ export const SERVER_SETTINGS = {
   maxMessageMegabytes: 64,
   permissions: {},
   passEnv: [],
+  auditLog: true,
 } as const;
 
 export type ServerSettingKey = keyof typeof SERVER_SETTINGS;
@@ -38,7 +39,7 @@ export const CLIENT_SETTINGS = ["serverPath", "review", "trace.server"] as const
  * Settings taken from the user's own (global) settings only, never from a workspace or folder:
  * a cloned repository's `.vscode/settings.json` must not turn the sandbox off, skip the review
  * of edits, grant its own commands (`permissions`), hand the user's tokens to its own scripts
- * (`passEnv`), or send the API key and the code to another address. package.json gives them
+ * (`passEnv`), hide what it made KeSi do (`auditLog`), or send the API key and the code to another address. package.json gives them
  * `"scope": "machine"` too, and the server ignores them in a folder's answer.
  */
 export const USER_ONLY_SETTINGS = [
@@ -48,6 +49,7 @@ export const USER_ONLY_SETTINGS = [
   "baseUrl",
   "permissions",
   "passEnv",
+  "auditLog",
 ] as const;
 
 /** Never sent by this client: the API key belongs in `ANTHROPIC_API_KEY` (Settings Sync would

@@ -73,6 +73,7 @@ describe("initializationOptions", () => {
           approvals: "ask",
           permissions: {},
           passEnv: [],
+          auditLog: true,
         },
       },
     );
@@ -97,6 +98,7 @@ describe("initializationOptions", () => {
           approvals: "ask",
           permissions: {},
           passEnv: [],
+          auditLog: true,
         },
       },
     );
@@ -112,6 +114,7 @@ describe("initializationOptions", () => {
           approvals: "ask",
           permissions: {},
           passEnv: [],
+          auditLog: true,
         },
       },
     );
@@ -205,6 +208,7 @@ describe("serverSection", () => {
         approvals: "ask",
         permissions: {},
         passEnv: [],
+        auditLog: true,
       },
     );
     assert.equal(
@@ -231,6 +235,7 @@ describe("serverSection", () => {
         approvals: "ask",
         permissions: {},
         passEnv: [],
+        auditLog: true,
       },
     );
     const user: Record<string, unknown> = { baseUrl: "https://gateway.example", apiKey: "sk-u" };
@@ -243,6 +248,7 @@ describe("serverSection", () => {
         approvals: "ask",
         permissions: {},
         passEnv: [],
+        auditLog: true,
         baseUrl: "https://gateway.example",
       },
     );
