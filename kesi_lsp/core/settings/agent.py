@@ -45,6 +45,8 @@ class AgentSettings:
     and glob, as rg leaves it out of grep (`kesi_lsp.core.tools.gitignore`).
     `command_memory_limit` is the memory (MiB) a sandboxed command may use, 0 for no limit
     (`core.sandbox.bubblewrap.Limits`).
+    `run_end_message` shows one message when a run ends (status, verdict, bill) in clients
+    that do not stream the run themselves (lsp-mode, Vim, Neovim without KeSi's plugin).
     `editor` is not a user setting: the front end says which editor it serves, so a sentence
     that sends the user to the seed's `/reset` names that editor's own command.
     """
@@ -67,6 +69,7 @@ class AgentSettings:
     locale: Locale = "en"
     editor: Editor = "lsp"
     change_sets: bool = True
+    run_end_message: bool = True
     max_message_megabytes: int = 64
     api_key: str | None = None
     base_url: str | None = None
