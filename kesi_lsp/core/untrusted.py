@@ -59,12 +59,27 @@ def mark(content: str, source: str, locale: Locale) -> str:
     return f"{opening}\n{body}\n{text('untrusted.close', locale)}"
 
 
+OWN_ERROR_PREFIXES: Final = ("Error:", "錯誤：")
+"""How KeSi's own error sentences start (a refusal, an interruption, a blocked command): the
+catalog's words in both locales. A command that ran and failed reports its output instead."""
+
+
 def _source_of(call: ToolCall, locale: Locale) -> str | None:
     if call.result_at is None or call.cleared or call.result_text.startswith(UNCHANGED):
         return None
-    if call.is_error and call.name in OWN_ERRORS:
+    if call.is_error and (
+        call.name in OWN_ERRORS or call.result_text.startswith(OWN_ERROR_PREFIXES)
+    ):
         return None
     return source_words(call.name, locale)
+
+
+def unmarked(content: str) -> str:
+    """`content` without its marker (as the tool gave it); `content` itself when unmarked."""
+    first, _, rest = content.partition("\n")
+    if not (first.startswith("<data from=") and rest.endswith("\n</data>")):
+        return content
+    return rest[: -len("\n</data>")].replace(ESCAPED, CLOSE)
 
 
 def marked_history(history: Sequence[MessageParam], locale: Locale) -> list[MessageParam]:

@@ -106,6 +106,9 @@ FOLDER_FORBIDDEN: Final = (
     "baseUrl",
     "sandbox",
     "commandMemoryLimit",
+    "sandboxNetwork",
+    "sandboxNetworkAllow",
+    "sandboxNetworkDeny",
     "approvals",
     "permissions",
     "passEnv",
@@ -114,11 +117,11 @@ FOLDER_FORBIDDEN: Final = (
 """Settings a folder-scoped answer may not set. The answer for a folder includes the folder's
 own settings file (VS Code's `.vscode/settings.json`, Emacs' `.dir-locals.el`), which arrives
 with a cloned repository: a `baseUrl` there would send the user's API key and code to whoever
-wrote it, `sandbox: off` would unconfine the commands, `approvals: acceptEdits` would skip the
-review of edits, `permissions` would grant the project's own commands, `passEnv` would hand
-the user's tokens to the project's own scripts, `auditLog: false` would hide what it made KeSi
-do. Only the initializationOptions and the unscoped
-answer (the user's own settings) may set them."""
+wrote it, `sandbox: off` would unconfine the commands, `sandboxNetworkAllow` would open the
+network to the project's own choice of hosts, `approvals: acceptEdits` would skip the review of
+edits, `permissions` would grant the project's own commands, `passEnv` would hand the user's
+tokens to the project's own scripts, `auditLog: false` would hide what it made KeSi do. Only the
+initializationOptions and the unscoped answer (the user's own settings) may set them."""
 
 
 def _without_credentials(value: object, uri: str) -> Mapping[str, object]:

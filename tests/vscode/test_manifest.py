@@ -25,6 +25,9 @@ EXPOSED = {rule.key: rule.attr for rule in RULES if rule.key not in KEPT_OUT}
 USER_ONLY = {
     "kesi.sandbox",
     "kesi.commandMemoryLimit",
+    "kesi.sandboxNetwork",
+    "kesi.sandboxNetworkAllow",
+    "kesi.sandboxNetworkDeny",
     "kesi.baseUrl",
     "kesi.approvals",
     "kesi.permissions",
