@@ -9,7 +9,8 @@
 - `session/prompt`: one run of the core, answered when it ends (`outcome`); a second prompt
   while the session's run goes on is refused, as the LSP server refuses a second run;
 - `session/cancel`: the seed's Ctrl-C for the session's run (the prompt answers `cancelled`);
-- `session/set_mode`: "ask" or "acceptEdits" for this session.
+- `session/set_mode`, and `session/set_config_option` on the `mode` option: "ask" or
+  "acceptEdits" for this session (`modes.py`: the modes offered both ways).
 """
 
 from __future__ import annotations
@@ -30,8 +31,7 @@ from acp.schema import (
     NewSessionResponse,
     PromptCapabilities,
     PromptResponse,
-    SessionMode,
-    SessionModeState,
+    SetSessionConfigOptionResponse,
     SetSessionModeResponse,
 )
 
@@ -40,13 +40,13 @@ from kesi_lsp.acp.client import AcpClient, ClientFeatures
 from kesi_lsp.acp.dispatch import request_meta
 from kesi_lsp.acp.errors import bad_params, session_busy, unknown_session
 from kesi_lsp.acp.frontend import AcpRun
+from kesi_lsp.acp.modes import MODE_OPTION, config_options, mode_state
 from kesi_lsp.acp.outcome import answer
 from kesi_lsp.acp.prompt_content import Block, prompt_task
 from kesi_lsp.acp.sessions import AcpSession, AcpSessions
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core import (
     APPROVAL_MODES,
-    AgentSettings,
     EnvironmentSettings,
     ParsedSettings,
     Run,
@@ -60,24 +60,6 @@ from kesi_lsp.core import (
 log = logging.getLogger(__name__)
 
 STOP_SECONDS: Final = 10.0  # a run gets this long to wind down (SIGTERM → 3 s → SIGKILL fits)
-
-
-def mode_state(settings: AgentSettings) -> SessionModeState:
-    """KeSi's two approval modes, as a client's mode picker shows them."""
-    locale = settings.locale
-    modes = [
-        SessionMode(
-            id="ask",
-            name=text("acp.mode.ask", locale),
-            description=text("acp.mode.ask_about", locale),
-        ),
-        SessionMode(
-            id="acceptEdits",
-            name=text("acp.mode.accept_edits", locale),
-            description=text("acp.mode.accept_edits_about", locale),
-        ),
-    ]
-    return SessionModeState(current_mode_id=settings.approvals, available_modes=modes)
 
 
 def _names(servers: list[Any]) -> list[str]:
@@ -161,8 +143,12 @@ class KesiAgent:
         meta = {"kesi": {"mcpServers": {"notConnected": not_connected, "reason": "notSupported"}}}
         if left_out:
             meta["kesi"]["additionalDirectories"] = {"notAdded": left_out}
+        settings = session.core.settings
         return NewSessionResponse(
-            session_id=session.id, modes=mode_state(session.core.settings), field_meta=meta
+            session_id=session.id,
+            modes=mode_state(settings),
+            config_options=config_options(settings),  # type: ignore[arg-type]
+            field_meta=meta,
         )
 
     def _tell_once(self, session: AcpSession, servers: list[str], dirs: list[str]) -> None:
@@ -190,14 +176,29 @@ class KesiAgent:
     async def set_session_mode(
         self, session_id: str, mode_id: str, **_: Any
     ) -> SetSessionModeResponse:
+        self._set_mode(self._session(session_id), mode_id)
+        return SetSessionModeResponse()
+
+    async def set_config_option(
+        self, config_id: str, session_id: str, value: str | bool, **_: Any
+    ) -> SetSessionConfigOptionResponse:
+        """The approval mode as a config option (the only one KeSi has)."""
         session = self._session(session_id)
+        if config_id != MODE_OPTION:
+            said = text("acp.error.no_option", self.locale, option=config_id, known=MODE_OPTION)
+            raise bad_params(said, "unknownConfigOption")
+        self._set_mode(session, str(value) if isinstance(value, str) else repr(value))
+        return SetSessionConfigOptionResponse(
+            config_options=config_options(session.core.settings)  # type: ignore[arg-type]
+        )
+
+    def _set_mode(self, session: AcpSession, mode_id: str) -> None:
         if mode_id not in APPROVAL_MODES:
             modes = ", ".join(APPROVAL_MODES)
             raise bad_params(
                 text("acp.error.no_modes", self.locale, mode=mode_id, modes=modes), "unknownMode"
             )
         session.core.settings = replace(session.core.settings, approvals=mode_id)
-        return SetSessionModeResponse()
 
     # -- prompts --------------------------------------------------------------------------
 
