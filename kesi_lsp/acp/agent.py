@@ -76,6 +76,11 @@ class KesiAgent:
         self.client: AcpClient | None = None  # set by the connection (app.py)
         self.sessions = AcpSessions()
         self.runs = Runs()
+        # The run each session's pending `session/prompt` is waiting for, and the runs a
+        # `session/cancel` asked about before their prompt was answered: a cancel that arrives
+        # as the last round ends still answers `cancelled`, as ACP requires.
+        self._prompting: dict[str, Run] = {}
+        self._cancel_asked: set[str] = set()
 
     @property
     def locale(self) -> Locale:
@@ -212,13 +217,19 @@ class KesiAgent:
         frontend = AcpRun(self._client(), session, run)
         self.runs.start(run, lambda r: drive(r, self.runtime, frontend))
         assert run.task is not None
+        self._prompting[session.id] = run
         try:
             finished = await asyncio.shield(run.task)
+            await self._client().outbox.flush()
         except asyncio.CancelledError:  # the connection is closing: stop the run like Ctrl-C
             run.cancel()
             raise
-        await self._client().outbox.flush()
+        finally:
+            self._prompting.pop(session.id, None)
         log.info("run %s in session %s: %s", run.id, session.id, finished.status)
+        if run.id in self._cancel_asked:  # the cancel came as the run ended on its own
+            self._cancel_asked.discard(run.id)
+            return PromptResponse(stop_reason="cancelled")
         return answer(finished, locale)
 
     async def cancel(self, session_id: str, **_: Any) -> None:
@@ -226,6 +237,9 @@ class KesiAgent:
         if session is None:
             log.info("session/cancel for unknown session %s", session_id)
             return
+        pending = self._prompting.get(session_id)
+        if pending is not None:
+            self._cancel_asked.add(pending.id)
         run = self.runs.active_for(session.core)
         if run is not None and run.cancel():
             log.info("run %s cancelled by the client", run.id)
