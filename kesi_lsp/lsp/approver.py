@@ -152,7 +152,7 @@ def edit_message(request: EditRequest, locale: Locale) -> str:
 def diff_log_lines(request: EditRequest, locale: Locale) -> list[str] | None:
     """The whole diff for the log, when the prompt shows only part of it (the prompt says
     the rest is there); None when the prompt shows it all."""
-    if truncate_diff(request.diff, locale) == request.diff:
+    if truncate_diff(request.diff, locale).splitlines() == request.diff.splitlines():
         return None
     return [edit_title(request, locale), *request.diff.splitlines()]
 
