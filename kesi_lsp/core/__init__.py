@@ -69,6 +69,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "EditorProblems",
     "EnvironmentSettings",
     "Event",
+    "EventLines",
     "EventSink",
     "Excerpt",
     "FileChange",
@@ -137,6 +138,8 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "describe_sandbox",
     "diff_blocks",
     "drive",
+    "end_line",
+    "end_lines",
     "environment_settings",
     "find_rg",
     "finish_delivery",
@@ -147,12 +150,16 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "keep_changes",
     "line_span",
     "lines_of",
+    "nested_line",
     "next_step",
     "numbered",
     "outcome_lines",
     "parse_rules",
     "parse_settings",
+    "plan_current",
+    "plan_item_lines",
     "plan_line",
+    "plan_title",
     "plan_undo",
     "redactor_for",
     "refusal",
@@ -169,6 +176,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "stale_words",
     "state_directory",
     "step_label",
+    "tool_detail",
     "undone",
     "unified_diff",
     "write_change",
@@ -300,6 +308,16 @@ if TYPE_CHECKING:
     )
     from kesi_lsp.core.settings.parse import kesi_section as settings_section
     from kesi_lsp.core.settings.permission_rules import parse_rules
+    from kesi_lsp.core.story import (
+        EventLines,
+        end_line,
+        end_lines,
+        nested_line,
+        plan_current,
+        plan_item_lines,
+        plan_title,
+        tool_detail,
+    )
     from kesi_lsp.core.tasks import (
         MAX_EXCERPT_BYTES,
         MAX_EXCERPT_LINES,

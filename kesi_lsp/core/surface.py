@@ -78,6 +78,15 @@ EXPORTS: Final[dict[str, str]] = {
     "EditorProblem": "diagnostics.editor",
     "Snapshot": "diagnostics.editor",
     "bill_line": "cost.meter:describe",
+    # the run's story lines, rendered once for every front end (issue 25)
+    "EventLines": "story",
+    "end_line": "story",
+    "end_lines": "story",
+    "nested_line": "story",
+    "plan_current": "story",
+    "plan_item_lines": "story",
+    "plan_title": "story",
+    "tool_detail": "story",
     "cost_lines": "cost.meter",
     "context_window": "model.window",
     # sessions, settings and what a session may do

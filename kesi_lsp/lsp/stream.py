@@ -12,6 +12,7 @@ from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core import (
     EditApplied,
     Event,
+    EventLines,
     Nested,
     Notice,
     Plan,
@@ -24,16 +25,13 @@ from kesi_lsp.core import (
     UsageReported,
     Verdict,
     bill_line,
-)
-from kesi_lsp.lsp import contract
-from kesi_lsp.lsp.render import (
-    EventLines,
     nested_line,
     plan_current,
     plan_item_lines,
     plan_title,
     tool_detail,
 )
+from kesi_lsp.lsp import contract
 
 
 def plan_params(run_id: str, plan: Plan, locale: Locale) -> contract.PlanParams:

@@ -1,12 +1,15 @@
-"""The lines a run's story is told in, rendered once by the server in the session's locale.
+"""The lines a run's story is told in, rendered once in the session's locale, for every front
+end (issue 25).
 
-A log-only client reads them as `window/logMessage` lines; our own clients get the very same
-lines inside each payload (`kesi/stream` `line`/`lines`, `kesi/plan` `title`/`lines`/`current`,
-`kesi/runFinished` `line`/`lines`), so no client renders a tool call, a bill or a plan itself
-and every editor tells the same story in the same words (issue 25). Clients only style them.
+A log-only LSP client reads them as `window/logMessage` lines; our own editor clients get the
+very same lines inside each payload (`kesi/stream` `line`/`lines`, `kesi/plan`
+`title`/`lines`/`current`, `kesi/runFinished` `line`/`lines`); an ACP client gets them in the
+`_meta.kesi.lines` of each `session/update`. So no client renders a tool call, a bill or a plan
+itself, and every front end tells the same story in the same words. Clients only style them.
 
-Pure functions of core events and the catalog (nothing LSP-shaped), so the mapping is testable
-without a client.
+It lives in the core, not in either adapter, because both adapters tell the story and neither
+may import the other. Pure functions of core events and the catalog, so the mapping is
+testable without a client.
 """
 
 from __future__ import annotations
@@ -17,19 +20,18 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from kesi_lsp.catalog import Locale, text
-from kesi_lsp.core import (
+from kesi_lsp.core.cost.meter import Usage
+from kesi_lsp.core.events import (
     EditApplied,
     Event,
     Nested,
     Notice,
-    Plan,
     RunFinished,
     ToolFinished,
     ToolStarted,
-    Usage,
     UsageReported,
-    step_label,
 )
+from kesi_lsp.core.plan import Plan, step_label
 
 DETAIL_MAX: Final = 120
 SUMMARY_MAX: Final = 400
