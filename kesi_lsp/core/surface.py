@@ -63,6 +63,7 @@ EXPORTS: Final[dict[str, str]] = {
     "TextDelta": "events",
     "ToolFinished": "events",
     "ToolStarted": "events",
+    "ToolInputProgress": "events",
     "TurnStarted": "events",
     "UsageReported": "events",
     "Purpose": "events",
@@ -87,6 +88,9 @@ EXPORTS: Final[dict[str, str]] = {
     "plan_item_lines": "story",
     "plan_title": "story",
     "tool_detail": "story",
+    "input_so_far": "story",
+    "progress_line": "story",
+    "tool_input_line": "story",
     "cost_lines": "cost.meter",
     "context_window": "model.window",
     # sessions, settings and what a session may do
