@@ -147,6 +147,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "keep_changes",
     "line_span",
     "lines_of",
+    "network_rules_line",
     "next_step",
     "numbered",
     "outcome_lines",
@@ -266,6 +267,7 @@ if TYPE_CHECKING:
         GrantsView,
         describe_grants,
         grants_lines,
+        network_rules_line,
         revoke,
         revoked_line,
     )

@@ -100,6 +100,7 @@ EXPORTS: Final[dict[str, str]] = {
     "GrantsView": "permissions.grants",
     "describe_grants": "permissions.grants",
     "grants_lines": "permissions.grants",
+    "network_rules_line": "permissions.grants",
     "revoke": "permissions.grants",
     "revoked_line": "permissions.grants",
     "parse_rules": "settings.permission_rules",
