@@ -18,6 +18,7 @@ EXPORTS: Final[dict[str, str]] = {
     "Approver": "approval",
     "Choice": "approval",
     "CommandRequest": "approval",
+    "HostRequest": "approval",
     "EditRequest": "approval",
     "PromptInterrupted": "approval",
     "Refused": "approval",

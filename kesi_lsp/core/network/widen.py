@@ -15,14 +15,16 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.approval import Choice
 from kesi_lsp.core.events import EventSink, Notice
 from kesi_lsp.core.network.proxy import ChannelLimits, Refusal
 from kesi_lsp.core.network.words import refused_line
-from kesi_lsp.core.permissions.gate import PermissionGate
-from kesi_lsp.core.tools.result import ToolResult
+
+if TYPE_CHECKING:  # the gate's package loads the classifier, which run_command's module needs
+    from kesi_lsp.core.permissions.gate import PermissionGate
 
 _TOLD = {
     Choice.ALLOW_SESSION: "network.told.session",
@@ -38,15 +40,14 @@ def rule_to_add(host: str, allow: Sequence[str], locale: Locale) -> str:
 
 
 async def widened(
-    result: ToolResult,
     refusals: Sequence[Refusal],
     gate: PermissionGate,
     limits: ChannelLimits,
     emit: EventSink,
-) -> ToolResult:
-    """`result` with the refused hosts and the user's decisions appended."""
+) -> str:
+    """The lines to append to the command's result: the refused hosts and the decisions."""
     if not refusals:
-        return result
+        return ""
     session = gate.session
     settings, locale = session.settings, session.settings.locale
     lines = [refused_line(r, limits, locale) for r in refusals]
@@ -66,5 +67,4 @@ async def widened(
             if choice is Choice.ALLOW_ALWAYS:
                 with contextlib.suppress(Exception):  # a broken sink must not lose the answer
                     emit(Notice("info", rule_to_add(host, settings.network_allow, locale)))
-    tail = "\n".join(lines)
-    return ToolResult(f"{result.text}\n{tail}", result.is_error, result.summary)
+    return "\n".join(lines)

@@ -283,8 +283,10 @@ async def run_command(args: dict[str, str], ctx: ToolContext) -> ToolResult:
         refusals = await opened.channel.close() if opened is not None else []
     result = report(outcome, timeout, ctx.locale, explain=_explainer(ctx))
     result = ToolResult(ran_as + result.text, result.is_error) if ran_as else result
-    if opened is not None:
-        result = await widened(result, refusals, ctx.gate, opened.channel.limits, ctx.emit)
+    if opened is not None and (
+        told := await widened(refusals, ctx.gate, opened.channel.limits, ctx.emit)
+    ):
+        result = ToolResult(f"{result.text}\n{told}", result.is_error, result.summary)
     return await _reported(ctx, actual, result, outcome, watched)
 
 
