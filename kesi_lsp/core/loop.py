@@ -69,6 +69,7 @@ from kesi_lsp.core.history import (
 )
 from kesi_lsp.core.model.anthropic import ModelClient
 from kesi_lsp.core.model.describe import describe_api_error
+from kesi_lsp.core.network.prompt import network_line
 from kesi_lsp.core.prompt import PromptEnvironment, system_blocks
 from kesi_lsp.core.redaction import Redactor, redactor_for
 from kesi_lsp.core.redaction.values import redact_value
@@ -299,9 +300,8 @@ class _Run:
 
     def _params(self) -> dict[str, Any]:
         """The request: model, system prompt (rules + this request's environment), tools,
-        history (with the conversation's cache breakpoint when caching is on)."""
-        caching = self.settings.prompt_caching
-        marked = marked_history(self.history, self.locale)  # outside content as data (Day 16)
+        history (outside content marked, `core.untrusted`; the cache breakpoint if caching)."""
+        caching, marked = self.settings.prompt_caching, marked_history(self.history, self.locale)
         messages = with_cache_breakpoint(marked) if caching else marked
         return {
             "model": self.settings.model,
@@ -319,6 +319,9 @@ class _Run:
     def _environment(self) -> PromptEnvironment:
         root = self.session.root
         unsaved = tuple(_relative(p, root) for p in self.ctx.view.unsaved_files())
+        network = None
+        if self.ctx.network is not None:
+            network = network_line(self.ctx.sandbox, self.settings)
         return PromptEnvironment(
             today=datetime.date.today(),
             root=root,
@@ -328,6 +331,7 @@ class _Run:
             approvals=self.settings.approvals,
             venv=_venv_name(root),
             withheld=withheld_names(self.ctx.environ, self.settings.pass_env),
+            network=network,
         )
 
     def _unchanged(self, name: str, tool_input: object, outcome: ToolResult) -> ToolResult:
