@@ -46,6 +46,8 @@ class AgentSettings:
     and glob, as rg leaves it out of grep (`kesi_lsp.core.tools.gitignore`).
     `command_memory_limit` is the memory (MiB) a sandboxed command may use, 0 for no limit
     (`core.sandbox.bubblewrap.Limits`).
+    `run_end_message` shows one message when a run ends (status, verdict, bill) in clients
+    that do not stream the run themselves (lsp-mode, Vim, Neovim without KeSi's plugin).
     `sandbox_network` is the sandboxed commands' network (`core.network`): `off` (none), `ask`
     (a proxy with the allow-list; a refused host is named and the user asked), `allowList`
     (refused without asking); `network_allow` / `network_deny` are its host patterns
@@ -75,6 +77,7 @@ class AgentSettings:
     locale: Locale = "en"
     editor: Editor = "lsp"
     change_sets: bool = True
+    run_end_message: bool = True
     max_message_megabytes: int = 64
     api_key: str | None = None
     base_url: str | None = None
