@@ -69,9 +69,8 @@ class AcpClient:
                 message = json.loads(line)
                 if "method" in message and "id" in message:  # the agent asks: say no
                     self._refuse(message["id"])
-                elif "id" in message and (answer := self._answers.pop(message["id"], None)):
-                    if not answer.done():
-                        answer.set_result((stamp, message.get("result", message.get("error"))))
+                elif (answer := self._answers.pop(message.get("id"), None)) and not answer.done():
+                    answer.set_result((stamp, message.get("result", message.get("error"))))
 
     def _refuse(self, request_id: Any) -> None:
         assert self._proc is not None and self._proc.stdin is not None

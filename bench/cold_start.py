@@ -32,7 +32,7 @@ from pathlib import Path
 
 from bench.acp_client import AcpClient
 from bench.api_server import ApiProcess
-from bench.common import REPO, kesi_argv, scratch, server_env
+from bench.common import REPO, Runs, kesi_argv, scratch, server_env
 from bench.lsp_client import LspClient
 from bench.report import Figure, Report
 from bench.stats import median, ms
@@ -104,10 +104,12 @@ async def _kesi_lsp(project: Path, api: ApiProcess) -> tuple[float, float]:
     """(spawn -> initialize answered, spawn) of one `kesi-lsp` asked at once."""
     client = LspClient(kesi_argv(), env=server_env(api.base_url), cwd=project)
     await client.start()
+    runs = Runs(client)
     try:
         await client.initialize(project)
         answered = time.monotonic() - client.started_at
-        await client.command("kesi.ask", {"prompt": "Say done.", "uri": project.as_uri()})
+        started = await client.command("kesi.ask", {"prompt": "Say done.", "uri": project.as_uri()})
+        await asyncio.wait_for(runs.log(str(started["runId"])).done.wait(), 120)
         return answered, client.started_at
     finally:
         await client.stop()
