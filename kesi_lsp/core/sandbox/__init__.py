@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Literal, Protocol
 
 from kesi_lsp.core.sandbox.children import tied
+from kesi_lsp.core.sandbox.netns import SharedNetwork
 from kesi_lsp.core.sandbox.toolchain import command_environment
 
 SandboxKind = Literal["bubblewrap", "seatbelt", "none"]
@@ -31,9 +32,11 @@ class Sandbox(Protocol):
     @property
     def kind(self) -> SandboxKind: ...
 
-    def argv(self, command: str, root: Path) -> list[str]:
+    def argv(self, command: str, root: Path, network: SharedNetwork | None = None) -> list[str]:
         """Return the argv that runs `command` through `/bin/sh -c` with `root` as workspace,
-        under a watcher of the server's lifeline (`children.py`)."""
+        under a watcher of the server's lifeline (`children.py`); in the session's shared
+        network namespace when `network` is given and the sandbox has namespaces (`netns.py`:
+        its descriptors are then passed to the child)."""
         ...
 
     def environment(self, base: Mapping[str, str], root: Path) -> dict[str, str]:
@@ -57,8 +60,8 @@ class NoSandbox:
     def kind(self) -> SandboxKind:
         return "none"
 
-    def argv(self, command: str, root: Path) -> list[str]:
-        return tied([SHELL_PATH, "-c", command])
+    def argv(self, command: str, root: Path, network: SharedNetwork | None = None) -> list[str]:
+        return tied([SHELL_PATH, "-c", command])  # the host's own network: nothing to share
 
     def environment(self, base: Mapping[str, str], root: Path) -> dict[str, str]:
         return command_environment(base, root)

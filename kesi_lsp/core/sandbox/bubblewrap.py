@@ -50,6 +50,7 @@ from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.sandbox import SHELL_PATH, SandboxKind
 from kesi_lsp.core.sandbox import guard as guard_module
 from kesi_lsp.core.sandbox.env import home_from
+from kesi_lsp.core.sandbox.netns import SharedNetwork
 from kesi_lsp.core.sandbox.toolchain import command_environment, readable_folders
 from kesi_lsp.core.sandbox.zones import READONLY_NAMES, SECRET_NAMES, SECRET_PREFIXES
 
@@ -151,8 +152,12 @@ class BubblewrapSandbox:
     def kind(self) -> SandboxKind:
         return "bubblewrap"
 
-    def argv(self, command: str, root: Path) -> list[str]:
+    def argv(self, command: str, root: Path, network: SharedNetwork | None = None) -> list[str]:
         spec = self.spec(command, root)
+        if network is not None and not network.closed:
+            spec["network"] = network.spec()
+            bwrap = list(spec["bwrap"])  # type: ignore[call-overload]
+            spec["bwrap"] = [*bwrap[:2], "--share-net", *bwrap[2:]]
         return [self.python, "-I", "-S", self.guard, json.dumps(spec, ensure_ascii=False)]
 
     def environment(self, base: Mapping[str, str], root: Path) -> dict[str, str]:

@@ -45,6 +45,8 @@ class AgentSettings:
     and glob, as rg leaves it out of grep (`kesi_lsp.core.tools.gitignore`).
     `command_memory_limit` is the memory (MiB) a sandboxed command may use, 0 for no limit
     (`core.sandbox.bubblewrap.Limits`).
+    `task_timeout` is how long a background task may run before it is stopped (seconds,
+    `kesi_lsp.core.background`).
     `editor` is not a user setting: the front end says which editor it serves, so a sentence
     that sends the user to the seed's `/reset` names that editor's own command.
     """
@@ -54,6 +56,7 @@ class AgentSettings:
     max_turns: int = 20
     max_tool_failures: int = 3
     command_timeout: float = 120.0
+    task_timeout: float = 1800.0
     sandbox: SandboxMode = "auto"
     command_memory_limit: int = 4096
     approvals: ApprovalMode = "ask"

@@ -96,6 +96,8 @@ def test_names_and_read_only_set() -> None:
         "edit_file",
         "write_file",
         "run_command",
+        "task_output",
+        "task_stop",
         "todo",
         "search_agent",
     )
