@@ -343,6 +343,37 @@ export interface UndoRunArgs {
   runId?: string | null;
 }
 
+/** `kesi.stopTask`'s argument: the background task to stop (issue 28). */
+export interface StopTaskArgs {
+  taskId: string;
+  uri?: string | null;
+}
+
+/** One background task as `kesi.tasks` lists it; `line` is the server's rendering of it. */
+export interface TaskItem {
+  taskId: string;
+  command: string;
+  state: "running" | "exited" | "stopped" | "timed_out";
+  started: string;
+  exitCode: number | null;
+  lastLine: string;
+  line: string;
+}
+
+/** `kesi.tasks`: the folder's background tasks, and `lines` in the server's words. */
+export interface TasksResult {
+  tasks: TaskItem[];
+  lines: string[];
+}
+
+/** `kesi/tasks`: a task of folder `uri` started or ended (`line` says which). */
+export interface TasksChangedParams {
+  uri: string;
+  line: string;
+  tasks: TaskItem[];
+  lines: string[];
+}
+
 /** `kesi.reset`, `kesi.revoke`: the seed's answer in the server's words. */
 export interface MessageResult {
   message: string;
