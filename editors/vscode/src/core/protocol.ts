@@ -22,6 +22,7 @@ export const SAVE_DOCUMENTS = "kesi/saveDocuments";
 export const REVIEW_EDIT = "kesi/reviewEdit";
 export const PLAN = "kesi/plan";
 export const DIAGNOSTICS = "kesi/diagnostics";
+export const TASKS = "kesi/tasks";
 
 /**
  * What this client announces under `capabilities.experimental.kesi` (§2.2). `reviewEdit` only
