@@ -26,8 +26,8 @@ from kesi_lsp.core import (
     UsageReported,
     Verdict,
     step_label,
+    tool_detail,
 )
-from kesi_lsp.lsp.render import tool_detail
 from kesi_lsp.lsp.wire import Wire
 
 log = logging.getLogger(__name__)
