@@ -23,7 +23,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcMethodNotFound
 
 from kesi_lsp.catalog import Locale, text
-from kesi_lsp.core import Allowed, Choice, CommandRequest, EditRequest
+from kesi_lsp.core import Allowed, Choice, CommandRequest, EditRequest, HostRequest
 from kesi_lsp.lsp.capabilities import ClientFeatures
 from kesi_lsp.lsp.contract import (
     Decision,
@@ -48,10 +48,18 @@ ANSWERS: Final = (
 )
 """The prompt's buttons in the order shown: the safe one first (design §2.6)."""
 
+HOST_ANSWERS: Final = (
+    ("permissions.answer.deny", Choice.DENY),
+    ("permissions.answer.session", Choice.ALLOW_SESSION),
+    ("network.answer.always", Choice.ALLOW_ALWAYS),
+)
+"""The buttons of the question to widen the sandbox's network (a host the proxy refused):
+no, for this session, always; the safe one first here too."""
 
-def actions(locale: Locale) -> dict[str, Choice]:
+
+def actions(locale: Locale, answers: tuple[tuple[str, Choice], ...] = ANSWERS) -> dict[str, Choice]:
     """The prompt's buttons in `locale`, title -> what it means, in the order shown."""
-    return {text(key, locale): choice for key, choice in ANSWERS}
+    return {text(key, locale): choice for key, choice in answers}
 
 
 REVIEW_EDIT: Final = "kesi/reviewEdit"
@@ -100,13 +108,16 @@ class Prompter:
             "lsp.prompts_unavailable_commands" if edits_accepted else "lsp.prompts_unavailable"
         )
 
-    async def ask(self, message: str) -> Choice:
+    async def ask(self, message: str, answers: tuple[tuple[str, Choice], ...] = ANSWERS) -> Choice:
+        """Ask; `answers` other than the command prompt's carry their question in `message`."""
         if self._support.unavailable:
             return Choice.DENY
-        offered = actions(self.locale)
+        offered = actions(self.locale, answers)
+        if answers is ANSWERS:
+            message = f"{message}\n{text('lsp.prompt.question', self.locale)}"
         params = types.ShowMessageRequestParams(
             type=types.MessageType.Warning,
-            message=f"{message}\n{text('lsp.prompt.question', self.locale)}",
+            message=message,
             actions=[types.MessageActionItem(title=title) for title in offered],
         )
         try:
@@ -194,6 +205,11 @@ class LspApprover:
 
     async def approve_command(self, request: CommandRequest) -> Choice:
         return await self._prompter.ask(command_message(request, self._prompter.locale))
+
+    async def approve_host(self, request: HostRequest) -> Choice:
+        """Whether sandboxed commands may reach a host the proxy refused (`core.network`)."""
+        message = text("network.prompt", self._prompter.locale, host=request.host)
+        return await self._prompter.ask(message, HOST_ANSWERS)
 
     async def approve_edit(self, request: EditRequest) -> Choice | Allowed:
         """`kesi/reviewEdit` for clients that announce it, else the prompt with the diff.

@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import datetime
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
@@ -63,6 +63,8 @@ class BackgroundTask:
     noted: bool = False
     """The model was told (or saw in a tool result) that it ended."""
     on_end: Callable[[BackgroundTask], None] | None = None
+    cleanups: list[Callable[[], Awaitable[object]]] = field(default_factory=list)
+    """Closed when it ends (its channel to the network proxy)."""
     _began: float = field(default_factory=time.monotonic)
     _stop_reason: TaskState | None = None
     _wake: asyncio.Event = field(default_factory=asyncio.Event)
@@ -142,6 +144,9 @@ class BackgroundTask:
             if proc.returncode is None:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(proc.wait(), KILL_GRACE_SECONDS)
+            for cleanup in self.cleanups:
+                with contextlib.suppress(Exception):
+                    await cleanup()
             self._ended()
 
     async def _wait(self) -> None:

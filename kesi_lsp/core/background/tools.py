@@ -41,10 +41,15 @@ async def run_command(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
     failed = await _shared_network(ctx)
     if failed is not None:
         return failed
-    proc = await shell.start_process(launch, ctx)
+    opened = await ctx.network.open(ctx.session, ctx.sandbox) if ctx.network else None
+    proc = await shell.start_process(launch, ctx, opened)
     if isinstance(proc, ToolResult):
+        if opened is not None:
+            await opened.channel.close()
         return proc
     task = tasks.add(launch.command, proc, ctx.session.settings.task_timeout)
+    if opened is not None:  # its way to the proxy closes when it ends
+        task.cleanups.append(opened.channel.close)
     await task.first_output(FIRST_SECONDS, FIRST_LINES)
     return _started(task, launch.ran_as, ctx.locale)
 

@@ -91,7 +91,7 @@ class Spec:
     max_memory_bytes: int
     use_cgroup: bool
     messages: dict[str, str]
-    network: dict[str, int] | None = None
+    shared_net: dict[str, int] | None = None
     """The session's shared namespaces (`netns.py`): descriptors to join before bwrap runs."""
 
     @classmethod
@@ -204,8 +204,8 @@ class Supervisor:
         memory = self.spec.max_memory_bytes
         if memory > 0 and not self.cgroup.limits_memory:
             resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-        if self.spec.network is not None:  # last: the cgroup is joined with our own rights
-            join_network(self.spec.network)
+        if self.spec.shared_net is not None:  # last: the cgroup is joined with our own rights
+            join_network(self.spec.shared_net)
 
     def close(self) -> None:
         if self.cgroup is not None:

@@ -19,12 +19,13 @@ import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.approval import Refused
 from kesi_lsp.core.diagnostics.watch import Before, disk_signatures
 from kesi_lsp.core.events import CommandFinished, Notice
+from kesi_lsp.core.network.widen import widened
 from kesi_lsp.core.paths import relative
 from kesi_lsp.core.sandbox.env import scrub_environment
 from kesi_lsp.core.sandbox.groups import (
@@ -39,6 +40,9 @@ from kesi_lsp.core.sandbox.hidden import explain
 from kesi_lsp.core.summary import summarize
 from kesi_lsp.core.tools.context import ToolContext
 from kesi_lsp.core.tools.result import ToolResult
+
+if TYPE_CHECKING:
+    from kesi_lsp.core.network.access import OpenChannel
 
 MAX_CAPTURE_BYTES: Final = 1_000_000
 MAX_OUTPUT_BYTES: Final = 8000
@@ -206,17 +210,22 @@ async def authorized(
 
 
 async def start_process(
-    launch: Launch, ctx: ToolContext
+    launch: Launch, ctx: ToolContext, opened: OpenChannel | None = None
 ) -> asyncio.subprocess.Process | ToolResult:
-    """Start an allowed command in the session's sandbox (its own group, tied to the server);
-    the result that says why when it could not start."""
+    """Start an allowed command in the session's sandbox (its own group, tied to the server),
+    with its way to the network proxy (`opened`) and, once the session runs a background task,
+    in the session's shared network namespace (`sandbox/netns.py`); the result that says why
+    when it could not start."""
     root = ctx.session.root
-    network = ctx.session.tasks.network  # shared once the session runs a background task
+    shared = ctx.session.tasks.network
+    shared = None if shared is None or shared.closed else shared
+    bridge = opened.bridge if opened is not None else None
     try:
-        if network is None or network.closed:
-            return await spawn(ctx.sandbox.argv(launch.command, root), root, launch.env)
-        argv = ctx.sandbox.argv(launch.command, root, network)
-        return await spawn(argv, root, launch.env, network.fds())
+        if shared is None and bridge is None:
+            argv = ctx.sandbox.argv(launch.command, root)
+        else:
+            argv = ctx.sandbox.argv(launch.command, root, network=bridge, shared=shared)
+        return await spawn(argv, root, launch.env, shared.fds() if shared is not None else ())
     except (OSError, ValueError) as exc:
         error = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         return ToolResult(text("tools.run.launch_failed", ctx.locale, error=error), True)
@@ -229,13 +238,21 @@ async def run_command(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
         return launch
     timeout = ctx.session.settings.command_timeout
     watched = await _watch(ctx)
-    proc = await start_process(launch, ctx)
-    if isinstance(proc, ToolResult):
-        return proc
-    outcome = await supervise(proc, timeout)
+    opened = await ctx.network.open(ctx.session, ctx.sandbox) if ctx.network else None
+    try:
+        proc = await start_process(launch, ctx, opened)
+        if isinstance(proc, ToolResult):
+            return proc
+        outcome = await supervise(proc, timeout)
+    finally:
+        refusals = await opened.channel.close() if opened is not None else []
     result = report(outcome, timeout, ctx.locale, explain=explainer(ctx))
     ran_as = launch.ran_as
     result = ToolResult(ran_as + result.text, result.is_error) if ran_as else result
+    if opened is not None and (
+        told := await widened(refusals, ctx.gate, opened.channel.limits, ctx.emit)
+    ):
+        result = ToolResult(f"{result.text}\n{told}", result.is_error, result.summary)
     return await _reported(ctx, launch.command, result, outcome, watched)
 
 
