@@ -38,8 +38,8 @@ from kesi_lsp.lsp.wire import ClientGoneError, Wire, plain_json_converter
 
 log = logging.getLogger(__name__)
 
-MAX_DIFF_LINES = 40
-MAX_DIFF_CHARS = 3000
+MAX_DIFF_LINES = 12
+MAX_DIFF_CHARS = 960
 
 ANSWERS: Final = (
     ("permissions.answer.deny", Choice.DENY),
@@ -153,8 +153,19 @@ def edit_title(request: EditRequest, locale: Locale) -> str:
 
 
 def edit_message(request: EditRequest, locale: Locale) -> str:
+    """The diff, cut short, then what is asked (file and action) last, right above the
+    question: a small prompt area shows a long message's end (Emacs' minibuffer cuts it from
+    the top; Vim scrolls its top away), so the end is what must say what is asked."""
     head = edit_title(request, locale)
-    return f"{head}\n\n{truncate_diff(request.diff, locale)}\n"  # a blank line before the question
+    return f"{truncate_diff(request.diff, locale)}\n\n{head}"
+
+
+def diff_log_lines(request: EditRequest, locale: Locale) -> list[str] | None:
+    """The whole diff for the log, when the prompt shows only part of it (the prompt says
+    the rest is there); None when the prompt shows it all."""
+    if truncate_diff(request.diff, locale).splitlines() == request.diff.splitlines():
+        return None
+    return [edit_title(request, locale), *request.diff.splitlines()]
 
 
 @dataclass(frozen=True)
@@ -217,7 +228,13 @@ class LspApprover:
         A review may answer `{decision: "accept", after}`: the user kept only some hunks
         (Neovim's review tab), and `after` is the text they accepted."""
         if not self._features.review_edit:
-            return await self._prompter.ask(edit_message(request, self._prompter.locale))
+            locale = self._prompter.locale
+            if (whole := diff_log_lines(request, locale)) is not None:
+                self._wire.notify(
+                    types.WINDOW_LOG_MESSAGE,
+                    types.LogMessageParams(type=types.MessageType.Info, message="\n".join(whole)),
+                )
+            return await self._prompter.ask(edit_message(request, locale))
         words = review_words(request, self._prompter.locale)
         params = ReviewEditParams(
             run_id=self._run_id,
