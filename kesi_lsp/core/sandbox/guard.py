@@ -166,8 +166,13 @@ class Supervisor:
             self.stop("server")  # it died while the masks were computed: start nothing
         if self.stopped_for is None:  # a signal may have come first
             self.proc = subprocess.Popen(argv, preexec_fn=self._enter_limits)
-            if self.stopped_for is not None:  # or during the start, before `proc` was set
-                self.stop(self.stopped_for)
+            stopped_for = self._stopped_for()  # (a signal handler may have set it meanwhile)
+            if stopped_for is not None:  # or during the start, before `proc` was set
+                self.stop(stopped_for)
+
+    def _stopped_for(self) -> str | None:
+        """Why it was stopped, read afresh: signal handlers set it between statements."""
+        return self.stopped_for
 
     def watch(self) -> int:
         if self.proc is None:
