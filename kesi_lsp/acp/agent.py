@@ -259,8 +259,11 @@ class KesiAgent:
             log.info("run %s cancelled by the client", run.id)
 
     async def stop(self) -> None:
-        """The connection ends: every run stops the way Ctrl-C stops it (and a preparation
-        still under way is dropped)."""
+        """The connection ends: every run stops the way Ctrl-C stops it, every session's
+        background tasks stop (nothing KeSi started outlives its client), and a preparation
+        still under way is dropped."""
         if self._preparing is not None:
             self._preparing.cancel()
         await self.runs.stop_all(STOP_SECONDS)
+        for session in self.sessions.all():
+            await session.core.tasks.stop_all()
