@@ -18,7 +18,7 @@ import pytest
 from pygls.exceptions import JsonRpcException
 
 from kesi_lsp.scripted_api import reply, script, tool_use
-from tests.killed import usable
+from tests.killed import GONE_SECONDS, usable
 from tests.lsp.clients import ALLOW_ONCE, kesi_client
 from tests.lsp.helpers import api_env, result_text, tool_results, wait_for
 from tests.lsp.servers import Subprocess
@@ -175,3 +175,30 @@ async def test_the_wall_clock_limit_stops_a_task_and_says_so(
             f"sleep 300 # {marker}"
         )
         assert ended["tasks"][0]["state"] == "timed_out"
+
+
+@pytest.mark.parametrize("how", ["exit", "kill -9"])
+async def test_no_task_outlives_the_server(
+    how: str, project: Path, scripted_api: StartServer
+) -> None:
+    usable("bubblewrap", project)
+    marker = f"kesi-left-{secrets.token_hex(4)}"
+    api = scripted_api(script(reply("A long one.", sleeper(marker)), reply("Started.")))
+    async with kesi_client(
+        "vscode+kesi",
+        [project],
+        env=api_env(api),
+        server=Subprocess(),
+        init_options=SANDBOXED,
+        check=False,
+    ) as c:
+        c.answer_prompt = lambda params: ALLOW_ONCE
+        await c.run("kesi.ask", {"prompt": "Start it."}, 120)
+        assert processes_with(marker)
+        if how == "kill -9":
+            process = c.lsp._server
+            assert process is not None
+            process.kill()  # SIGKILL: no shutdown, nothing stopped on the way out
+            assert await gone(marker, GONE_SECONDS) == []
+            await process.wait()
+    assert await gone(marker, GONE_SECONDS) == []  # after shutdown and exit too
