@@ -40,6 +40,8 @@ class PromptEnvironment:
     """The workspace virtualenv every command runs with (relative to the workspace), if any."""
     withheld: tuple[str, ...] = ()
     """The credential variables commands do not get (names only, `core.sandbox.env`)."""
+    tasks: str | None = None
+    """The line naming the background tasks running now (`background.words`), if any."""
     network: str | None = None
     """The sandbox's network line (`core.network.prompt`), when commands reach the proxy."""
 
@@ -79,6 +81,8 @@ def environment_block(env: PromptEnvironment, locale: Locale) -> str:
     )
     if env.unsaved:
         lines.append(text("loop.prompt.env.unsaved", locale, files=sep.join(env.unsaved)))
+    if env.tasks is not None:  # the model must know what it left running (issue 28)
+        lines.append(env.tasks)
     return "\n".join(lines)
 
 

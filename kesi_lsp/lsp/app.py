@@ -20,6 +20,7 @@ from kesi_lsp.lsp import (
     commands,
     documents_sync,
     lifecycle,
+    task_commands,
 )
 from kesi_lsp.lsp.server import KesiServer
 from kesi_lsp.stdio import claim_stdio
@@ -30,6 +31,7 @@ FEATURES = (
     commands,
     change_commands,
     audit_command,
+    task_commands,
     code_actions,
     change_lenses,
 )
