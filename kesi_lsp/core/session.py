@@ -26,16 +26,19 @@ if TYPE_CHECKING:
 
 @dataclass
 class Grants:
-    """What the user allowed for the session (seed Day 14): exact command strings and resolved
-    file paths. Shown, revoked and checked by `kesi_lsp.core.permissions`."""
+    """What the user allowed for the session (seed Day 14): exact command strings, resolved
+    file paths and MCP tools (`server:tool`). Shown, revoked and checked by
+    `kesi_lsp.core.permissions`."""
 
     commands: set[str] = field(default_factory=set)
     files: set[Path] = field(default_factory=set)
+    tools: set[str] = field(default_factory=set)
 
     def clear(self) -> None:
         """Revoke everything (seed `/revoke`)."""
         self.commands.clear()
         self.files.clear()
+        self.tools.clear()
 
 
 @dataclass
@@ -57,7 +60,8 @@ class Session:
     `notices` are what the next run should say before anything else (a conversation that was
     resumed, a saved one that could not be used), taken by `take_notices`. `windows` is each
     model's context window as the API said it (`kesi_lsp.core.model.window`), asked once per
-    session; a reset keeps it (it is the model's, not the conversation's).
+    session; a reset keeps it (it is the model's, not the conversation's). `mcp_key` names
+    the session's MCP servers when they are its own rather than its folder's (ACP).
     """
 
     root: Path
@@ -76,6 +80,13 @@ class Session:
     )
     notices: list[str] = field(default_factory=list, compare=False)
     windows: dict[str, int] = field(default_factory=dict, compare=False)
+    mcp_key: str = field(default="", compare=False)
+
+    @property
+    def mcp_group_key(self) -> str:
+        """Which MCP servers are this session's (`core.mcp.hub`): its own key (an ACP
+        session's id), else its folder's."""
+        return self.mcp_key or str(self.root)
 
     def __post_init__(self) -> None:
         self.root = self.root.resolve()

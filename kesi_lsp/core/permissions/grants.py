@@ -8,6 +8,7 @@ revoke isn't a real grant list". The grants themselves are session state (`Sessi
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from kesi_lsp.catalog import Locale, text
@@ -21,6 +22,7 @@ class GrantsView:
 
     commands: list[str]
     files: list[str]
+    tools: list[str] = dataclasses.field(default_factory=list)
 
 
 def describe_grants(session: Session) -> GrantsView:
@@ -31,7 +33,8 @@ def describe_grants(session: Session) -> GrantsView:
             files.append(path.relative_to(session.root).as_posix())
         except ValueError:
             files.append(path.as_posix())
-    return GrantsView(commands=sorted(session.grants.commands), files=sorted(files))
+    tools = sorted(f"mcp:{t}" for t in session.grants.tools)
+    return GrantsView(commands=sorted(session.grants.commands), files=sorted(files), tools=tools)
 
 
 def revoke(session: Session) -> None:
@@ -40,15 +43,19 @@ def revoke(session: Session) -> None:
 
 
 def grants_lines(view: GrantsView, locale: Locale) -> list[str]:
-    """The two `/permissions` lines: allowed commands, allowed files, or "(none)"."""
+    """The two `/permissions` lines: allowed commands, allowed files, or "(none)"; and a
+    third for MCP tools allowed for the session, when there are any."""
     separator = text("common.list_sep", locale)
     none = text("common.none", locale)
     commands = separator.join(view.commands) or none
     files = separator.join(view.files) or none
-    return [
+    lines = [
         text("permissions.granted_commands", locale, items=commands),
         text("permissions.granted_files", locale, items=files),
     ]
+    if view.tools:
+        lines.append(text("permissions.granted_tools", locale, items=separator.join(view.tools)))
+    return lines
 
 
 def revoked_line(locale: Locale) -> str:

@@ -26,6 +26,7 @@ from kesi_lsp.core.cost.meter import Usage
 from kesi_lsp.core.diagnostics.editor import EditorProblems
 from kesi_lsp.core.errors import SandboxUnavailableError
 from kesi_lsp.core.events import Event, Notice, RunFinished
+from kesi_lsp.core.mcp.hub import McpHub
 from kesi_lsp.core.runs.agent import AgentRunner, CoreAgent
 from kesi_lsp.core.runs.loading import Busy, never_busy
 from kesi_lsp.core.runs.registry import Run
@@ -37,6 +38,7 @@ from kesi_lsp.core.workspace import WorkspaceView
 if TYPE_CHECKING:  # the gate, the tools and the change sets load with a run, not the server
     from kesi_lsp.core.changes.run import RunChanges
     from kesi_lsp.core.diagnostics.watch import ProblemWatch
+    from kesi_lsp.core.mcp.group import McpGroup
     from kesi_lsp.core.tools.context import ToolContext
 
 log = logging.getLogger(__name__)
@@ -103,6 +105,7 @@ class Runtime:
         self.sandboxes = Sandboxes(environ)
         self.told_edits_accepted: set[Path] = set()
         self.told_workspace: set[Path] = set()
+        self.mcp = McpHub()
 
     async def prepare(
         self, folders: Sequence[tuple[Path, AgentSettings]], busy: Busy = never_busy
@@ -120,10 +123,21 @@ class Runtime:
                 await self.sandboxes.choose(root, settings)
             except SandboxUnavailableError as exc:
                 log.info("no sandbox for %s yet: %s", root, exc)
+                continue
+            if settings.mcp_servers:
+                await self.start_mcp(str(root), root, settings)
+
+    async def start_mcp(self, key: str, root: Path, settings: AgentSettings) -> None:
+        """Start the MCP servers of `settings` for `key` in the background (`core.mcp.hub`),
+        in `root`'s sandbox."""
+        sandbox, _ = await self.sandboxes.get(root, settings)
+        self.mcp.ensure(key, settings.mcp_servers, root, sandbox, self.environ, settings.locale)
 
     async def aclose(self) -> None:
-        """The front end is going away: let the agent release what it kept."""
+        """The front end is going away: let the agent release what it kept, stop the MCP
+        servers."""
         await self.agent.aclose()
+        await self.mcp.aclose()
 
 
 def _cancelled(run: Run) -> RunFinished:
@@ -147,6 +161,7 @@ async def drive(run: Run, runtime: Runtime, frontend: RunFrontend) -> RunFinishe
         _announce_sandbox(run, runtime, frontend, sandbox)
     _announce_approvals(run, runtime, frontend)
     ctx = _context(run, runtime, frontend, sandbox)
+    ctx.mcp = _mcp(run, runtime, sandbox)
 
     async def agent(ctx: ToolContext, prompt: str) -> RunFinished:
         await frontend.prepare()  # inside the agent's task, so a cancel here is a cancelled run
@@ -177,6 +192,15 @@ def _context(run: Run, runtime: Runtime, frontend: RunFrontend, sandbox: Sandbox
         changes=_run_changes(run),
         problems=_problems(frontend, run.session.settings.locale),
     )
+
+
+def _mcp(run: Run, runtime: Runtime, sandbox: Sandbox) -> McpGroup | None:
+    """The session's MCP servers, started now if the preparation did not, restarted if the
+    setting changed (never waited for)."""
+    settings = run.session.settings
+    key = run.session.mcp_group_key
+    configs = settings.mcp_servers
+    return runtime.mcp.ensure(key, configs, run.root, sandbox, runtime.environ, settings.locale)
 
 
 def _run_changes(run: Run) -> RunChanges | None:
