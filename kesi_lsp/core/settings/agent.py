@@ -12,6 +12,7 @@ from typing import Final, Literal
 
 from kesi_lsp.catalog import Editor, Locale
 from kesi_lsp.core.settings.mcp_servers import ServerConfig
+from kesi_lsp.core.settings.network import NetworkMode
 from kesi_lsp.core.settings.permission_rules import PermissionRules
 
 SandboxMode = Literal["auto", "bubblewrap", "seatbelt", "off"]
@@ -48,6 +49,10 @@ class AgentSettings:
     (`core.sandbox.bubblewrap.Limits`).
     `mcp_servers` are the MCP servers of the `mcpServers` setting (`settings.mcp_servers`),
     from user-level settings only, like `permissions`: a folder must not start programs.
+    `sandbox_network` is the sandboxed commands' network (`core.network`): `off` (none), `ask`
+    (a proxy with the allow-list; a refused host is named and the user asked), `allowList`
+    (refused without asking); `network_allow` / `network_deny` are its host patterns
+    (`settings.network`), from user-level settings only, like `permissions`.
     `editor` is not a user setting: the front end says which editor it serves, so a sentence
     that sends the user to the seed's `/reset` names that editor's own command.
     """
@@ -59,6 +64,9 @@ class AgentSettings:
     command_timeout: float = 120.0
     sandbox: SandboxMode = "auto"
     command_memory_limit: int = 4096
+    sandbox_network: NetworkMode = "ask"
+    network_allow: tuple[str, ...] = ()
+    network_deny: tuple[str, ...] = ()
     approvals: ApprovalMode = "ask"
     prompt_caching: bool = True
     context_trimming: bool = True

@@ -20,6 +20,7 @@ from typing import Final, Literal
 from kesi_lsp.catalog import Editor, Locale, is_locale, text
 from kesi_lsp.core.settings.agent import APPROVAL_MODES, SANDBOX_MODES, AgentSettings
 from kesi_lsp.core.settings.mcp_servers import ServerProblem, parse_servers
+from kesi_lsp.core.settings.network import NETWORK_MODES, parse_patterns, split_patterns
 from kesi_lsp.core.settings.permission_rules import parse_rules
 
 log = logging.getLogger(__name__)
@@ -29,7 +30,7 @@ DEFAULTS: Final = AgentSettings()
 ENV_PREFIX: Final = "KESI_"
 
 Check = Callable[[object], bool]
-Kind = Literal["text", "int", "number", "bool"]
+Kind = Literal["text", "int", "number", "bool", "hosts"]
 
 
 def _is_int(low: int, high: int) -> Check:
@@ -99,6 +100,18 @@ RULES: Final = (
         lambda v: v == 0 or _is_int(64, 1 << 20)(v),
         "settings.expect.memory",
         "int",
+    ),
+    SettingRule(
+        "sandboxNetwork",
+        "sandbox_network",
+        lambda v: v in NETWORK_MODES,
+        "settings.expect.sandbox_network",
+    ),
+    SettingRule(
+        "sandboxNetworkAllow", "network_allow", lambda v: True, "settings.expect.hosts", "hosts"
+    ),
+    SettingRule(
+        "sandboxNetworkDeny", "network_deny", lambda v: True, "settings.expect.hosts", "hosts"
     ),
     SettingRule(
         "approvals", "approvals", lambda v: v in APPROVAL_MODES, "settings.expect.approvals"
@@ -195,6 +208,8 @@ def _from_text(raw: str, kind: Kind) -> object:
             return raw
     if kind == "bool" and value.lower() in _TRUE | _FALSE:
         return value.lower() in _TRUE
+    if kind == "hosts":
+        return split_patterns(value)
     return raw
 
 
@@ -237,6 +252,16 @@ def _server_problem(problem: ServerProblem, key: str, locale: Locale) -> str:
     return text("settings.mcp_server_invalid", locale, key=key, name=problem.name, why=why)
 
 
+def _pattern_problem(name: str, pattern: str, why: str, locale: Locale) -> str:
+    return text(
+        "settings.host_pattern_invalid",
+        locale,
+        key=name,
+        pattern=pattern,
+        why=text(f"settings.host_problem.{why}", locale),
+    )
+
+
 def parse_settings(
     *layers: Mapping[str, object] | EnvironmentSettings,
     sources: Sequence[str] = (),
@@ -275,6 +300,10 @@ def parse_settings(
         if rule.key not in merged:
             continue
         value = merged[rule.key]
+        if rule.kind == "hosts":
+            values_ok[rule.attr], bad = parse_patterns(value)
+            problems += [_pattern_problem(spelled[rule.key], p, why, locale) for p, why in bad]
+            continue
         if rule.check(value):
             values_ok[rule.attr] = float(value) if rule.kind == "number" else value  # type: ignore[arg-type]
             continue
