@@ -13,7 +13,7 @@ from kesi_lsp.core.approval import Choice
 from kesi_lsp.core.permissions import describe_grants, grants_lines
 from kesi_lsp.core.settings.parse import parse_settings
 from tests.core.approvers import AlwaysAllow, Scripted
-from tests.mcp.servers import bubblewrap, fault, until, wire
+from tests.mcp.servers import FAULT_SERVER, bubblewrap, fault, until, wire
 
 pytestmark = [pytest.mark.slow]
 
@@ -153,7 +153,7 @@ async def test_a_server_that_cannot_start_in_the_sandbox_says_why(tmp_path: Path
     hidden = home / "private"
     hidden.mkdir(parents=True)
     script = hidden / "server.py"
-    script.write_text(Path(fault("ok")["args"][0]).read_text())  # type: ignore[index]
+    shutil.copy(FAULT_SERVER, script)
     workspace = tmp_path / "work"
     workspace.mkdir()
     environ = {**os.environ, "HOME": str(home)}
