@@ -206,6 +206,12 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "an MCP rule is mcp:<server>:<tool>, * matching anything",
         "MCP 規則的寫法是 mcp:<server>:<tool>，* 代表任何字",
     ),
+    # The prompt (LSP) and the tool card (ACP).
+    "lsp.prompt.mcp": (
+        "[Permission needed] MCP server {server} wants to run its tool {tool} with: {arguments}",
+        "[需要授權] MCP 伺服器 {server} 要執行它的工具 {tool}，參數：{arguments}",
+    ),
+    "acp.tool.mcp": ("{tool} (MCP server {server})", "{tool}（MCP 伺服器 {server}）"),
     # A folder's .mcp.json.
     "mcp.workspace.question": (
         "This folder's .mcp.json asks KeSi to start these MCP servers (in the sandbox): "

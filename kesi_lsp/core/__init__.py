@@ -80,6 +80,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "HunkState",
     "Landed",
     "LimitKind",
+    "McpServerView",
     "ModelClient",
     "Nested",
     "NextStep",
@@ -106,6 +107,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "Runtime",
     "SandboxMode",
     "Saved",
+    "ServerConfig",
     "Session",
     "SessionBusyError",
     "Severity",
@@ -113,6 +115,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "Snapshot",
     "TextChange",
     "TextDelta",
+    "ToolCall",
     "ToolContext",
     "ToolFinished",
     "ToolStarted",
@@ -147,10 +150,12 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "keep_changes",
     "line_span",
     "lines_of",
+    "mcp_report",
     "next_step",
     "numbered",
     "outcome_lines",
     "parse_rules",
+    "parse_servers",
     "parse_settings",
     "plan_line",
     "plan_undo",
@@ -200,6 +205,7 @@ if TYPE_CHECKING:
         EditRequest,
         PromptInterrupted,
         Refused,
+        ToolCall,
         consult,
         refusal,
     )
@@ -258,6 +264,8 @@ if TYPE_CHECKING:
         TurnStarted,
         UsageReported,
     )
+    from kesi_lsp.core.mcp.report import mcp_report
+    from kesi_lsp.core.mcp.view import ServerView as McpServerView
     from kesi_lsp.core.model.anthropic import ModelClient
     from kesi_lsp.core.model.describe import describe_api_error
     from kesi_lsp.core.model.window import context_window
@@ -290,6 +298,7 @@ if TYPE_CHECKING:
         ApprovalMode,
         SandboxMode,
     )
+    from kesi_lsp.core.settings.mcp_servers import ServerConfig, parse_servers
     from kesi_lsp.core.settings.parse import RULES as SETTING_RULES
     from kesi_lsp.core.settings.parse import SECTION as SETTINGS_SECTION
     from kesi_lsp.core.settings.parse import (

@@ -232,7 +232,7 @@ def permissions(ls: KesiServer, *args: Any) -> PermissionsResult:
     are any: without rules the listing stays the seed's own)."""
     folder, _ = target(ls, read_args(PERMISSIONS, args, FolderArgs).uri)
     session = ls.sessions.peek(folder)
-    view = describe_grants(session) if session is not None else GrantsView([], [])
+    view = describe_grants(session) if session is not None else GrantsView([], [], [])
     settings = ls.settings_for(folder).settings
     lines = grants_lines(view, settings.locale)
     converter = plain_json_converter()
@@ -247,6 +247,7 @@ def permissions(ls: KesiServer, *args: Any) -> PermissionsResult:
         approvals=settings.approvals,
         rules=[read(describe_rule(r), RuleView, converter) for r in settings.permissions.rules],
         lines=lines,
+        tools=view.tools,
     )
 
 

@@ -147,6 +147,23 @@ async def did_change_configuration(
     if not ls.features.configuration:
         ls.config.workspace = kesi_section(params.settings)
     await refresh_settings(ls)
+    restarting = asyncio.ensure_future(_restart_mcp(ls))
+    _RESTARTS.add(restarting)
+    restarting.add_done_callback(_RESTARTS.discard)
+
+
+_RESTARTS: set[asyncio.Task[None]] = set()
+
+
+async def _restart_mcp(ls: KesiServer) -> None:
+    """A changed `mcpServers` setting restarts the folder's servers at once, in the background
+    (a server left out or added is seen in `kesi.mcp` before the next run)."""
+    for folder in ls.folders():
+        settings = ls.settings_for(folder).settings
+        try:
+            await ls.host.runtime.start_mcp(str(folder.path), folder.path, settings)
+        except Exception as exc:  # the next run tries again and says why
+            log.info("MCP servers of %s not restarted: %s", folder.path, exc)
 
 
 async def did_change_folders(ls: KesiServer, params: types.DidChangeWorkspaceFoldersParams) -> None:
@@ -160,6 +177,7 @@ async def did_change_folders(ls: KesiServer, params: types.DidChangeWorkspaceFol
         ls.config.folders.pop(removed.uri, None)
         if root is not None:
             ls.sessions.drop(root)
+            ls.host.runtime.mcp.drop(str(root))
     await refresh_settings(ls)
 
 

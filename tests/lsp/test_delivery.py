@@ -248,6 +248,7 @@ GRANTED = {
     "approvals": "ask",
     "rules": [],
     "lines": ["Allowed commands: (none)", "Allowed files: calc.py"],
+    "tools": [],
 }
 NO_GRANTS = {
     "commands": [],
@@ -255,6 +256,7 @@ NO_GRANTS = {
     "approvals": "ask",
     "rules": [],
     "lines": ["Allowed commands: (none)", "Allowed files: (none)"],
+    "tools": [],
 }
 REVOKED = "(all grants for this session have been revoked)"
 

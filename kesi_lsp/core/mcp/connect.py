@@ -12,6 +12,7 @@ through the same toolchain rules that keep home's secrets hidden (`toolchain.mou
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import dataclasses
 import json
@@ -91,9 +92,11 @@ async def open_stdio(
     root: Path,
     output: ServerOutput,
 ) -> AsyncIterator[tuple[object, object]]:
-    """The SDK's stream pair to a sandboxed stdio server (see the module text)."""
-    confined, env = server_sandbox(sandbox, config, environ, root)
-    argv = server_argv(confined, config, root)
+    """The SDK's stream pair to a sandboxed stdio server (see the module text). The sandbox's
+    mounts are worked out in a worker thread: they look at the disk, and the event loop is the
+    editor's."""
+    confined, env = await asyncio.to_thread(server_sandbox, sandbox, config, environ, root)
+    argv = await asyncio.to_thread(server_argv, confined, config, root)
     async with stdio_streams(argv, env, root, output) as streams:
         yield streams
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.mcp.offered import offer
 from kesi_lsp.core.mcp.reasons import describe
+from kesi_lsp.core.mcp.view import ServerView
 
 if TYPE_CHECKING:
     from kesi_lsp.core.mcp.group import McpGroup
@@ -49,3 +50,19 @@ def server_lines(group: McpGroup, locale: Locale) -> list[str]:
         lines.append(text("mcp.line.tools", locale, tools=tools))
         lines += [text("mcp.line.left_out", locale, tool=o.tool, why=o.why) for o in left_out]
     return lines
+
+
+def server_views(group: McpGroup, locale: Locale) -> list[ServerView]:
+    """Every server of `group` as data, for the clients that draw their own listing."""
+    views = []
+    for server in group.servers.values():
+        reason = None
+        if server.failure is not None:
+            reason = describe(server.failure, locale, server.name)
+        offered, _ = offer([(server.name, server.tools)], locale)
+        tools = [t.tool for t in offered] if server.state == "ready" else []
+        config = server.config
+        views.append(
+            ServerView(server.name, config.source, config.transport, server.state, reason, tools)
+        )
+    return views

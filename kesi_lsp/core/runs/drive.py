@@ -26,7 +26,7 @@ from kesi_lsp.core.cost.meter import Usage
 from kesi_lsp.core.diagnostics.editor import EditorProblems
 from kesi_lsp.core.errors import SandboxUnavailableError
 from kesi_lsp.core.events import Event, Notice, RunFinished
-from kesi_lsp.core.mcp.hub import McpHub
+from kesi_lsp.core.mcp.hub import McpHandle, McpHub
 from kesi_lsp.core.runs.agent import AgentRunner, CoreAgent
 from kesi_lsp.core.runs.loading import Busy, never_busy
 from kesi_lsp.core.runs.registry import Run
@@ -38,7 +38,6 @@ from kesi_lsp.core.workspace import WorkspaceView
 if TYPE_CHECKING:  # the gate, the tools and the change sets load with a run, not the server
     from kesi_lsp.core.changes.run import RunChanges
     from kesi_lsp.core.diagnostics.watch import ProblemWatch
-    from kesi_lsp.core.mcp.group import McpGroup
     from kesi_lsp.core.tools.context import ToolContext
 
 log = logging.getLogger(__name__)
@@ -113,9 +112,17 @@ class Runtime:
         """Get ready for the first run of each folder, in the background of a front end that
         has just connected: let the agent load itself and its model client
         (`CoreAgent.prepare`, stepping aside while `busy()`; a stand-in runner has nothing to
-        load), then choose the sandboxes (a bwrap probe each). A failure here is only logged:
+        load), then choose the sandboxes (a bwrap probe each); the folders' MCP servers are
+        started before all that, in the background (`core.mcp.hub`). A failure here is only logged:
         the run that needs the part tries again and says why.
         """
+        for root, settings in folders:  # MCP servers first: they start in the background
+            if not settings.mcp_servers:
+                continue
+            try:
+                await self.start_mcp(str(root), root, settings)
+            except SandboxUnavailableError as exc:
+                log.info("no sandbox for %s, so no MCP servers yet: %s", root, exc)
         if self.runner is self.agent and folders:
             await self.agent.prepare(folders[0][1], self.environ, busy)
         for root, settings in folders:
@@ -123,9 +130,6 @@ class Runtime:
                 await self.sandboxes.choose(root, settings)
             except SandboxUnavailableError as exc:
                 log.info("no sandbox for %s yet: %s", root, exc)
-                continue
-            if settings.mcp_servers:
-                await self.start_mcp(str(root), root, settings)
 
     async def start_mcp(self, key: str, root: Path, settings: AgentSettings) -> None:
         """Start the MCP servers of `settings` for `key` in the background (`core.mcp.hub`),
@@ -194,7 +198,7 @@ def _context(run: Run, runtime: Runtime, frontend: RunFrontend, sandbox: Sandbox
     )
 
 
-def _mcp(run: Run, runtime: Runtime, sandbox: Sandbox) -> McpGroup | None:
+def _mcp(run: Run, runtime: Runtime, sandbox: Sandbox) -> McpHandle | None:
     """The session's MCP servers, started now if the preparation did not, restarted if the
     setting changed (never waited for)."""
     settings = run.session.settings

@@ -367,6 +367,24 @@ export interface PermissionsResult {
   approvals: "ask" | "acceptEdits";
   rules: RuleView[];
   lines: string[];
+  /** MCP tools allowed for the session, as `mcp:<server>:<tool>`. */
+  tools?: string[];
+}
+
+/** One MCP server as `kesi.mcp` lists it (issue 26). */
+export interface McpServerView {
+  name: string;
+  source: string;
+  transport: "stdio" | "http" | "sse";
+  state: "starting" | "ready" | "failed" | "auth" | "stopped";
+  reason?: string | null;
+  tools: string[];
+}
+
+/** `kesi.mcp`: the folder's MCP servers and the listing rendered by the server. */
+export interface McpResult {
+  servers: McpServerView[];
+  lines: string[];
 }
 
 export type HunkState = "pending" | "kept" | "undone" | "modified";
