@@ -49,6 +49,8 @@ class AgentSettings:
     (`core.sandbox.bubblewrap.Limits`).
     `mcp_servers` are the MCP servers of the `mcpServers` setting (`settings.mcp_servers`),
     from user-level settings only, like `permissions`: a folder must not start programs.
+    `run_end_message` shows one message when a run ends (status, verdict, bill) in clients
+    that do not stream the run themselves (lsp-mode, Vim, Neovim without KeSi's plugin).
     `sandbox_network` is the sandboxed commands' network (`core.network`): `off` (none), `ask`
     (a proxy with the allow-list; a refused host is named and the user asked), `allowList`
     (refused without asking); `network_allow` / `network_deny` are its host patterns
@@ -78,6 +80,7 @@ class AgentSettings:
     locale: Locale = "en"
     editor: Editor = "lsp"
     change_sets: bool = True
+    run_end_message: bool = True
     max_message_megabytes: int = 64
     api_key: str | None = None
     base_url: str | None = None

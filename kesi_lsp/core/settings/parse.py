@@ -143,6 +143,7 @@ RULES: Final = (
     ),
     SettingRule("locale", "locale", is_locale, "settings.expect.locale"),
     SettingRule("changeSets", "change_sets", _is_bool, "settings.expect.bool", "bool"),
+    SettingRule("runEndMessage", "run_end_message", _is_bool, "settings.expect.bool", "bool"),
     SettingRule(
         "maxMessageMegabytes",
         "max_message_megabytes",

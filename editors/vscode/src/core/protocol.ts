@@ -130,6 +130,21 @@ export interface ToolStartEvent extends Nesting, Rendered {
   detail?: string;
 }
 
+/**
+ * A tool call's input is still arriving (Day 17): `line` is the server's progress line
+ * (`  [tool] write_file: shop/rates.py · 12 KB so far`), shown in place: each `toolInput` of a
+ * call replaces the last, and its `toolStart` replaces that. `lines` is empty (the log shows
+ * none); `received` counts the input's bytes so far.
+ */
+export interface ToolInputEvent extends Nesting, Rendered {
+  runId: string;
+  kind: "toolInput";
+  toolUseId: string;
+  tool: string;
+  received: number;
+  detail?: string;
+}
+
 export interface ToolEndEvent extends Nesting, Rendered {
   runId: string;
   kind: "toolEnd";
@@ -178,7 +193,14 @@ export interface TurnEvent extends Nesting, Rendered {
 }
 
 export type StreamEvent =
-  TextEvent | ToolStartEvent | ToolEndEvent | NoticeEvent | UsageEvent | EditEvent | TurnEvent;
+  | TextEvent
+  | ToolInputEvent
+  | ToolStartEvent
+  | ToolEndEvent
+  | NoticeEvent
+  | UsageEvent
+  | EditEvent
+  | TurnEvent;
 
 export type RunStatus = "done" | "cancelled" | "failed" | "limit";
 
@@ -456,6 +478,10 @@ export function asStreamEvent(value: unknown): StreamEvent | undefined {
   switch (value.kind) {
     case "text":
       return typeof value.text === "string" ? (value as unknown as TextEvent) : undefined;
+    case "toolInput":
+      return typeof value.tool === "string" && typeof value.toolUseId === "string"
+        ? (value as unknown as ToolInputEvent)
+        : undefined;
     case "toolStart":
     case "toolEnd":
       return typeof value.tool === "string" ? (value as unknown as StreamEvent) : undefined;

@@ -27,6 +27,7 @@ export const SERVER_SETTINGS = {
   searchMaxTurns: 10,
   locale: "en",
   changeSets: true,
+  runEndMessage: true,
   respectGitignore: true,
   maxMessageMegabytes: 64,
   permissions: {},
