@@ -37,7 +37,7 @@ from kesi_lsp.core.settings.mcp_servers import ServerConfig
 
 log = logging.getLogger(__name__)
 
-INIT_SECONDS: Final = 30.0
+INIT_SECONDS: Final = 60.0
 LIST_SECONDS: Final = 30.0
 WAIT_SECONDS: Final = 30.0
 MAX_RESTARTS: Final = 5

@@ -42,6 +42,7 @@ export const SERVER_COMMANDS = [
   "kesi.cost",
   "kesi.permissions",
   "kesi.revoke",
+  "kesi.mcp",
   "kesi.compact",
   "kesi.changes",
   "kesi.keep",
