@@ -22,11 +22,11 @@ from typing import TYPE_CHECKING, Any
 from kesi_lsp.catalog import Locale
 from kesi_lsp.core.sandbox import Sandbox
 from kesi_lsp.core.settings.mcp_servers import ServerConfig
-from kesi_lsp.core.tools.result import ToolResult
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the tools load with a run, not with the server (benchmark 4)
     from kesi_lsp.core.mcp.group import McpGroup
     from kesi_lsp.core.tools.context import ToolContext
+    from kesi_lsp.core.tools.result import ToolResult
 
 log = logging.getLogger(__name__)
 
