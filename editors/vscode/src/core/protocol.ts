@@ -376,6 +376,13 @@ export interface CostResult extends Usage {
   lines: string[];
 }
 
+/** The sandbox's network settings in force (`sandboxNetwork` and its host patterns). */
+export interface NetworkView {
+  mode: "off" | "ask" | "allowList";
+  allow: string[];
+  deny: string[];
+}
+
 export interface RuleView {
   kind: string;
   target: string;
@@ -387,8 +394,10 @@ export interface RuleView {
 export interface PermissionsResult {
   commands: string[];
   files: string[];
+  hosts: string[];
   approvals: "ask" | "acceptEdits";
   rules: RuleView[];
+  network: NetworkView;
   lines: string[];
   /** MCP tools allowed for the session, as `mcp:<server>:<tool>`. */
   tools?: string[];
