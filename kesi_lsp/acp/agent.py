@@ -259,5 +259,8 @@ class KesiAgent:
             log.info("run %s cancelled by the client", run.id)
 
     async def stop(self) -> None:
-        """The connection ends: every run stops the way Ctrl-C stops it."""
+        """The connection ends: every run stops the way Ctrl-C stops it, and every session's
+        background tasks stop (nothing KeSi started outlives its client)."""
         await self.runs.stop_all(STOP_SECONDS)
+        for session in self.sessions.all():
+            await session.core.tasks.stop_all()

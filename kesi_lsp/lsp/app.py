@@ -20,6 +20,7 @@ from kesi_lsp.lsp import (
     documents_sync,
     lifecycle,
     mcp_commands,
+    task_commands,
 )
 from kesi_lsp.lsp.server import KesiServer
 from kesi_lsp.stdio import claim_stdio
@@ -30,6 +31,7 @@ FEATURES = (
     commands,
     mcp_commands,
     change_commands,
+    task_commands,
     code_actions,
     change_lenses,
 )

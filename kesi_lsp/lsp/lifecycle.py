@@ -167,7 +167,7 @@ async def _restart_mcp(ls: KesiServer) -> None:
 
 
 async def did_change_folders(ls: KesiServer, params: types.DidChangeWorkspaceFoldersParams) -> None:
-    """A removed folder takes its session (and stops any run in it)."""
+    """A removed folder takes its session (and stops any run and background task in it)."""
     for removed in params.event.removed:
         path = uri_to_path(removed.uri)
         root = path.resolve() if path is not None else None
@@ -176,7 +176,7 @@ async def did_change_folders(ls: KesiServer, params: types.DidChangeWorkspaceFol
                 run.cancel()
         ls.config.folders.pop(removed.uri, None)
         if root is not None:
-            ls.sessions.drop(root)
+            ls.sessions.drop(root)  # its background tasks are stopped with it
             ls.host.runtime.mcp.drop(str(root))
     await refresh_settings(ls)
 
@@ -185,6 +185,7 @@ async def shutdown(ls: KesiServer, params: None) -> None:
     if ls.preparing is not None:
         ls.preparing.cancel()
     await ls.runs.stop_all(STOP_SECONDS)
+    await ls.sessions.stop_tasks()  # nothing KeSi started outlives it
     if ls.sessions.store is not None:  # every conversation on disk before the process ends
         await asyncio.to_thread(ls.sessions.store.flush, STOP_SECONDS)
     await ls.host.runtime.aclose()
@@ -199,6 +200,7 @@ def exit_(ls: KesiServer, params: None) -> None:
     ls.wire.closed = True
     for run in ls.runs.live():
         run.cancel()
+    ls.sessions.kill_tasks()  # (no loop turn is left for the polite way)
 
 
 def progress_cancel(ls: KesiServer, params: types.WorkDoneProgressCancelParams) -> None:

@@ -171,7 +171,25 @@ async def drive(run: Run, runtime: Runtime, frontend: RunFrontend) -> RunFinishe
         await frontend.prepare()  # inside the agent's task, so a cancel here is a cancelled run
         return await (run.runner or runtime.runner)(ctx, prompt)
 
-    return _finish(frontend, await _run_agent(agent, ctx, run))
+    finished = await _run_agent(agent, ctx, run)
+    if finished.status == "cancelled":
+        _tasks_left(run, frontend)
+    return _finish(frontend, finished)
+
+
+def _tasks_left(run: Run, frontend: RunFrontend) -> None:
+    """A cancel stops the run, not its background tasks (they are the user's now): say which
+    still run and how this editor stops them."""
+    running = run.session.tasks.views()
+    if not any(view.state == "running" for view in running):
+        return
+    from kesi_lsp.core.background.words import listing
+
+    settings = run.session.settings
+    locale = settings.locale
+    how = text(f"background.how.{settings.editor}", locale)
+    alive = listing([view for view in running if view.state == "running"], locale)
+    frontend.emit(Notice("info", text("background.cancelled", locale, tasks=alive, how=how)))
 
 
 def _context(run: Run, runtime: Runtime, frontend: RunFrontend, sandbox: Sandbox) -> ToolContext:

@@ -49,6 +49,8 @@ class AgentSettings:
     (`core.sandbox.bubblewrap.Limits`).
     `mcp_servers` are the MCP servers of the `mcpServers` setting (`settings.mcp_servers`),
     from user-level settings only, like `permissions`: a folder must not start programs.
+    `task_timeout` is how long a background task may run before it is stopped (seconds,
+    `kesi_lsp.core.background`).
     `run_end_message` shows one message when a run ends (status, verdict, bill) in clients
     that do not stream the run themselves (lsp-mode, Vim, Neovim without KeSi's plugin).
     `sandbox_network` is the sandboxed commands' network (`core.network`): `off` (none), `ask`
@@ -64,6 +66,7 @@ class AgentSettings:
     max_turns: int = 20
     max_tool_failures: int = 3
     command_timeout: float = 120.0
+    task_timeout: float = 1800.0
     sandbox: SandboxMode = "auto"
     command_memory_limit: int = 4096
     sandbox_network: NetworkMode = "ask"
