@@ -137,6 +137,17 @@ class Runtime:
         sandbox, _ = await self.sandboxes.get(root, settings)
         self.mcp.ensure(key, settings.mcp_servers, root, sandbox, self.environ, settings.locale)
 
+    async def prepare_agent(self, settings: AgentSettings) -> None:
+        """Load the agent and its model client for `settings` now, before any folder is known
+        (ACP's `initialize`: its sessions name their folders later). Only logged on failure,
+        as `prepare`."""
+        if self.runner is not self.agent:
+            return
+        try:
+            await self.agent.prepare(settings, self.environ)
+        except Exception as exc:  # the run that needs it tries again and says why
+            log.warning("could not prepare the agent: %s", exc)
+
     async def aclose(self) -> None:
         """The front end is going away: let the agent release what it kept, stop the MCP
         servers."""
