@@ -85,6 +85,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "HunkState",
     "Landed",
     "LimitKind",
+    "McpServerView",
     "ModelClient",
     "Nested",
     "NextStep",
@@ -111,6 +112,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "Runtime",
     "SandboxMode",
     "Saved",
+    "ServerConfig",
     "Session",
     "SessionBusyError",
     "Severity",
@@ -119,6 +121,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "TaskView",
     "TextChange",
     "TextDelta",
+    "ToolCall",
     "ToolContext",
     "ToolFinished",
     "ToolInputProgress",
@@ -161,12 +164,14 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "keep_changes",
     "line_span",
     "lines_of",
+    "mcp_report",
     "nested_line",
     "network_rules_line",
     "next_step",
     "numbered",
     "outcome_lines",
     "parse_rules",
+    "parse_servers",
     "parse_settings",
     "plan_current",
     "plan_item_lines",
@@ -226,6 +231,7 @@ if TYPE_CHECKING:
         HostRequest,
         PromptInterrupted,
         Refused,
+        ToolCall,
         consult,
         refusal,
     )
@@ -297,6 +303,8 @@ if TYPE_CHECKING:
         TurnStarted,
         UsageReported,
     )
+    from kesi_lsp.core.mcp.report import mcp_report
+    from kesi_lsp.core.mcp.view import ServerView as McpServerView
     from kesi_lsp.core.model.anthropic import ModelClient
     from kesi_lsp.core.model.describe import describe_api_error
     from kesi_lsp.core.model.window import context_window
@@ -330,6 +338,7 @@ if TYPE_CHECKING:
         ApprovalMode,
         SandboxMode,
     )
+    from kesi_lsp.core.settings.mcp_servers import ServerConfig, parse_servers
     from kesi_lsp.core.settings.parse import RULES as SETTING_RULES
     from kesi_lsp.core.settings.parse import SECTION as SETTINGS_SECTION
     from kesi_lsp.core.settings.parse import (

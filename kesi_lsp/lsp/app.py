@@ -20,6 +20,7 @@ from kesi_lsp.lsp import (
     commands,
     documents_sync,
     lifecycle,
+    mcp_commands,
     task_commands,
 )
 from kesi_lsp.lsp.server import KesiServer
@@ -29,6 +30,7 @@ FEATURES = (
     lifecycle,
     documents_sync,
     commands,
+    mcp_commands,
     change_commands,
     audit_command,
     task_commands,

@@ -113,6 +113,7 @@ FOLDER_FORBIDDEN: Final = (
     "permissions",
     "passEnv",
     "auditLog",
+    "mcpServers",
 )
 """Settings a folder-scoped answer may not set. The answer for a folder includes the folder's
 own settings file (VS Code's `.vscode/settings.json`, Emacs' `.dir-locals.el`), which arrives
@@ -120,7 +121,9 @@ with a cloned repository: a `baseUrl` there would send the user's API key and co
 wrote it, `sandbox: off` would unconfine the commands, `sandboxNetworkAllow` would open the
 network to the project's own choice of hosts, `approvals: acceptEdits` would skip the review of
 edits, `permissions` would grant the project's own commands, `passEnv` would hand the user's
-tokens to the project's own scripts, `auditLog: false` would hide what it made KeSi do. Only the
+tokens to the project's own scripts, `auditLog: false` would hide what it made KeSi do,
+`mcpServers` would start the project's own programs (a folder's `.mcp.json` is asked about
+first, `core.mcp.workspace`). Only the
 initializationOptions and the unscoped answer (the user's own settings) may set them."""
 
 
@@ -148,6 +151,23 @@ async def did_change_configuration(
     if not ls.features.configuration:
         ls.config.workspace = kesi_section(params.settings)
     await refresh_settings(ls)
+    restarting = asyncio.ensure_future(_restart_mcp(ls))
+    _RESTARTS.add(restarting)
+    restarting.add_done_callback(_RESTARTS.discard)
+
+
+_RESTARTS: set[asyncio.Task[None]] = set()
+
+
+async def _restart_mcp(ls: KesiServer) -> None:
+    """A changed `mcpServers` setting restarts the folder's servers at once, in the background
+    (a server left out or added is seen in `kesi.mcp` before the next run)."""
+    for folder in ls.folders():
+        settings = ls.settings_for(folder).settings
+        try:
+            await ls.host.runtime.start_mcp(str(folder.path), folder.path, settings)
+        except Exception as exc:  # the next run tries again and says why
+            log.info("MCP servers of %s not restarted: %s", folder.path, exc)
 
 
 async def did_change_folders(ls: KesiServer, params: types.DidChangeWorkspaceFoldersParams) -> None:
@@ -161,6 +181,7 @@ async def did_change_folders(ls: KesiServer, params: types.DidChangeWorkspaceFol
         ls.config.folders.pop(removed.uri, None)
         if root is not None:
             ls.sessions.drop(root)  # its background tasks are stopped with it
+            ls.host.runtime.mcp.drop(str(root))
     await refresh_settings(ls)
 
 

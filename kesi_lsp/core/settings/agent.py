@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from kesi_lsp.catalog import Editor, Locale
+from kesi_lsp.core.settings.mcp_servers import ServerConfig
 from kesi_lsp.core.settings.network import NetworkMode
 from kesi_lsp.core.settings.permission_rules import PermissionRules
 
@@ -51,6 +52,8 @@ class AgentSettings:
     redacted from what a command prints.
     `audit_log` records commands, edits, MCP calls and network grants in the folder's audit
     log (`core.audit`), from user-level settings only.
+    `mcp_servers` are the MCP servers of the `mcpServers` setting (`settings.mcp_servers`),
+    from user-level settings only, like `permissions`: a folder must not start programs.
     `task_timeout` is how long a background task may run before it is stopped (seconds,
     `kesi_lsp.core.background`).
     `run_end_message` shows one message when a run ends (status, verdict, bill) in clients
@@ -92,3 +95,4 @@ class AgentSettings:
     permissions: PermissionRules = field(default_factory=PermissionRules)
     pass_env: tuple[str, ...] = ()
     audit_log: bool = True
+    mcp_servers: tuple[ServerConfig, ...] = ()

@@ -34,6 +34,7 @@ export const SERVER_SETTINGS = {
   permissions: {},
   passEnv: [],
   auditLog: true,
+  mcpServers: {},
 } as const;
 
 export type ServerSettingKey = keyof typeof SERVER_SETTINGS;
@@ -59,6 +60,7 @@ export const USER_ONLY_SETTINGS = [
   "permissions",
   "passEnv",
   "auditLog",
+  "mcpServers",
 ] as const;
 
 /** Never sent by this client: the API key belongs in `ANTHROPIC_API_KEY` (Settings Sync would
