@@ -28,8 +28,10 @@ class ReviewRoute(enum.StrEnum):
 
 @dataclass(frozen=True)
 class ClientFeatures:
-    """The client abilities KeSi's fallbacks depend on."""
+    """The client abilities KeSi's fallbacks depend on; `kesi`: it announces
+    `experimental.kesi` at all (one of KeSi's own clients, with their commands)."""
 
+    kesi: bool = False
     stream: bool = False
     review_edit: bool = False
     save_documents: bool = False
@@ -72,6 +74,7 @@ def client_features(caps: types.ClientCapabilities) -> ClientFeatures:
     resource_ops = (edit.resource_operations or []) if edit else []
     window = caps.window
     return ClientFeatures(
+        kesi=bool(kesi),
         stream=kesi.get("stream") is True,
         review_edit=kesi.get("reviewEdit") is True,
         save_documents=kesi.get("saveDocuments") is True,
