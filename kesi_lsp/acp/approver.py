@@ -1,7 +1,9 @@
 """The person at the ACP client, as the core's `Approver` (`session/request_permission`).
 
 The gate's question about a command and the review of an edit both go to the tool call's own
-card: the command with why the gate asks, the edit with its `diff`. The options are the seed's
+card, and carry its title ("Run pytest -q", "Edit calc.py": CodeCompanion, acpx and the SDK's
+example client show only what the request itself says): the command with why the gate asks,
+the edit with why it is asked and its `diff`. The options are the seed's
 three answers (Day 14), the safe one first: `reject_once` "Deny", `allow_once` "Allow once",
 `allow_always` "Allow for this session" (this ACP session's grants, shown and revoked as ever;
 never beyond the session). They speak the session's locale; the answer is matched by option id.
@@ -22,7 +24,7 @@ from pydantic import ValidationError
 
 from kesi_lsp.acp.client import AcpClient, ClientGoneError
 from kesi_lsp.acp.sessions import AcpSession
-from kesi_lsp.acp.tool_calls import Call, Calls
+from kesi_lsp.acp.tool_calls import Call, Calls, title
 from kesi_lsp.acp.updates import tool_status
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core import Choice, CommandRequest, EditRequest
@@ -73,6 +75,7 @@ class AcpApprover:
         reason = text("acp.permission.reason", self._locale, reason=request.reason)
         question = ToolCallUpdate(
             tool_call_id=card,
+            title=title("run_command", {"command": request.command}, self._locale),
             kind="execute",
             status="pending",
             content=[tool_content(text_block(reason))] if request.reason else None,
@@ -84,11 +87,16 @@ class AcpApprover:
         call = self._calls.open_edit(request.path)
         card = self._card(call, request.tool, {"file_path": request.rel})
         where = self._session.client_path(request.path)
+        why = text("acp.permission.edit_reason", self._locale)
         question = ToolCallUpdate(
             tool_call_id=card,
+            title=title(request.tool, {"file_path": request.rel}, self._locale),
             kind="edit",
             status="pending",
-            content=[tool_diff_content(where, request.after, request.before)],
+            content=[
+                tool_content(text_block(why)),
+                tool_diff_content(where, request.after, request.before),
+            ],
             locations=[ToolCallLocation(path=where)],
         )
         return await self._ask(card, question)

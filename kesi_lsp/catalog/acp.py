@@ -22,6 +22,11 @@ _TOOLS: Final[dict[str, tuple[str, str]]] = {
     "acp.tool.todo": ("Update the plan", "更新計畫"),
     "acp.tool.other": ("{tool}", "{tool}"),
     "acp.permission.reason": ("Why it asks: {reason}", "理由：{reason}"),
+    "acp.permission.edit_reason": (
+        "Why it asks: KeSi changes a file only once you have seen the change "
+        "(kesi.approvals is ask).",
+        "理由：KeSi 要先讓你看過修改，才會改這個檔案（kesi.approvals 是 ask）。",
+    ),
 }
 
 _SESSION: Final[dict[str, tuple[str, str]]] = {

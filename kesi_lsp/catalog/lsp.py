@@ -168,6 +168,7 @@ _RUNS: Final[dict[str, tuple[str, str]]] = {
         "（例如指明要用的檔案或指令）。",
     ),
     "lsp.run_limit": ("KeSi stopped at a limit: {text}", "KeSi 碰到上限停下來了：{text}"),
+    "lsp.run_end": ("KeSi: {line}", "KeSi：{line}"),
     "lsp.internal_error": (
         "KeSi server error: {error} (details in the server log).",
         "KeSi server 錯誤：{error}（細節在 server 記錄裡）。",

@@ -107,14 +107,18 @@ FOLDER_FORBIDDEN: Final = (
     "baseUrl",
     "sandbox",
     "commandMemoryLimit",
+    "sandboxNetwork",
+    "sandboxNetworkAllow",
+    "sandboxNetworkDeny",
     "approvals",
     "permissions",
 )
 """Settings a folder-scoped answer may not set. The answer for a folder includes the folder's
 own settings file (VS Code's `.vscode/settings.json`, Emacs' `.dir-locals.el`), which arrives
 with a cloned repository: a `baseUrl` there would send the user's API key and code to whoever
-wrote it, `sandbox: off` would unconfine the commands, `approvals: acceptEdits` would skip the
-review of edits, `permissions` would grant the project's own commands. Only the
+wrote it, `sandbox: off` would unconfine the commands, `sandboxNetworkAllow` would open the
+network to the project's own choice of hosts, `approvals: acceptEdits` would skip the review of
+edits, `permissions` would grant the project's own commands. Only the
 initializationOptions and the unscoped answer (the user's own settings) may set them."""
 
 

@@ -34,6 +34,7 @@ from kesi_lsp.testing import edits
 from kesi_lsp.testing.buffers import Buffer, Buffers, DocumentSync
 from kesi_lsp.testing.presets import Preset
 from kesi_lsp.testing.problems import ReportedProblems
+from kesi_lsp.testing.quirks import announces_kesi, losing_create
 from kesi_lsp.testing.timeline import Timeline
 
 ALLOW_ONCE = "Allow once"
@@ -113,8 +114,10 @@ class Editor:
         handlers: dict[str, Callable[[Any], Any]] = {
             method: self._recording(method, default) for method, default in base.items()
         }
-        handlers["kesi/stream"] = self._recording("kesi/stream", None)
-        handlers["kesi/runFinished"] = self._recording("kesi/runFinished", None)
+        handlers["kesi/stream"] = self._kesi_notification("kesi/stream")
+        handlers["kesi/runFinished"] = self._kesi_notification("kesi/runFinished")
+        if self.preset.progress_create == "lose":
+            handlers[types.WINDOW_WORK_DONE_PROGRESS_CREATE] = losing_create(self.timeline)
         handlers[types.WORKSPACE_APPLY_EDIT] = self._on_apply_edit
         handlers["kesi/reviewEdit"] = self._on_review_edit
         handlers["kesi/saveDocuments"] = self._on_save_documents
@@ -130,6 +133,16 @@ class Editor:
         def handler(params: Any) -> Any:
             self.timeline.record(method, params)
             return default(self.lsp, params) if default is not None else None
+
+        return handler
+
+    def _kesi_notification(self, method: str) -> Callable[[Any], Any]:
+        record = self._recording(method, None)
+
+        def handler(params: Any) -> Any:
+            if not announces_kesi(self.capabilities):
+                self.violations.append(f"{method} sent to a client without experimental.kesi")
+            return record(params)
 
         return handler
 
@@ -241,7 +254,9 @@ class Editor:
         self.timeline.record(types.WINDOW_SHOW_MESSAGE_REQUEST, params)
         self.prompts.append(params)
         answer = await _settle(self.answer_prompt(params))
-        return types.MessageActionItem(title=answer) if answer is not None else None
+        if answer is None or self.preset.null_prompt_answers:
+            return None
+        return types.MessageActionItem(title=answer)
 
     async def _on_review_edit(self, params: dict[str, Any]) -> dict[str, str]:
         if not self._kesi_flag("reviewEdit"):

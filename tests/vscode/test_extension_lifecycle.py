@@ -83,6 +83,7 @@ def test_starts_the_server_and_offers_every_command(vscode: OpenVSCode, tmp_path
         "searchMaxTurns": 10,
         "locale": "en",
         "changeSets": True,
+        "runEndMessage": True,
         "respectGitignore": True,
         "maxMessageMegabytes": 64,
         "approvals": "ask",

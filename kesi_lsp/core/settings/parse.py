@@ -19,6 +19,7 @@ from typing import Final, Literal
 
 from kesi_lsp.catalog import Editor, Locale, is_locale, text
 from kesi_lsp.core.settings.agent import APPROVAL_MODES, SANDBOX_MODES, AgentSettings
+from kesi_lsp.core.settings.network import NETWORK_MODES, parse_patterns, split_patterns
 from kesi_lsp.core.settings.permission_rules import parse_rules
 
 log = logging.getLogger(__name__)
@@ -28,7 +29,7 @@ DEFAULTS: Final = AgentSettings()
 ENV_PREFIX: Final = "KESI_"
 
 Check = Callable[[object], bool]
-Kind = Literal["text", "int", "number", "bool"]
+Kind = Literal["text", "int", "number", "bool", "hosts"]
 
 
 def _is_int(low: int, high: int) -> Check:
@@ -100,6 +101,18 @@ RULES: Final = (
         "int",
     ),
     SettingRule(
+        "sandboxNetwork",
+        "sandbox_network",
+        lambda v: v in NETWORK_MODES,
+        "settings.expect.sandbox_network",
+    ),
+    SettingRule(
+        "sandboxNetworkAllow", "network_allow", lambda v: True, "settings.expect.hosts", "hosts"
+    ),
+    SettingRule(
+        "sandboxNetworkDeny", "network_deny", lambda v: True, "settings.expect.hosts", "hosts"
+    ),
+    SettingRule(
         "approvals", "approvals", lambda v: v in APPROVAL_MODES, "settings.expect.approvals"
     ),
     SettingRule("promptCaching", "prompt_caching", _is_bool, "settings.expect.bool", "bool"),
@@ -129,6 +142,7 @@ RULES: Final = (
     ),
     SettingRule("locale", "locale", is_locale, "settings.expect.locale"),
     SettingRule("changeSets", "change_sets", _is_bool, "settings.expect.bool", "bool"),
+    SettingRule("runEndMessage", "run_end_message", _is_bool, "settings.expect.bool", "bool"),
     SettingRule(
         "maxMessageMegabytes",
         "max_message_megabytes",
@@ -191,6 +205,8 @@ def _from_text(raw: str, kind: Kind) -> object:
             return raw
     if kind == "bool" and value.lower() in _TRUE | _FALSE:
         return value.lower() in _TRUE
+    if kind == "hosts":
+        return split_patterns(value)
     return raw
 
 
@@ -225,6 +241,16 @@ def _problem(rule: SettingRule, value: object, name: str, locale: Locale) -> str
         expected=text(rule.expected, locale),
         value=_describe(value),
         default=_describe(default) if default is not None else text("common.none", locale),
+    )
+
+
+def _pattern_problem(name: str, pattern: str, why: str, locale: Locale) -> str:
+    return text(
+        "settings.host_pattern_invalid",
+        locale,
+        key=name,
+        pattern=pattern,
+        why=text(f"settings.host_problem.{why}", locale),
     )
 
 
@@ -264,6 +290,10 @@ def parse_settings(
         if rule.key not in merged:
             continue
         value = merged[rule.key]
+        if rule.kind == "hosts":
+            values_ok[rule.attr], bad = parse_patterns(value)
+            problems += [_pattern_problem(spelled[rule.key], p, why, locale) for p, why in bad]
+            continue
         if rule.check(value):
             values_ok[rule.attr] = float(value) if rule.kind == "number" else value  # type: ignore[arg-type]
             continue

@@ -15,6 +15,9 @@ export const SERVER_SETTINGS = {
   commandTimeout: 120,
   sandbox: "auto",
   commandMemoryLimit: 4096,
+  sandboxNetwork: "ask",
+  sandboxNetworkAllow: [],
+  sandboxNetworkDeny: [],
   approvals: "ask",
   promptCaching: true,
   contextTrimming: true,
@@ -24,6 +27,7 @@ export const SERVER_SETTINGS = {
   searchMaxTurns: 10,
   locale: "en",
   changeSets: true,
+  runEndMessage: true,
   respectGitignore: true,
   maxMessageMegabytes: 64,
   permissions: {},
@@ -36,13 +40,16 @@ export const CLIENT_SETTINGS = ["serverPath", "review", "trace.server"] as const
 /**
  * Settings taken from the user's own (global) settings only, never from a workspace or folder:
  * a cloned repository's `.vscode/settings.json` must not turn the sandbox off, skip the review
- * of edits, grant its own commands (`permissions`), or send the API key and the code to another
+ * of edits, grant its own commands (`permissions`) or hosts (`sandboxNetworkAllow`), or send the API key and the code to another
  * address. package.json gives them
  * `"scope": "machine"` too, and the server ignores them in a folder's answer.
  */
 export const USER_ONLY_SETTINGS = [
   "sandbox",
   "commandMemoryLimit",
+  "sandboxNetwork",
+  "sandboxNetworkAllow",
+  "sandboxNetworkDeny",
   "approvals",
   "baseUrl",
   "permissions",
