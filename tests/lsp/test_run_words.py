@@ -197,7 +197,7 @@ async def test_the_lightbulb_sits_where_it_helps_for_our_clients_and_anywhere_fo
         assert await _titles(ours, calc, cursor, problems=True) == [fix]
         assert await _titles(ours, calc, selection, problems=False) == [fix]
         assert await _titles(ours, calc, cursor, problems=False, asked=True) == [fix]
-    async with kesi_client("emacs", [project], env=env) as other:
+    async with kesi_client("eglot", [project], env=env) as other:  # plain eglot: no kesi
         other.open(calc)
         assert await _titles(other, calc, cursor, problems=False) == [fix]
 
