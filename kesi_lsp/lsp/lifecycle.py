@@ -123,7 +123,7 @@ initializationOptions and the unscoped answer (the user's own settings) may set 
 
 
 def _without_credentials(
-    value: object, uri: str, own: Mapping[str, object]
+    value: object, uri: str, own: Mapping[str, object] | None = None
 ) -> Mapping[str, object]:
     """A folder's `kesi` section less `FOLDER_FORBIDDEN`, saying in the log what was dropped.
 
@@ -134,6 +134,7 @@ def _without_credentials(
     session of a folder without a settings file (issue 32)."""
     if not isinstance(value, Mapping):
         return {}
+    own = own or {}
     dropped = sorted(
         key
         for key in FOLDER_FORBIDDEN
