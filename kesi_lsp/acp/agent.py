@@ -9,7 +9,8 @@
 - `session/prompt`: one run of the core, answered when it ends (`outcome`); a second prompt
   while the session's run goes on is refused, as the LSP server refuses a second run;
 - `session/cancel`: the seed's Ctrl-C for the session's run (the prompt answers `cancelled`);
-- `session/set_mode`: "ask" or "acceptEdits" for this session.
+- `session/set_mode`, and `session/set_config_option` on the `mode` option: "ask" or
+  "acceptEdits" for this session (`modes.py`: the modes offered both ways).
 """
 
 from __future__ import annotations
@@ -30,8 +31,7 @@ from acp.schema import (
     NewSessionResponse,
     PromptCapabilities,
     PromptResponse,
-    SessionMode,
-    SessionModeState,
+    SetSessionConfigOptionResponse,
     SetSessionModeResponse,
 )
 
@@ -40,13 +40,13 @@ from kesi_lsp.acp.client import AcpClient, ClientFeatures
 from kesi_lsp.acp.dispatch import request_meta
 from kesi_lsp.acp.errors import bad_params, session_busy, unknown_session
 from kesi_lsp.acp.frontend import AcpRun
+from kesi_lsp.acp.modes import MODE_OPTION, config_options, mode_state
 from kesi_lsp.acp.outcome import answer
 from kesi_lsp.acp.prompt_content import Block, prompt_task
 from kesi_lsp.acp.sessions import AcpSession, AcpSessions
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core import (
     APPROVAL_MODES,
-    AgentSettings,
     EnvironmentSettings,
     ParsedSettings,
     Run,
@@ -60,24 +60,6 @@ from kesi_lsp.core import (
 log = logging.getLogger(__name__)
 
 STOP_SECONDS: Final = 10.0  # a run gets this long to wind down (SIGTERM → 3 s → SIGKILL fits)
-
-
-def mode_state(settings: AgentSettings) -> SessionModeState:
-    """KeSi's two approval modes, as a client's mode picker shows them."""
-    locale = settings.locale
-    modes = [
-        SessionMode(
-            id="ask",
-            name=text("acp.mode.ask", locale),
-            description=text("acp.mode.ask_about", locale),
-        ),
-        SessionMode(
-            id="acceptEdits",
-            name=text("acp.mode.accept_edits", locale),
-            description=text("acp.mode.accept_edits_about", locale),
-        ),
-    ]
-    return SessionModeState(current_mode_id=settings.approvals, available_modes=modes)
 
 
 def _names(servers: list[Any]) -> list[str]:
@@ -94,6 +76,11 @@ class KesiAgent:
         self.client: AcpClient | None = None  # set by the connection (app.py)
         self.sessions = AcpSessions()
         self.runs = Runs()
+        # The run each session's pending `session/prompt` is waiting for, and the runs a
+        # `session/cancel` asked about before their prompt was answered: a cancel that arrives
+        # as the last round ends still answers `cancelled`, as ACP requires.
+        self._prompting: dict[str, Run] = {}
+        self._cancel_asked: set[str] = set()
 
     @property
     def locale(self) -> Locale:
@@ -161,8 +148,12 @@ class KesiAgent:
         meta = {"kesi": {"mcpServers": {"notConnected": not_connected, "reason": "notSupported"}}}
         if left_out:
             meta["kesi"]["additionalDirectories"] = {"notAdded": left_out}
+        settings = session.core.settings
         return NewSessionResponse(
-            session_id=session.id, modes=mode_state(session.core.settings), field_meta=meta
+            session_id=session.id,
+            modes=mode_state(settings),
+            config_options=config_options(settings),  # type: ignore[arg-type]
+            field_meta=meta,
         )
 
     def _tell_once(self, session: AcpSession, servers: list[str], dirs: list[str]) -> None:
@@ -190,14 +181,29 @@ class KesiAgent:
     async def set_session_mode(
         self, session_id: str, mode_id: str, **_: Any
     ) -> SetSessionModeResponse:
+        self._set_mode(self._session(session_id), mode_id)
+        return SetSessionModeResponse()
+
+    async def set_config_option(
+        self, config_id: str, session_id: str, value: str | bool, **_: Any
+    ) -> SetSessionConfigOptionResponse:
+        """The approval mode as a config option (the only one KeSi has)."""
         session = self._session(session_id)
+        if config_id != MODE_OPTION:
+            said = text("acp.error.no_option", self.locale, option=config_id, known=MODE_OPTION)
+            raise bad_params(said, "unknownConfigOption")
+        self._set_mode(session, str(value) if isinstance(value, str) else repr(value))
+        return SetSessionConfigOptionResponse(
+            config_options=config_options(session.core.settings)  # type: ignore[arg-type]
+        )
+
+    def _set_mode(self, session: AcpSession, mode_id: str) -> None:
         if mode_id not in APPROVAL_MODES:
             modes = ", ".join(APPROVAL_MODES)
             raise bad_params(
                 text("acp.error.no_modes", self.locale, mode=mode_id, modes=modes), "unknownMode"
             )
         session.core.settings = replace(session.core.settings, approvals=mode_id)
-        return SetSessionModeResponse()
 
     # -- prompts --------------------------------------------------------------------------
 
@@ -211,13 +217,19 @@ class KesiAgent:
         frontend = AcpRun(self._client(), session, run)
         self.runs.start(run, lambda r: drive(r, self.runtime, frontend))
         assert run.task is not None
+        self._prompting[session.id] = run
         try:
             finished = await asyncio.shield(run.task)
+            await self._client().outbox.flush()
         except asyncio.CancelledError:  # the connection is closing: stop the run like Ctrl-C
             run.cancel()
             raise
-        await self._client().outbox.flush()
+        finally:
+            self._prompting.pop(session.id, None)
         log.info("run %s in session %s: %s", run.id, session.id, finished.status)
+        if run.id in self._cancel_asked:  # the cancel came as the run ended on its own
+            self._cancel_asked.discard(run.id)
+            return PromptResponse(stop_reason="cancelled")
         return answer(finished, locale)
 
     async def cancel(self, session_id: str, **_: Any) -> None:
@@ -225,6 +237,9 @@ class KesiAgent:
         if session is None:
             log.info("session/cancel for unknown session %s", session_id)
             return
+        pending = self._prompting.get(session_id)
+        if pending is not None:
+            self._cancel_asked.add(pending.id)
         run = self.runs.active_for(session.core)
         if run is not None and run.cancel():
             log.info("run %s cancelled by the client", run.id)

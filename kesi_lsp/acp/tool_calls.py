@@ -92,6 +92,7 @@ class Call:
     input: Mapping[str, object]
     path: Path | None
     done: bool = False
+    opened: bool = False  # its card was opened while its input was still arriving
 
 
 @dataclass
@@ -101,11 +102,25 @@ class Calls:
     run_id: str
     by_use: dict[str, Call] = field(default_factory=dict)
 
+    def arriving(self, use_id: str, name: str) -> tuple[Call, bool]:
+        """The card of a call whose input is still arriving, and whether it is new (its first
+        report opens it; the later ones update it)."""
+        call = self.by_use.get(use_id)
+        if call is not None:
+            return call, False
+        call = Call(f"{self.run_id}-{use_id}", name, {}, None, opened=True)
+        self.by_use[use_id] = call
+        return call, True
+
     def start(
         self, session: AcpSession, use_id: str, name: str, tool_input: Mapping[str, object]
     ) -> Call:
+        """The call starts with its whole input (its card may be open already: `opened`)."""
         raw = next((tool_input[k] for k in _PATH_KEYS if k in tool_input), None)
-        call = Call(f"{self.run_id}-{use_id}", name, tool_input, inside(session, raw))
+        opened = use_id in self.by_use and self.by_use[use_id].opened
+        call = Call(
+            f"{self.run_id}-{use_id}", name, tool_input, inside(session, raw), opened=opened
+        )
         self.by_use[use_id] = call
         return call
 

@@ -307,4 +307,8 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "shell 指令（例如跑測試）看到的是磁碟上已經存檔的版本。",
     ),
     "loop.summary.read": ("read {lines} lines", "讀了 {lines} 行"),
+    "loop.summary.unchanged": (
+        "unchanged since the last read ({lines} lines): the model was told so, not sent it again",
+        "跟上次讀到的一樣（{lines} 行）：只告訴模型沒變，沒有再送一次",
+    ),
 }

@@ -79,8 +79,8 @@ _PROMPTS: Final[dict[str, tuple[str, str]]] = {
         "[需要授權] {tool} 建立檔案：{path}",
     ),
     "lsp.prompt.diff_cut": (
-        "… {count} more diff lines not shown",
-        "……還有 {count} 行差異沒有顯示",
+        "… {count} more diff lines: the whole diff is in the KeSi log",
+        "……還有 {count} 行差異，完整的差異在 KeSi 的記錄裡",
     ),
     "lsp.prompts_unavailable": (
         "This editor cannot show KeSi's permission prompts (window/showMessageRequest), so "

@@ -69,6 +69,7 @@ from kesi_lsp.core.history import (
 )
 from kesi_lsp.core.model.anthropic import ModelClient
 from kesi_lsp.core.model.describe import describe_api_error
+from kesi_lsp.core.network.prompt import network_line
 from kesi_lsp.core.prompt import PromptEnvironment, system_blocks
 from kesi_lsp.core.redaction import Redactor, redactor_for
 from kesi_lsp.core.redaction.values import redact_value
@@ -316,6 +317,9 @@ class _Run:
     def _environment(self) -> PromptEnvironment:
         root = self.session.root
         unsaved = tuple(_relative(p, root) for p in self.ctx.view.unsaved_files())
+        network = None
+        if self.ctx.network is not None:
+            network = network_line(self.ctx.sandbox, self.settings)
         return PromptEnvironment(
             today=datetime.date.today(),
             root=root,
@@ -324,6 +328,7 @@ class _Run:
             unsaved=tuple(sorted(unsaved)),
             approvals=self.settings.approvals,
             venv=_venv_name(root),
+            network=network,
         )
 
     def _unchanged(self, name: str, tool_input: object, outcome: ToolResult) -> ToolResult:

@@ -38,6 +38,8 @@ class PromptEnvironment:
     ignored_names: Collection[str] = IGNORED_NAMES
     venv: str | None = None
     """The workspace virtualenv every command runs with (relative to the workspace), if any."""
+    network: str | None = None
+    """The sandbox's network line (`core.network.prompt`), when commands reach the proxy."""
 
 
 def rules_block(locale: Locale) -> str:
@@ -62,6 +64,8 @@ def environment_block(env: PromptEnvironment, locale: Locale) -> str:
         text("loop.prompt.env.ignored", locale, names=sep.join(sorted(env.ignored_names))),
     ]
     lines.extend(f"- {line}" for line in prompt_lines(env.sandbox, locale))
+    if env.network is not None:
+        lines.append(f"- {env.network}")
     if env.venv is not None:  # design §3: the prompt names the venv commands run with
         lines.append(text("loop.prompt.env.venv", locale, venv=env.venv))
     # The model must know whether the user sees a change before it lands (Day 16's honesty).

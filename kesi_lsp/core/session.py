@@ -27,15 +27,21 @@ if TYPE_CHECKING:
 @dataclass
 class Grants:
     """What the user allowed for the session (seed Day 14): exact command strings and resolved
-    file paths. Shown, revoked and checked by `kesi_lsp.core.permissions`."""
+    file paths. Shown, revoked and checked by `kesi_lsp.core.permissions`. `hosts` are the
+    hosts the user let sandboxed commands reach (`core.network`); `hosts_refused` those they
+    said no to, not asked about again this session."""
 
     commands: set[str] = field(default_factory=set)
     files: set[Path] = field(default_factory=set)
+    hosts: set[str] = field(default_factory=set)
+    hosts_refused: set[str] = field(default_factory=set)
 
     def clear(self) -> None:
         """Revoke everything (seed `/revoke`)."""
         self.commands.clear()
         self.files.clear()
+        self.hosts.clear()
+        self.hosts_refused.clear()
 
 
 @dataclass

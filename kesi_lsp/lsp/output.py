@@ -18,13 +18,14 @@ from kesi_lsp.core import (
     Run,
     RunFinished,
     Usage,
+    end_line,
+    end_lines,
     next_step,
     plan_line,
 )
 from kesi_lsp.lsp.capabilities import ClientFeatures
 from kesi_lsp.lsp.contract import RunFinishedParams
 from kesi_lsp.lsp.progress import ProgressState, RunProgress, end_message
-from kesi_lsp.lsp.render import end_line, end_lines
 from kesi_lsp.lsp.stream import (
     LogStory,
     StreamPayloads,

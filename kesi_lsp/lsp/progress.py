@@ -18,6 +18,7 @@ from lsprotocol import types
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core import (
+    PLAN_TOOL,
     Event,
     Nested,
     PlanUpdated,
@@ -28,8 +29,8 @@ from kesi_lsp.core import (
     UsageReported,
     Verdict,
     step_label,
+    tool_detail,
 )
-from kesi_lsp.lsp.render import PLAN_TOOL, tool_detail
 from kesi_lsp.lsp.wire import Wire
 
 log = logging.getLogger(__name__)

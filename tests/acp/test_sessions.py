@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from acp import RequestError
 from acp.schema import McpServerStdio
 
 from kesi_lsp.scripted_api import reply, script, tool_use
@@ -101,6 +102,40 @@ async def test_accept_edits_mode_lands_edits_without_asking(
     assert client.notices("approvals")  # said once: edits land without a review
     edit = next(c for c in client.cards() if c["kind"] == "edit")
     assert client.card_updates(edit["toolCallId"])[-1]["content"][0]["type"] == "diff"
+
+
+async def test_the_mode_is_a_config_option_too(project: Path, scripted_api: StartServer) -> None:
+    """CodeCompanion switches modes only through `configOptions` (issue 30): the same two
+    modes are offered there, and switching there is what `session/set_mode` does."""
+    api = scripted_api(
+        script(reply(tool_use("read_file", {"file_path": "calc.py"})), reply(EDIT), reply("Done."))
+    )
+    client = EditorClient()
+    async with acp_agent(agent_env(api), client) as agent:
+        new = await agent.conn.new_session(cwd=str(project), mcp_servers=[])
+        (option,) = [o.model_dump(by_alias=True, exclude_none=True) for o in new.config_options]
+        assert option["id"] == "mode" and option["category"] == "mode"
+        assert option["type"] == "select" and option["currentValue"] == "ask"
+        assert [(c["value"], c["name"]) for c in option["options"]] == [
+            ("ask", "Ask before edits"),
+            ("acceptEdits", new.modes.available_modes[1].name),
+        ]
+        with pytest.raises(RequestError) as unknown:
+            await agent.conn.set_config_option(
+                config_id="model", session_id=new.session_id, value="x"
+            )
+        assert "unknown option model; KeSi's only option is mode" in str(unknown.value)
+        with pytest.raises(RequestError) as bad:
+            await agent.conn.set_config_option(
+                config_id="mode", session_id=new.session_id, value="yolo"
+            )
+        assert "Unknown mode yolo" in str(bad.value)
+        answer = await agent.conn.set_config_option(
+            config_id="mode", session_id=new.session_id, value="acceptEdits"
+        )
+        assert answer.config_options[0].current_value == "acceptEdits"
+        await agent.prompt(new.session_id, "fix calc")
+    assert (project / "calc.py").read_text() == FIXED and client.asked == []
 
 
 @pytest.mark.parametrize(

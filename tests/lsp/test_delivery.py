@@ -242,15 +242,20 @@ async def test_appending_to_the_end_of_a_file(
         assert [undo[0] for undo in client.buffer(calc).undo] == [LABEL, LABEL]
 
 
+NETWORK = {"mode": "ask", "allow": [], "deny": []}
 GRANTED = {
     "commands": [],
     "files": ["calc.py"],
+    "hosts": [],
     "approvals": "ask",
     "rules": [],
+    "network": NETWORK,
     "lines": ["Allowed commands: (none)", "Allowed files: calc.py"],
 }
 NO_GRANTS = {
     "commands": [],
+    "hosts": [],
+    "network": NETWORK,
     "files": [],
     "approvals": "ask",
     "rules": [],

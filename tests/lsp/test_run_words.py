@@ -140,7 +140,8 @@ async def test_the_question_says_what_allow_for_this_session_covers(
         ),
         "zh-TW": ("一字不差的這條指令不再問你", "KeSi 改 calc.py 不再問你"),
     }[locale]
-    assert words[0] in command and words[1] in edit_prompt
+    assert words[0] in command
+    assert words[1] not in edit_prompt  # a minibuffer's rows are the diff's; reviews carry it
     assert command.endswith(text("lsp.prompt.question", locale))
 
 

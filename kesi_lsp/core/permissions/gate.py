@@ -16,8 +16,10 @@ from kesi_lsp.core.approval import (
     Approver,
     Choice,
     CommandRequest,
+    HostRequest,
     Refused,
     consult,
+    consult_host,
 )
 from kesi_lsp.core.permissions.listing import rule_fields
 from kesi_lsp.core.permissions.policy import CommandVerdict
@@ -107,6 +109,19 @@ class PermissionGate:
         if isinstance(answer, Allowed) and answer.choice is Choice.ALLOW_SESSION:
             self._session.grants.commands.add(key)
         return answer
+
+    async def authorize_host(self, host: str) -> Choice:
+        """Ask whether sandboxed commands may reach `host` (refused by the proxy in mode `ask`):
+        DENY, ALLOW_SESSION or ALLOW_ALWAYS; the answer is remembered as the session's grant
+        (or refusal, which is not asked again) at once."""
+        grants = self._session.grants
+        choice = await consult_host(self._approver, HostRequest(host))
+        if choice is Choice.DENY:
+            grants.hosts_refused.add(host)
+        else:
+            grants.hosts.add(host)
+            grants.hosts_refused.discard(host)
+        return choice
 
     def needs_review(self, path: Path) -> bool:
         """A write to `path` is shown to the user unless the file was granted for the session,

@@ -158,6 +158,7 @@ async def drive(run: Run, runtime: Runtime, frontend: RunFrontend) -> RunFinishe
 def _context(run: Run, runtime: Runtime, frontend: RunFrontend, sandbox: Sandbox) -> ToolContext:
     """The run's tools, its permission gate and its recorders. Imported here: they are half of
     KeSi's own import time, and a server being started does not need them yet (benchmark 4)."""
+    from kesi_lsp.core.network.access import NetworkAccess
     from kesi_lsp.core.permissions import PermissionGate, home_from
     from kesi_lsp.core.sandbox.selection import describe, masks_secrets
     from kesi_lsp.core.tools.context import ToolContext
@@ -176,6 +177,7 @@ def _context(run: Run, runtime: Runtime, frontend: RunFrontend, sandbox: Sandbox
         emit=frontend.emit,
         changes=_run_changes(run),
         problems=_problems(frontend, run.session.settings.locale),
+        network=NetworkAccess.for_environment(runtime.environ),
     )
 
 

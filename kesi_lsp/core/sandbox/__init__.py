@@ -25,15 +25,26 @@ OffReason = Literal["setting", "unavailable"]
 SHELL_PATH = "/bin/sh"
 
 
+@dataclass(frozen=True)
+class NetworkBridge:
+    """How one command reaches KeSi's network proxy (`core.network`): its UNIX socket
+    (`socket_path`, bound into a bubblewrap sandbox) or its loopback `port` (Seatbelt, whose
+    profile then allows that one port). Passed to `argv` only when the proxy is on."""
+
+    socket_path: str = ""
+    port: int = 0
+
+
 class Sandbox(Protocol):
     """Confinement for shell commands. `kind` is reported honestly to the user and the model."""
 
     @property
     def kind(self) -> SandboxKind: ...
 
-    def argv(self, command: str, root: Path) -> list[str]:
+    def argv(self, command: str, root: Path, network: NetworkBridge | None = None) -> list[str]:
         """Return the argv that runs `command` through `/bin/sh -c` with `root` as workspace,
-        under a watcher of the server's lifeline (`children.py`)."""
+        under a watcher of the server's lifeline (`children.py`); `network`, when the proxy is
+        on, is this command's way to it (only confining sandboxes are given one)."""
         ...
 
     def environment(self, base: Mapping[str, str], root: Path) -> dict[str, str]:
@@ -57,7 +68,7 @@ class NoSandbox:
     def kind(self) -> SandboxKind:
         return "none"
 
-    def argv(self, command: str, root: Path) -> list[str]:
+    def argv(self, command: str, root: Path, network: NetworkBridge | None = None) -> list[str]:
         return tied([SHELL_PATH, "-c", command])
 
     def environment(self, base: Mapping[str, str], root: Path) -> dict[str, str]:

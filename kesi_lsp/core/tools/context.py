@@ -18,6 +18,7 @@ from kesi_lsp.core.workspace import WorkspaceView
 if TYPE_CHECKING:
     from kesi_lsp.core.cost.bill import RunBill
     from kesi_lsp.core.model.anthropic import ModelClient
+    from kesi_lsp.core.network.access import NetworkAccess
 
 
 @dataclass
@@ -28,6 +29,8 @@ class ToolContext:
     `changes` records what the run lands in its session's change sets (None: not recorded).
     `problems` watches the editor's diagnostics around changes (None: the editor cannot say,
     and nothing is claimed about them).
+    `network` opens the allow-list proxy for each sandboxed command (`core.network`; None: no
+    proxy, the sandbox's network stays closed).
     `model` and `bill` are set by the loop for the run it drives: the search sub-agent calls
     the model through the one and charges the other (None outside a run).
     """
@@ -42,6 +45,7 @@ class ToolContext:
     problems: ProblemWatch | None = None
     model: ModelClient | None = None
     bill: RunBill | None = None
+    network: NetworkAccess | None = None
 
     @property
     def locale(self) -> Locale:

@@ -27,6 +27,7 @@ from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.approval import Refused
 from kesi_lsp.core.diagnostics.watch import Before, disk_signatures
 from kesi_lsp.core.events import CommandFinished, Notice
+from kesi_lsp.core.network.widen import widened
 from kesi_lsp.core.paths import relative
 from kesi_lsp.core.sandbox import children
 from kesi_lsp.core.sandbox.env import scrub_environment
@@ -265,14 +266,27 @@ async def run_command(args: dict[str, str], ctx: ToolContext) -> ToolResult:
     timeout = ctx.session.settings.command_timeout
     env = scrub_environment(ctx.sandbox.environment(ctx.environ, root))
     watched = await _watch(ctx)
+    opened = await ctx.network.open(ctx.session, ctx.sandbox) if ctx.network else None
     try:
-        proc = await _spawn(ctx.sandbox.argv(actual, root), root, env)
-    except (OSError, ValueError) as exc:
-        error = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-        return ToolResult(text("tools.run.launch_failed", ctx.locale, error=error), True)
-    outcome = await supervise(proc, timeout)
+        argv = (
+            ctx.sandbox.argv(actual, root)
+            if opened is None
+            else ctx.sandbox.argv(actual, root, network=opened.bridge)
+        )
+        try:
+            proc = await _spawn(argv, root, env)
+        except (OSError, ValueError) as exc:
+            error = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            return ToolResult(text("tools.run.launch_failed", ctx.locale, error=error), True)
+        outcome = await supervise(proc, timeout)
+    finally:
+        refusals = await opened.channel.close() if opened is not None else []
     result = report(outcome, timeout, ctx.locale, explain=_explainer(ctx))
     result = ToolResult(ran_as + result.text, result.is_error) if ran_as else result
+    if opened is not None and (
+        told := await widened(refusals, ctx.gate, opened.channel.limits, ctx.emit)
+    ):
+        result = ToolResult(f"{result.text}\n{told}", result.is_error, result.summary)
     return await _reported(ctx, actual, result, outcome, watched)
 
 

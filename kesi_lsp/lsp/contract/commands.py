@@ -115,6 +115,16 @@ class CostResult(Usage):
 
 
 @frozen(kw_only=True)
+class NetworkView:
+    """The sandbox's network settings in force: `mode` (`sandboxNetwork`), the allowed and the
+    denied host patterns."""
+
+    mode: Literal["off", "ask", "allowList"]
+    allow: list[str]
+    deny: list[str]
+
+
+@frozen(kw_only=True)
 class RuleView:
     """A permission rule in force: what it does, to what, the pattern, where it was set."""
 
@@ -126,13 +136,16 @@ class RuleView:
 
 @frozen(kw_only=True)
 class PermissionsResult:
-    """`kesi.permissions`: the session's grants, the approvals mode, the rules, and `lines`,
-    the seed's `/permissions` listing of them."""
+    """`kesi.permissions`: the session's grants (`hosts`: hosts sandboxed commands may reach
+    this session), the approvals mode, the rules, the network's settings, and `lines`, the
+    seed's `/permissions` listing of them."""
 
     commands: list[str]
     files: list[str]
+    hosts: list[str]
     approvals: Literal["ask", "acceptEdits"]
     rules: list[RuleView]
+    network: NetworkView
     lines: list[str]
 
 

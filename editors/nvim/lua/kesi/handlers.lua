@@ -34,6 +34,9 @@ function M.stream(_, params, ctx)
   if kind == 'text' then
     output.text(params.text or '', INDENT:rep(math.max(0, tonumber(params.depth) or 0)))
     return
+  elseif kind == 'toolInput' then
+    output.in_place(params.line) -- the call's input is still arriving (Day 17)
+    return
   end
   output.story(params)
   if kind == 'toolEnd' and params.tool == 'run_command' then

@@ -130,6 +130,21 @@ export interface ToolStartEvent extends Nesting, Rendered {
   detail?: string;
 }
 
+/**
+ * A tool call's input is still arriving (Day 17): `line` is the server's progress line
+ * (`  [tool] write_file: shop/rates.py · 12 KB so far`), shown in place: each `toolInput` of a
+ * call replaces the last, and its `toolStart` replaces that. `lines` is empty (the log shows
+ * none); `received` counts the input's bytes so far.
+ */
+export interface ToolInputEvent extends Nesting, Rendered {
+  runId: string;
+  kind: "toolInput";
+  toolUseId: string;
+  tool: string;
+  received: number;
+  detail?: string;
+}
+
 export interface ToolEndEvent extends Nesting, Rendered {
   runId: string;
   kind: "toolEnd";
@@ -179,7 +194,14 @@ export interface TurnEvent extends Nesting, Rendered {
 }
 
 export type StreamEvent =
-  TextEvent | ToolStartEvent | ToolEndEvent | NoticeEvent | UsageEvent | EditEvent | TurnEvent;
+  | TextEvent
+  | ToolInputEvent
+  | ToolStartEvent
+  | ToolEndEvent
+  | NoticeEvent
+  | UsageEvent
+  | EditEvent
+  | TurnEvent;
 
 export type RunStatus = "done" | "cancelled" | "failed" | "limit";
 
@@ -356,6 +378,13 @@ export interface CostResult extends Usage {
   lines: string[];
 }
 
+/** The sandbox's network settings in force (`sandboxNetwork` and its host patterns). */
+export interface NetworkView {
+  mode: "off" | "ask" | "allowList";
+  allow: string[];
+  deny: string[];
+}
+
 export interface RuleView {
   kind: string;
   target: string;
@@ -367,8 +396,10 @@ export interface RuleView {
 export interface PermissionsResult {
   commands: string[];
   files: string[];
+  hosts: string[];
   approvals: "ask" | "acceptEdits";
   rules: RuleView[];
+  network: NetworkView;
   lines: string[];
 }
 
@@ -441,6 +472,10 @@ export function asStreamEvent(value: unknown): StreamEvent | undefined {
   switch (value.kind) {
     case "text":
       return typeof value.text === "string" ? (value as unknown as TextEvent) : undefined;
+    case "toolInput":
+      return typeof value.tool === "string" && typeof value.toolUseId === "string"
+        ? (value as unknown as ToolInputEvent)
+        : undefined;
     case "toolStart":
     case "toolEnd":
       return typeof value.tool === "string" ? (value as unknown as StreamEvent) : undefined;
