@@ -137,6 +137,8 @@ M-x package-install RET eglot RET (Debian 12: apt install elpa-eglot)."
 (declare-function kesi-eglot-keep "kesi-changes")
 (declare-function kesi-eglot-undo "kesi-changes")
 (declare-function kesi-eglot-undo-run "kesi-changes")
+(declare-function kesi-eglot-tasks "kesi-tasks")
+(declare-function kesi-eglot-task-stop "kesi-tasks")
 (declare-function kesi-output-toggle "kesi-output")
 (declare-function kesi-output-clear "kesi-output")
 (declare-function kesi-eglot-mode-line "kesi-eglot")
@@ -191,6 +193,17 @@ The latest turns stay word for word; the summary's cost is a line of the bill."
   "Withdraw every permission granted for this session (the seed's /revoke)."
   nil
   (kesi-eglot-session-command "kesi.revoke"))
+
+(kesi--defcommand kesi-tasks ()
+  "Show this folder's background tasks: id, command, state, start, last line."
+  nil
+  (kesi-eglot-tasks))
+
+(kesi--defcommand kesi-task-stop (&optional task-id)
+  "Stop a background task (SIGTERM to its group, 3 s, SIGKILL).
+With a prefix argument, ask for TASK-ID; else choose among the running ones."
+  (list (and current-prefix-arg (read-string "Stop KeSi task: ")))
+  (kesi-eglot-task-stop task-id))
 
 (kesi--defcommand kesi-changes ()
   "List KeSi's changes you have not kept or undone yet (RET jumps to one)."

@@ -81,6 +81,19 @@ class KesiAgent:
         # as the last round ends still answers `cancelled`, as ACP requires.
         self._prompting: dict[str, Run] = {}
         self._cancel_asked: set[str] = set()
+        self._prepare_once_answered = False
+        self._preparing: asyncio.Task[None] | None = None
+
+    def sent(self) -> None:
+        """A message went out to the client. The first after `initialize` is its answer: only
+        then does the agent load the model SDK, in the background (a one-shot client sends its
+        prompt right away, and the SDK's seconds of imports are the floor of its first
+        request; loading it before the answer would put them in front of `initialize` too)."""
+        if self._prepare_once_answered:
+            self._prepare_once_answered = False
+            self._preparing = asyncio.ensure_future(
+                self.runtime.prepare_agent(self.parsed.settings)
+            )
 
     @property
     def locale(self) -> Locale:
@@ -109,6 +122,7 @@ class KesiAgent:
         log.info(
             "client %s (protocol %s): %s", client.features.name, protocol_version, client.features
         )
+        self._prepare_once_answered = self._preparing is None
         return InitializeResponse(
             protocol_version=PROTOCOL_VERSION,
             agent_capabilities=AgentCapabilities(
@@ -245,5 +259,11 @@ class KesiAgent:
             log.info("run %s cancelled by the client", run.id)
 
     async def stop(self) -> None:
-        """The connection ends: every run stops the way Ctrl-C stops it."""
+        """The connection ends: every run stops the way Ctrl-C stops it, every session's
+        background tasks stop (nothing KeSi started outlives its client), and a preparation
+        still under way is dropped."""
+        if self._preparing is not None:
+            self._preparing.cancel()
         await self.runs.stop_all(STOP_SECONDS)
+        for session in self.sessions.all():
+            await session.core.tasks.stop_all()

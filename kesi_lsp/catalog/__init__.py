@@ -15,6 +15,7 @@ from typing import Final, Literal, TypeGuard
 
 from kesi_lsp.catalog import (
     acp,
+    background,
     changes,
     common,
     compaction,
@@ -52,6 +53,7 @@ _DOMAINS = (
     common,
     tools,
     tool_descriptions,
+    background,
     loop,
     working,
     guards,

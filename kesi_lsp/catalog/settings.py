@@ -42,6 +42,10 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
     "settings.expect.max_tokens": ("a whole number from 1 to 128000", "1 到 128000 之間的整數"),
     "settings.expect.max_turns": ("a whole number from 1 to 1000", "1 到 1000 之間的整數"),
     "settings.expect.max_failures": ("a whole number from 1 to 100", "1 到 100 之間的整數"),
+    "settings.expect.task_timeout": (
+        "a number of seconds above 0 and at most 86400",
+        "大於 0、最多 86400 的秒數",
+    ),
     "settings.expect.timeout": (
         "a number of seconds above 0 and at most 3600",
         "大於 0、最多 3600 的秒數",

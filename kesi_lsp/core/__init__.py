@@ -47,6 +47,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "ApprovalMode",
     "Approver",
     "Attachment",
+    "BackgroundTask",
     "Block",
     "ChangeOutcome",
     "ChangeRefusal",
@@ -114,6 +115,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "Severity",
     "Shown",
     "Snapshot",
+    "TaskView",
     "TextChange",
     "TextDelta",
     "ToolContext",
@@ -182,6 +184,9 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "stale_words",
     "state_directory",
     "step_label",
+    "task_line",
+    "task_log_line",
+    "task_state_words",
     "tool_detail",
     "tool_input_line",
     "undone",
@@ -219,6 +224,10 @@ if TYPE_CHECKING:
         consult,
         refusal,
     )
+    from kesi_lsp.core.background import BackgroundTask, TaskView
+    from kesi_lsp.core.background.words import log_line as task_log_line
+    from kesi_lsp.core.background.words import state_words as task_state_words
+    from kesi_lsp.core.background.words import task_line
     from kesi_lsp.core.changes.actions import Outcome as ChangeOutcome
     from kesi_lsp.core.changes.actions import Refusal as ChangeRefusal
     from kesi_lsp.core.changes.actions import Target as ChangeTarget

@@ -42,6 +42,7 @@ from anthropic.types import ContentBlockParam, Message, ToolResultBlockParam, To
 
 from kesi_lsp.catalog import Locale, reset_command, text
 from kesi_lsp.core import tools as tool_registry
+from kesi_lsp.core.background.words import ended_note, running_line
 from kesi_lsp.core.changes.run import note as change_note
 from kesi_lsp.core.compaction import Compactor
 from kesi_lsp.core.cost.bill import RunBill
@@ -230,7 +231,11 @@ class _Run:
 
     async def _tell_changes(self) -> None:
         """Before a request: what the user did with the agent's changes since the last one
-        (undid, kept, changed), so the model never silently redoes undone work (§2.9)."""
+        (undid, kept, changed), so the model never silently redoes undone work (§2.9), and
+        the background tasks that ended since (issue 28)."""
+        ended = ended_note(self.session.tasks.take_ended(), self.locale)
+        if ended is not None:
+            add_note(self.history, self.redact(ended))
         if self.ctx.changes is None:
             return
         said = await change_note(self.ctx.changes.changes, self.ctx.view, self.locale)
@@ -328,6 +333,7 @@ class _Run:
             unsaved=tuple(sorted(unsaved)),
             approvals=self.settings.approvals,
             venv=_venv_name(root),
+            tasks=running_line(self.session.tasks.views(), self.locale),
             network=network,
         )
 

@@ -38,6 +38,8 @@ class PromptEnvironment:
     ignored_names: Collection[str] = IGNORED_NAMES
     venv: str | None = None
     """The workspace virtualenv every command runs with (relative to the workspace), if any."""
+    tasks: str | None = None
+    """The line naming the background tasks running now (`background.words`), if any."""
     network: str | None = None
     """The sandbox's network line (`core.network.prompt`), when commands reach the proxy."""
 
@@ -75,6 +77,8 @@ def environment_block(env: PromptEnvironment, locale: Locale) -> str:
     )
     if env.unsaved:
         lines.append(text("loop.prompt.env.unsaved", locale, files=sep.join(env.unsaved)))
+    if env.tasks is not None:  # the model must know what it left running (issue 28)
+        lines.append(env.tasks)
     return "\n".join(lines)
 
 

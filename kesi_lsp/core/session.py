@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from kesi_lsp.core.background import BackgroundTasks
 from kesi_lsp.core.changes.store import ChangeSets
 from kesi_lsp.core.cost.meter import Usage
 from kesi_lsp.core.instructions import ProjectInstructions
@@ -63,7 +64,9 @@ class Session:
     `notices` are what the next run should say before anything else (a conversation that was
     resumed, a saved one that could not be used), taken by `take_notices`. `windows` is each
     model's context window as the API said it (`kesi_lsp.core.model.window`), asked once per
-    session; a reset keeps it (it is the model's, not the conversation's).
+    session; a reset keeps it (it is the model's, not the conversation's). `tasks` are the
+    background tasks the session's commands started (`kesi_lsp.core.background`); a reset
+    stops them all, as the folder going away and the server exiting do.
     """
 
     root: Path
@@ -82,6 +85,7 @@ class Session:
     )
     notices: list[str] = field(default_factory=list, compare=False)
     windows: dict[str, int] = field(default_factory=dict, compare=False)
+    tasks: BackgroundTasks = field(default_factory=BackgroundTasks, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         self.root = self.root.resolve()
@@ -97,11 +101,12 @@ class Session:
             self.on_checkpoint(self, running)
 
     def reset(self) -> None:
-        """Forget the conversation, the read records and the plan; keep grants and the bill
-        (seed /reset). The project's instructions stay loaded: they are the folder's, not the
-        conversation's."""
+        """Forget the conversation, the read records and the plan, and stop the background
+        tasks; keep grants and the bill (seed /reset). The project's instructions stay loaded:
+        they are the folder's, not the conversation's."""
         self.history.clear()
         self.reads.clear()
         self.read_texts.clear()
         self.read_parts.clear()
         self.plan = ()
+        self.tasks.reset()

@@ -153,6 +153,12 @@ EXPORTS: Final[dict[str, str]] = {
     "select_changes": "changes.actions:select",
     "settle_all": "changes.run",
     "undone": "changes.undo",
+    # background tasks (issue 28): what each front end lists, stops and says
+    "BackgroundTask": "background",
+    "TaskView": "background",
+    "task_line": "background.words",
+    "task_log_line": "background.words:log_line",
+    "task_state_words": "background.words:state_words",
     # the task text
     "MAX_EXCERPT_BYTES": "tasks",
     "MAX_EXCERPT_LINES": "tasks",

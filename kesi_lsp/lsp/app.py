@@ -19,11 +19,20 @@ from kesi_lsp.lsp import (
     commands,
     documents_sync,
     lifecycle,
+    task_commands,
 )
 from kesi_lsp.lsp.server import KesiServer
 from kesi_lsp.stdio import claim_stdio
 
-FEATURES = (lifecycle, documents_sync, commands, change_commands, code_actions, change_lenses)
+FEATURES = (
+    lifecycle,
+    documents_sync,
+    commands,
+    change_commands,
+    task_commands,
+    code_actions,
+    change_lenses,
+)
 
 
 def create_server(

@@ -162,7 +162,7 @@ async def did_change_configuration(
 
 
 async def did_change_folders(ls: KesiServer, params: types.DidChangeWorkspaceFoldersParams) -> None:
-    """A removed folder takes its session (and stops any run in it)."""
+    """A removed folder takes its session (and stops any run and background task in it)."""
     for removed in params.event.removed:
         path = uri_to_path(removed.uri)
         root = path.resolve() if path is not None else None
@@ -171,7 +171,7 @@ async def did_change_folders(ls: KesiServer, params: types.DidChangeWorkspaceFol
                 run.cancel()
         ls.config.folders.pop(removed.uri, None)
         if root is not None:
-            ls.sessions.drop(root)
+            ls.sessions.drop(root)  # its background tasks are stopped with it
     await refresh_settings(ls)
 
 
@@ -179,6 +179,7 @@ async def shutdown(ls: KesiServer, params: None) -> None:
     if ls.preparing is not None:
         ls.preparing.cancel()
     await ls.runs.stop_all(STOP_SECONDS)
+    await ls.sessions.stop_tasks()  # nothing KeSi started outlives it
     if ls.sessions.store is not None:  # every conversation on disk before the process ends
         await asyncio.to_thread(ls.sessions.store.flush, STOP_SECONDS)
     await ls.host.runtime.aclose()
@@ -193,6 +194,7 @@ def exit_(ls: KesiServer, params: None) -> None:
     ls.wire.closed = True
     for run in ls.runs.live():
         run.cancel()
+    ls.sessions.kill_tasks()  # (no loop turn is left for the polite way)
 
 
 def progress_cancel(ls: KesiServer, params: types.WorkDoneProgressCancelParams) -> None:

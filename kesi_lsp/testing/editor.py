@@ -123,6 +123,7 @@ class Editor:
         handlers["kesi/saveDocuments"] = self._on_save_documents
         handlers[types.WORKSPACE_CODE_LENS_REFRESH] = self._on_code_lens_refresh
         handlers["kesi/plan"] = self._on_plan
+        handlers["kesi/tasks"] = self._on_tasks
         handlers["kesi/diagnostics"] = self._on_diagnostics
         if self.preset.prompts:
             handlers[types.WINDOW_SHOW_MESSAGE_REQUEST] = self._on_prompt
@@ -277,6 +278,15 @@ class Editor:
         if not self._kesi_flag("plan"):
             self.violations.append("kesi/plan sent to a client that did not announce it")
         self.timeline.record("kesi/plan", params)
+
+    def _on_tasks(self, params: dict[str, Any]) -> None:
+        if not self._kesi_flag("stream"):
+            self.violations.append("kesi/tasks sent to a client that did not announce stream")
+        self.timeline.record("kesi/tasks", params)
+
+    def task_changes(self) -> list[dict[str, Any]]:
+        """Every `kesi/tasks` (a background task started or ended), in order."""
+        return [p for m, p in self.timeline if m == "kesi/tasks"]
 
     def plans(self, run_id: str) -> list[list[dict[str, str]]]:
         """Every `kesi/plan` of `run_id`, in order: the items of each update."""

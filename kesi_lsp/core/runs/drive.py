@@ -121,6 +121,17 @@ class Runtime:
             except SandboxUnavailableError as exc:
                 log.info("no sandbox for %s yet: %s", root, exc)
 
+    async def prepare_agent(self, settings: AgentSettings) -> None:
+        """Load the agent and its model client for `settings` now, before any folder is known
+        (ACP's `initialize`: its sessions name their folders later). Only logged on failure,
+        as `prepare`."""
+        if self.runner is not self.agent:
+            return
+        try:
+            await self.agent.prepare(settings, self.environ)
+        except Exception as exc:  # the run that needs it tries again and says why
+            log.warning("could not prepare the agent: %s", exc)
+
     async def aclose(self) -> None:
         """The front end is going away: let the agent release what it kept."""
         await self.agent.aclose()
@@ -152,7 +163,25 @@ async def drive(run: Run, runtime: Runtime, frontend: RunFrontend) -> RunFinishe
         await frontend.prepare()  # inside the agent's task, so a cancel here is a cancelled run
         return await (run.runner or runtime.runner)(ctx, prompt)
 
-    return _finish(frontend, await _run_agent(agent, ctx, run))
+    finished = await _run_agent(agent, ctx, run)
+    if finished.status == "cancelled":
+        _tasks_left(run, frontend)
+    return _finish(frontend, finished)
+
+
+def _tasks_left(run: Run, frontend: RunFrontend) -> None:
+    """A cancel stops the run, not its background tasks (they are the user's now): say which
+    still run and how this editor stops them."""
+    running = run.session.tasks.views()
+    if not any(view.state == "running" for view in running):
+        return
+    from kesi_lsp.core.background.words import listing
+
+    settings = run.session.settings
+    locale = settings.locale
+    how = text(f"background.how.{settings.editor}", locale)
+    alive = listing([view for view in running if view.state == "running"], locale)
+    frontend.emit(Notice("info", text("background.cancelled", locale, tasks=alive, how=how)))
 
 
 def _context(run: Run, runtime: Runtime, frontend: RunFrontend, sandbox: Sandbox) -> ToolContext:

@@ -46,6 +46,8 @@ class AgentSettings:
     and glob, as rg leaves it out of grep (`kesi_lsp.core.tools.gitignore`).
     `command_memory_limit` is the memory (MiB) a sandboxed command may use, 0 for no limit
     (`core.sandbox.bubblewrap.Limits`).
+    `task_timeout` is how long a background task may run before it is stopped (seconds,
+    `kesi_lsp.core.background`).
     `run_end_message` shows one message when a run ends (status, verdict, bill) in clients
     that do not stream the run themselves (lsp-mode, Vim, Neovim without KeSi's plugin).
     `sandbox_network` is the sandboxed commands' network (`core.network`): `off` (none), `ask`
@@ -61,6 +63,7 @@ class AgentSettings:
     max_turns: int = 20
     max_tool_failures: int = 3
     command_timeout: float = 120.0
+    task_timeout: float = 1800.0
     sandbox: SandboxMode = "auto"
     command_memory_limit: int = 4096
     sandbox_network: NetworkMode = "ask"

@@ -92,6 +92,13 @@ RULES: Final = (
         "settings.expect.timeout",
         "number",
     ),
+    SettingRule(
+        "taskTimeout",
+        "task_timeout",
+        _is_number(0, 86_400),
+        "settings.expect.task_timeout",
+        "number",
+    ),
     SettingRule("sandbox", "sandbox", lambda v: v in SANDBOX_MODES, "settings.expect.sandbox"),
     SettingRule(
         "commandMemoryLimit",

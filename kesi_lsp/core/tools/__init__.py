@@ -48,6 +48,8 @@ TOOL_NAMES: Final = (
     "edit_file",
     "write_file",
     "run_command",
+    "task_output",
+    "task_stop",
     "todo",
     "search_agent",
 )

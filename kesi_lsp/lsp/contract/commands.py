@@ -220,3 +220,52 @@ class ChangeOutcomeResult:
     already: list[HunkRef]
     skipped: list[SkippedHunk]
     failed: list[FailedFile]
+
+
+# -- background tasks (issue 28) ----------------------------------------------------------------
+
+TaskState = Literal["running", "exited", "stopped", "timed_out"]
+
+
+@frozen(kw_only=True)
+class StopTaskArgs:
+    """`kesi.stopTask`: stop background task `taskId` of the folder that holds `uri` (else
+    the first folder)."""
+
+    task_id: str = field(metadata=NONEMPTY)
+    uri: str | None = None
+
+
+@frozen(kw_only=True)
+class TaskItem:
+    """One background task: what it runs, its state, when it started (ISO 8601), its exit
+    code once it ended, its last output line, and `line`, all of it rendered by the server."""
+
+    task_id: str
+    command: str
+    state: TaskState
+    started: str
+    exit_code: int | None
+    last_line: str
+    line: str
+
+
+@frozen(kw_only=True)
+class TasksResult:
+    """`kesi.tasks`: the folder's background tasks, newest last; `lines` says it in the
+    session's words (one line per task, or that there are none)."""
+
+    tasks: list[TaskItem]
+    lines: list[str]
+
+
+@frozen(kw_only=True)
+class TasksChangedParams:
+    """`kesi/tasks` (to clients with `experimental.kesi.stream`): a task of folder `uri`
+    started or ended; `line` says which in words (log-only clients get it as a log line),
+    `tasks` and `lines` are the folder's listing now, as `kesi.tasks` answers."""
+
+    uri: str
+    line: str
+    tasks: list[TaskItem]
+    lines: list[str]

@@ -22,6 +22,7 @@ export const SAVE_DOCUMENTS = "kesi/saveDocuments";
 export const REVIEW_EDIT = "kesi/reviewEdit";
 export const PLAN = "kesi/plan";
 export const DIAGNOSTICS = "kesi/diagnostics";
+export const TASKS = "kesi/tasks";
 
 /**
  * What this client announces under `capabilities.experimental.kesi` (§2.2). `reviewEdit` only
@@ -366,6 +367,37 @@ export interface UndoArgs {
 export interface UndoRunArgs {
   uri?: string | null;
   runId?: string | null;
+}
+
+/** `kesi.stopTask`'s argument: the background task to stop (issue 28). */
+export interface StopTaskArgs {
+  taskId: string;
+  uri?: string | null;
+}
+
+/** One background task as `kesi.tasks` lists it; `line` is the server's rendering of it. */
+export interface TaskItem {
+  taskId: string;
+  command: string;
+  state: "running" | "exited" | "stopped" | "timed_out";
+  started: string;
+  exitCode: number | null;
+  lastLine: string;
+  line: string;
+}
+
+/** `kesi.tasks`: the folder's background tasks, and `lines` in the server's words. */
+export interface TasksResult {
+  tasks: TaskItem[];
+  lines: string[];
+}
+
+/** `kesi/tasks`: a task of folder `uri` started or ended (`line` says which). */
+export interface TasksChangedParams {
+  uri: string;
+  line: string;
+  tasks: TaskItem[];
+  lines: string[];
 }
 
 /** `kesi.reset`, `kesi.revoke`: the seed's answer in the server's words. */

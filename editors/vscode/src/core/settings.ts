@@ -13,6 +13,7 @@ export const SERVER_SETTINGS = {
   maxTurns: 20,
   maxToolFailures: 3,
   commandTimeout: 120,
+  taskTimeout: 1800,
   sandbox: "auto",
   commandMemoryLimit: 4096,
   sandboxNetwork: "ask",
