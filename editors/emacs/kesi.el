@@ -20,7 +20,7 @@
 ;; - accepted edits are saved by Emacs itself (`kesi/saveDocuments'), so the buffer is not
 ;;   left modified and no "changed on disk" question ever asks for a clobber;
 ;; - commands: `kesi-fix-this', `kesi-ask', `kesi-cancel', `kesi-compact', `kesi-reset',
-;;   `kesi-cost', `kesi-permissions', `kesi-revoke', `kesi-output'; for KeSi's changes (design
+;;   `kesi-cost', `kesi-permissions', `kesi-mcp', `kesi-revoke', `kesi-output'; for KeSi's changes (design
 ;;   §2.9) `kesi-changes', `kesi-keep', `kesi-undo', `kesi-undo-run';
 ;;   `M-x customize-group RET kesi'.
 ;;
@@ -188,6 +188,11 @@ The latest turns stay word for word; the summary's cost is a line of the bill."
   "Show the permissions granted for this session (the seed's /permissions)."
   nil
   (kesi-eglot-session-command "kesi.permissions"))
+
+(kesi--defcommand kesi-mcp ()
+  "Show this folder's MCP servers: where each came from, its state and its tools."
+  nil
+  (kesi-eglot-session-command "kesi.mcp"))
 
 (kesi--defcommand kesi-revoke ()
   "Withdraw every permission granted for this session (the seed's /revoke)."

@@ -1,11 +1,12 @@
 """KeSi as an ACP agent: the methods a client calls, each turned into the core's terms.
 
 - `initialize`: protocol version 1, text / embedded resources / resource links in prompts (no
-  images, no audio), no `session/load`, no MCP transports, no sign-in methods; the client's
-  `fs` capabilities and the settings (`_meta.kesi` over the `KESI_*` environment) are kept;
-- `session/new`: `cwd` must be an absolute, existing folder, and becomes the fence; MCP servers
-  and extra folders are accepted, reported as not connected (first prompt, `_meta`, the log),
-  never silently dropped; the session's modes are KeSi's two approval modes;
+  images, no audio), no `session/load`, MCP over stdio, http and sse, no sign-in methods; the
+  client's `fs` capabilities and the settings (`_meta.kesi` over the `KESI_*` environment) are kept;
+- `session/new`: `cwd` must be an absolute, existing folder, and becomes the fence; its MCP
+  servers (stdio, http, sse) start in the background beside the user's own (`_meta` names those
+  connecting, a malformed one is said at the first prompt); extra folders are reported as not
+  added, never silently dropped; the session's modes are KeSi's two approval modes;
 - `session/prompt`: one run of the core, answered when it ends (`outcome`); a second prompt
   while the session's run goes on is refused, as the LSP server refuses a second run;
 - `session/cancel`: the seed's Ctrl-C for the session's run (the prompt answers `cancelled`);
@@ -40,6 +41,7 @@ from kesi_lsp.acp.client import AcpClient, ClientFeatures
 from kesi_lsp.acp.dispatch import request_meta
 from kesi_lsp.acp.errors import bad_params, session_busy, unknown_session
 from kesi_lsp.acp.frontend import AcpRun
+from kesi_lsp.acp.mcp_servers import acp_servers
 from kesi_lsp.acp.modes import MODE_OPTION, config_options, mode_state
 from kesi_lsp.acp.outcome import answer
 from kesi_lsp.acp.prompt_content import Block, prompt_task
@@ -62,10 +64,6 @@ log = logging.getLogger(__name__)
 STOP_SECONDS: Final = 10.0  # a run gets this long to wind down (SIGTERM → 3 s → SIGKILL fits)
 
 
-def _names(servers: list[Any]) -> list[str]:
-    return [str(getattr(server, "name", None) or getattr(server, "url", "?")) for server in servers]
-
-
 class KesiAgent:
     """The agent side of one ACP connection: its sessions and their runs."""
 
@@ -76,6 +74,7 @@ class KesiAgent:
         self.client: AcpClient | None = None  # set by the connection (app.py)
         self.sessions = AcpSessions()
         self.runs = Runs()
+        self._starting: set[asyncio.Task[None]] = set()
         # The run each session's pending `session/prompt` is waiting for, and the runs a
         # `session/cancel` asked about before their prompt was answered: a cancel that arrives
         # as the last round ends still answers `cancelled`, as ACP requires.
@@ -130,7 +129,7 @@ class KesiAgent:
                 prompt_capabilities=PromptCapabilities(
                     image=False, audio=False, embedded_context=True
                 ),
-                mcp_capabilities=McpCapabilities(http=False, sse=False),
+                mcp_capabilities=McpCapabilities(http=True, sse=True),
             ),
             auth_methods=[],
             agent_info=Implementation(name="kesi", title="KeSi", version=__version__),
@@ -155,11 +154,11 @@ class KesiAgent:
         if not await asyncio.to_thread(folder.is_dir):
             raise bad_params(text("acp.error.cwd_missing", locale, cwd=cwd), "cwdMissing")
         session = self.sessions.new(folder, self.parsed.settings)
-        not_connected = _names(mcp_servers or [])
         left_out = list(additional_directories or [])
-        self._tell_once(session, not_connected, left_out)
+        connecting = self._start_mcp(session, mcp_servers or [])
+        self._tell_once(session, left_out)
         log.info("session %s in %s", session.id, session.root)
-        meta = {"kesi": {"mcpServers": {"notConnected": not_connected, "reason": "notSupported"}}}
+        meta: dict[str, Any] = {"kesi": {"mcpServers": {"connecting": connecting}}}
         if left_out:
             meta["kesi"]["additionalDirectories"] = {"notAdded": left_out}
         settings = session.core.settings
@@ -170,14 +169,29 @@ class KesiAgent:
             field_meta=meta,
         )
 
-    def _tell_once(self, session: AcpSession, servers: list[str], dirs: list[str]) -> None:
+    def _start_mcp(self, session: AcpSession, servers: list[Any]) -> list[str]:
+        """The session's MCP servers (the client's, then the user's settings), started in the
+        background; the names of the client's that will connect (the others are said)."""
+        configs, problems = acp_servers(servers, self.locale)
+        for problem in problems:
+            log.warning("%s", problem)
+            session.notices.append(("mcp", problem))
+        settings = session.core.settings
+        own = [c for c in settings.mcp_servers if c.name not in {s.name for s in configs}]
+        session.core.settings = replace(settings, mcp_servers=(*own, *configs))
+        session.core.mcp_key = session.id
+        if session.core.settings.mcp_servers:
+            task = asyncio.ensure_future(
+                self.runtime.start_mcp(session.id, session.root, session.core.settings)
+            )
+            self._starting.add(task)
+            task.add_done_callback(self._starting.discard)
+        return [c.name for c in configs]
+
+    def _tell_once(self, session: AcpSession, dirs: list[str]) -> None:
         """What the session's first prompt starts with: what was not connected, the settings
         that could not be used (each also in the log)."""
         locale = self.locale
-        if servers:
-            said = text("acp.mcp_not_supported", locale, names=", ".join(servers))
-            log.warning("%s", said)
-            session.notices.append(("mcp", said))
         if dirs:
             said = text(
                 "acp.dirs_not_supported", locale, cwd=str(session.cwd), dirs=", ".join(dirs)

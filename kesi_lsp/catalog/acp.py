@@ -30,11 +30,6 @@ _TOOLS: Final[dict[str, tuple[str, str]]] = {
 }
 
 _SESSION: Final[dict[str, tuple[str, str]]] = {
-    "acp.mcp_not_supported": (
-        "MCP servers are not supported yet, so these were not connected: {names}. KeSi works "
-        "with its own tools only.",
-        "目前還不支援 MCP 伺服器，所以這些沒有連上：{names}。KeSi 只用它自己的工具。",
-    ),
     "acp.dirs_not_supported": (
         "Extra folders are not supported: KeSi works only inside {cwd}; these were left out: "
         "{dirs}.",

@@ -84,6 +84,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "HunkState",
     "Landed",
     "LimitKind",
+    "McpServerView",
     "ModelClient",
     "Nested",
     "NextStep",
@@ -110,6 +111,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "Runtime",
     "SandboxMode",
     "Saved",
+    "ServerConfig",
     "Session",
     "SessionBusyError",
     "Severity",
@@ -118,6 +120,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "TaskView",
     "TextChange",
     "TextDelta",
+    "ToolCall",
     "ToolContext",
     "ToolFinished",
     "ToolInputProgress",
@@ -156,12 +159,14 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "keep_changes",
     "line_span",
     "lines_of",
+    "mcp_report",
     "nested_line",
     "network_rules_line",
     "next_step",
     "numbered",
     "outcome_lines",
     "parse_rules",
+    "parse_servers",
     "parse_settings",
     "plan_current",
     "plan_item_lines",
@@ -221,6 +226,7 @@ if TYPE_CHECKING:
         HostRequest,
         PromptInterrupted,
         Refused,
+        ToolCall,
         consult,
         refusal,
     )
@@ -284,6 +290,8 @@ if TYPE_CHECKING:
         TurnStarted,
         UsageReported,
     )
+    from kesi_lsp.core.mcp.report import mcp_report
+    from kesi_lsp.core.mcp.view import ServerView as McpServerView
     from kesi_lsp.core.model.anthropic import ModelClient
     from kesi_lsp.core.model.describe import describe_api_error
     from kesi_lsp.core.model.window import context_window
@@ -317,6 +325,7 @@ if TYPE_CHECKING:
         ApprovalMode,
         SandboxMode,
     )
+    from kesi_lsp.core.settings.mcp_servers import ServerConfig, parse_servers
     from kesi_lsp.core.settings.parse import RULES as SETTING_RULES
     from kesi_lsp.core.settings.parse import SECTION as SETTINGS_SECTION
     from kesi_lsp.core.settings.parse import (

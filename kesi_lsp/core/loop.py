@@ -315,9 +315,16 @@ class _Run:
                 caching=caching,
                 instructions=self.session.instructions.block(self.locale),
             ),
-            "tools": tool_registry.tool_schemas(self.locale),
+            "tools": self._tools(),
             "messages": messages,
         }
+
+    def _tools(self) -> list[Any]:
+        """KeSi's tools and the MCP tools ready now (a changed MCP list counts from here)."""
+        tools, notices = tool_registry.request_tools(self.ctx)
+        for said in notices:
+            self.ctx.emit(Notice(kind="info", text=said))
+        return tools
 
     def _environment(self) -> PromptEnvironment:
         root = self.session.root

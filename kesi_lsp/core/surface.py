@@ -9,6 +9,11 @@ from __future__ import annotations
 from typing import Final
 
 EXPORTS: Final[dict[str, str]] = {
+    # MCP servers (issue 26): what kesi.mcp, the doctor and `kesi-lsp mcp list` show
+    "McpServerView": "mcp.view:ServerView",
+    "mcp_report": "mcp.report",
+    "ServerConfig": "settings.mcp_servers",
+    "parse_servers": "settings.mcp_servers",
     # secrets never leave (issue 29): the server's log file uses the same redactor as the tools
     "Redactor": "redaction",
     "redactor_for": "redaction",
@@ -18,6 +23,7 @@ EXPORTS: Final[dict[str, str]] = {
     "Approver": "approval",
     "Choice": "approval",
     "CommandRequest": "approval",
+    "ToolCall": "approval",
     "HostRequest": "approval",
     "EditRequest": "approval",
     "PromptInterrupted": "approval",

@@ -19,6 +19,7 @@ from kesi_lsp.lsp import (
     commands,
     documents_sync,
     lifecycle,
+    mcp_commands,
     task_commands,
 )
 from kesi_lsp.lsp.server import KesiServer
@@ -28,6 +29,7 @@ FEATURES = (
     lifecycle,
     documents_sync,
     commands,
+    mcp_commands,
     change_commands,
     task_commands,
     code_actions,

@@ -151,7 +151,18 @@ def edit_scope(request: EditRequest, locale: Locale) -> str:
     return text("lsp.prompt.scope_edit", locale, answer=answer, path=request.rel)
 
 
+MAX_ARGUMENTS = 1500
+
+
 def command_message(request: CommandRequest, locale: Locale) -> str:
+    """The prompt's text: the command and why the gate asks; for an MCP call (`request.tool`)
+    the server, the tool and the arguments (cut at `MAX_ARGUMENTS` characters)."""
+    if request.tool is not None:
+        shown = request.tool.arguments
+        if len(shown) > MAX_ARGUMENTS:
+            shown = shown[: MAX_ARGUMENTS - 1] + "…"
+        fields = {"server": request.tool.server, "tool": request.tool.tool, "arguments": shown}
+        return text("lsp.prompt.mcp", locale, **fields)
     message = text("lsp.prompt.command", locale, command=request.command)
     if request.reason:
         message += "\n" + text("lsp.prompt.reason", locale, reason=request.reason)

@@ -112,13 +112,15 @@ FOLDER_FORBIDDEN: Final = (
     "sandboxNetworkDeny",
     "approvals",
     "permissions",
+    "mcpServers",
 )
 """Settings a folder-scoped answer may not set. The answer for a folder includes the folder's
 own settings file (VS Code's `.vscode/settings.json`, Emacs' `.dir-locals.el`), which arrives
 with a cloned repository: a `baseUrl` there would send the user's API key and code to whoever
 wrote it, `sandbox: off` would unconfine the commands, `sandboxNetworkAllow` would open the
 network to the project's own choice of hosts, `approvals: acceptEdits` would skip the review of
-edits, `permissions` would grant the project's own commands. Only the
+edits, `permissions` would grant the project's own commands, `mcpServers` would start the
+project's own programs (a folder's `.mcp.json` is asked about first, `core.mcp.workspace`). Only the
 initializationOptions and the unscoped answer (the user's own settings) may set them."""
 
 
@@ -159,6 +161,23 @@ async def did_change_configuration(
     if not ls.features.configuration:
         ls.config.workspace = kesi_section(params.settings)
     await refresh_settings(ls)
+    restarting = asyncio.ensure_future(_restart_mcp(ls))
+    _RESTARTS.add(restarting)
+    restarting.add_done_callback(_RESTARTS.discard)
+
+
+_RESTARTS: set[asyncio.Task[None]] = set()
+
+
+async def _restart_mcp(ls: KesiServer) -> None:
+    """A changed `mcpServers` setting restarts the folder's servers at once, in the background
+    (a server left out or added is seen in `kesi.mcp` before the next run)."""
+    for folder in ls.folders():
+        settings = ls.settings_for(folder).settings
+        try:
+            await ls.host.runtime.start_mcp(str(folder.path), folder.path, settings)
+        except Exception as exc:  # the next run tries again and says why
+            log.info("MCP servers of %s not restarted: %s", folder.path, exc)
 
 
 async def did_change_folders(ls: KesiServer, params: types.DidChangeWorkspaceFoldersParams) -> None:
@@ -172,6 +191,7 @@ async def did_change_folders(ls: KesiServer, params: types.DidChangeWorkspaceFol
         ls.config.folders.pop(removed.uri, None)
         if root is not None:
             ls.sessions.drop(root)  # its background tasks are stopped with it
+            ls.host.runtime.mcp.drop(str(root))
     await refresh_settings(ls)
 
 

@@ -1,4 +1,4 @@
-"""Sessions as an ACP client sees them: what is not connected is said, settings are the same as
+"""Sessions as an ACP client sees them: settings are the same as
 the language server's, "Allow for this session" means this session, the modes are KeSi's
 approval modes, limits end with the right stop reason, and an edit the user typed over is
 refused rather than written (I4)."""
@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 from acp import RequestError
-from acp.schema import McpServerStdio
 
 from kesi_lsp.scripted_api import reply, script, tool_use
 from tests.acp.conftest import BUGGY, FIXED
@@ -23,24 +22,6 @@ EDIT = tool_use(
     "edit_file",
     {"file_path": "calc.py", "old_string": "return a - b", "new_string": "return a + b"},
 )
-
-
-async def test_mcp_servers_are_reported_as_not_connected(
-    project: Path, scripted_api: StartServer
-) -> None:
-    api = scripted_api(script(reply("Hello.")))
-    client = EditorClient()
-    server = McpServerStdio(name="github", command="/usr/bin/true", args=[], env=[])
-    async with acp_agent(agent_env(api), client) as agent:
-        made = await agent.conn.new_session(cwd=str(project), mcp_servers=[server])
-        assert made.field_meta == {
-            "kesi": {"mcpServers": {"notConnected": ["github"], "reason": "notSupported"}}
-        }
-        await agent.prompt(made.session_id, "hi")
-    (said,) = client.notices("mcp")
-    assert "not supported yet" in said and "github" in said
-    assert client.text().index("github") < client.text().index("Hello.")
-    assert "github" in agent.stderr.decode()
 
 
 async def test_bad_settings_are_said_and_defaulted_good_ones_apply(

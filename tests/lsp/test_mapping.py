@@ -416,5 +416,6 @@ def test_every_agent_setting_has_a_rule() -> None:
     from kesi_lsp.core.settings.parse import PERMISSIONS_KEY, RULES
 
     reachable = {rule.attr for rule in RULES} | {PERMISSIONS_KEY}  # the rules' own parser
+    reachable.add("mcp_servers")  # mcpServers, with its own parser (settings.mcp_servers)
     reachable.add("editor")  # the front end's (which editor it serves), never the user's
     assert reachable == {f.name for f in fields(AgentSettings)}

@@ -149,6 +149,15 @@ function present(
     case "kesi.revoke":
       say(result);
       break;
+    case "kesi.mcp": {
+      // The folder's MCP servers, one pick item per line the server rendered (state, reason,
+      // tools): a list to read, so picking an item does nothing more.
+      const lines = serverLines(result);
+      if (lines) {
+        void vscode.window.showQuickPick(lines, { canPickMany: false, matchOnDetail: true });
+      }
+      break;
+    }
     case "kesi.keep":
     case "kesi.undo":
     case "kesi.undoRun": {

@@ -18,12 +18,13 @@ from kesi_lsp.core.approval import (
     CommandRequest,
     HostRequest,
     Refused,
+    ToolCall,
     consult,
     consult_host,
 )
 from kesi_lsp.core.permissions.listing import rule_fields
 from kesi_lsp.core.permissions.policy import CommandVerdict
-from kesi_lsp.core.permissions.rules import apply_rules, edit_decision
+from kesi_lsp.core.permissions.rules import apply_rules, command_texts, edit_decision, tool_decision
 from kesi_lsp.core.permissions.shellwords import parse
 from kesi_lsp.core.sandbox.env import home_from
 from kesi_lsp.core.session import Session
@@ -109,6 +110,46 @@ class PermissionGate:
         if isinstance(answer, Allowed) and answer.choice is Choice.ALLOW_SESSION:
             self._session.grants.commands.add(key)
         return answer
+
+    async def authorize_tool(self, server: str, tool: str, shown: str, arguments: object) -> Answer:
+        """Whether the MCP call of `tool` on `server` may go ahead: a deny rule refuses, then
+        the red line for any command text among the arguments, then an allow rule or a
+        session grant lets it go, else the human is asked (server, tool and `shown`, the
+        arguments as JSON). Rules match `server:tool` (`mcp:<server>:<tool>` as written)."""
+        locale = self._session.settings.locale
+        subject = f"{server}:{tool}"
+        decided = tool_decision(self._session.settings.permissions, subject)
+        if decided is not None and decided.kind == "deny":
+            fields = rule_fields(decided, locale)
+            return Refused(text("permissions.rule_denied_mcp", locale, **fields))
+        crossing = await asyncio.to_thread(self._red_line_in, arguments)
+        if crossing is not None:
+            return Refused(text("permissions.denied", locale, reason=crossing))
+        if decided is not None and decided.kind == "allow":
+            return Allowed()
+        if subject in self._session.grants.tools:
+            return Allowed(Choice.ALLOW_SESSION)
+        question = text(
+            "permissions.mcp_question", locale, server=server, tool=tool, arguments=shown
+        )
+        request = CommandRequest(f"mcp:{subject}", question, ToolCall(server, tool, shown))
+        answer = await consult(self._approver, request, locale)
+        if isinstance(answer, Allowed) and answer.choice is Choice.ALLOW_SESSION:
+            self._session.grants.tools.add(subject)
+        if isinstance(answer, Refused):
+            return Refused(text("permissions.refused_mcp", locale))
+        return answer
+
+    def _red_line_in(self, arguments: object) -> str | None:
+        """The red line's reason for the first command-like text among the arguments (a key
+        naming a command, a script or a shell), else None."""
+        for value in command_texts(arguments):
+            verdict = _package().classify(
+                value, self._session.root, self._home, locale=self._session.settings.locale
+            )
+            if verdict.kind == "deny":
+                return str(verdict.reason)
+        return None
 
     async def authorize_host(self, host: str) -> Choice:
         """Ask whether sandboxed commands may reach `host` (refused by the proxy in mode `ask`):

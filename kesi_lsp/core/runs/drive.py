@@ -26,6 +26,7 @@ from kesi_lsp.core.cost.meter import Usage
 from kesi_lsp.core.diagnostics.editor import EditorProblems
 from kesi_lsp.core.errors import SandboxUnavailableError
 from kesi_lsp.core.events import Event, Notice, RunFinished
+from kesi_lsp.core.mcp.hub import McpHandle, McpHub
 from kesi_lsp.core.runs.agent import AgentRunner, CoreAgent
 from kesi_lsp.core.runs.loading import Busy, never_busy
 from kesi_lsp.core.runs.registry import Run
@@ -103,6 +104,7 @@ class Runtime:
         self.sandboxes = Sandboxes(environ)
         self.told_edits_accepted: set[Path] = set()
         self.told_workspace: set[Path] = set()
+        self.mcp = McpHub()
 
     async def prepare(
         self, folders: Sequence[tuple[Path, AgentSettings]], busy: Busy = never_busy
@@ -110,9 +112,17 @@ class Runtime:
         """Get ready for the first run of each folder, in the background of a front end that
         has just connected: let the agent load itself and its model client
         (`CoreAgent.prepare`, stepping aside while `busy()`; a stand-in runner has nothing to
-        load), then choose the sandboxes (a bwrap probe each). A failure here is only logged:
+        load), then choose the sandboxes (a bwrap probe each); the folders' MCP servers are
+        started before all that, in the background (`core.mcp.hub`). A failure here is only logged:
         the run that needs the part tries again and says why.
         """
+        for root, settings in folders:  # MCP servers first: they start in the background
+            if not settings.mcp_servers:
+                continue
+            try:
+                await self.start_mcp(str(root), root, settings)
+            except SandboxUnavailableError as exc:
+                log.info("no sandbox for %s, so no MCP servers yet: %s", root, exc)
         if self.runner is self.agent and folders:
             await self.agent.prepare(folders[0][1], self.environ, busy)
         for root, settings in folders:
@@ -120,6 +130,12 @@ class Runtime:
                 await self.sandboxes.choose(root, settings)
             except SandboxUnavailableError as exc:
                 log.info("no sandbox for %s yet: %s", root, exc)
+
+    async def start_mcp(self, key: str, root: Path, settings: AgentSettings) -> None:
+        """Start the MCP servers of `settings` for `key` in the background (`core.mcp.hub`),
+        in `root`'s sandbox."""
+        sandbox, _ = await self.sandboxes.get(root, settings)
+        self.mcp.ensure(key, settings.mcp_servers, root, sandbox, self.environ, settings.locale)
 
     async def prepare_agent(self, settings: AgentSettings) -> None:
         """Load the agent and its model client for `settings` now, before any folder is known
@@ -133,8 +149,10 @@ class Runtime:
             log.warning("could not prepare the agent: %s", exc)
 
     async def aclose(self) -> None:
-        """The front end is going away: let the agent release what it kept."""
+        """The front end is going away: let the agent release what it kept, stop the MCP
+        servers."""
         await self.agent.aclose()
+        await self.mcp.aclose()
 
 
 def _cancelled(run: Run) -> RunFinished:
@@ -158,6 +176,7 @@ async def drive(run: Run, runtime: Runtime, frontend: RunFrontend) -> RunFinishe
         _announce_sandbox(run, runtime, frontend, sandbox)
     _announce_approvals(run, runtime, frontend)
     ctx = _context(run, runtime, frontend, sandbox)
+    ctx.mcp = _mcp(run, runtime, sandbox)
 
     async def agent(ctx: ToolContext, prompt: str) -> RunFinished:
         await frontend.prepare()  # inside the agent's task, so a cancel here is a cancelled run
@@ -208,6 +227,15 @@ def _context(run: Run, runtime: Runtime, frontend: RunFrontend, sandbox: Sandbox
         problems=_problems(frontend, run.session.settings.locale),
         network=NetworkAccess.for_environment(runtime.environ),
     )
+
+
+def _mcp(run: Run, runtime: Runtime, sandbox: Sandbox) -> McpHandle | None:
+    """The session's MCP servers, started now if the preparation did not, restarted if the
+    setting changed (never waited for)."""
+    settings = run.session.settings
+    key = run.session.mcp_group_key
+    configs = settings.mcp_servers
+    return runtime.mcp.ensure(key, configs, run.root, sandbox, runtime.environ, settings.locale)
 
 
 def _run_changes(run: Run) -> RunChanges | None:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from kesi_lsp.catalog import Editor, Locale
+from kesi_lsp.core.settings.mcp_servers import ServerConfig
 from kesi_lsp.core.settings.network import NetworkMode
 from kesi_lsp.core.settings.permission_rules import PermissionRules
 
@@ -46,6 +47,8 @@ class AgentSettings:
     and glob, as rg leaves it out of grep (`kesi_lsp.core.tools.gitignore`).
     `command_memory_limit` is the memory (MiB) a sandboxed command may use, 0 for no limit
     (`core.sandbox.bubblewrap.Limits`).
+    `mcp_servers` are the MCP servers of the `mcpServers` setting (`settings.mcp_servers`),
+    from user-level settings only, like `permissions`: a folder must not start programs.
     `task_timeout` is how long a background task may run before it is stopped (seconds,
     `kesi_lsp.core.background`).
     `run_end_message` shows one message when a run ends (status, verdict, bill) in clients
@@ -85,3 +88,4 @@ class AgentSettings:
     api_key: str | None = None
     base_url: str | None = None
     permissions: PermissionRules = field(default_factory=PermissionRules)
+    mcp_servers: tuple[ServerConfig, ...] = ()

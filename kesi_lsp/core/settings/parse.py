@@ -19,6 +19,7 @@ from typing import Final, Literal
 
 from kesi_lsp.catalog import Editor, Locale, is_locale, text
 from kesi_lsp.core.settings.agent import APPROVAL_MODES, SANDBOX_MODES, AgentSettings
+from kesi_lsp.core.settings.mcp_servers import ServerProblem, parse_servers
 from kesi_lsp.core.settings.network import NETWORK_MODES, parse_patterns, split_patterns
 from kesi_lsp.core.settings.permission_rules import parse_rules
 
@@ -163,7 +164,10 @@ RULES: Final = (
 PERMISSIONS_KEY: Final = "permissions"
 """The user's permission rules (`settings.permission_rules`): a JSON object of lists, so no
 environment variable; its own checks say which entries are ignored."""
-KNOWN_KEYS: Final = frozenset(rule.key for rule in RULES) | {PERMISSIONS_KEY}
+MCP_SERVERS_KEY: Final = "mcpServers"
+"""The MCP servers (`settings.mcp_servers`): an object of servers, user-level only, like the
+permission rules; each malformed server is left out with a sentence, the others stay."""
+KNOWN_KEYS: Final = frozenset(rule.key for rule in RULES) | {PERMISSIONS_KEY, MCP_SERVERS_KEY}
 
 
 def kesi_section(raw: object) -> Mapping[str, object]:
@@ -251,6 +255,11 @@ def _problem(rule: SettingRule, value: object, name: str, locale: Locale) -> str
     )
 
 
+def _server_problem(problem: ServerProblem, key: str, locale: Locale) -> str:
+    why = text(problem.why, locale, detail=problem.detail)
+    return text("settings.mcp_server_invalid", locale, key=key, name=problem.name, why=why)
+
+
 def _pattern_problem(name: str, pattern: str, why: str, locale: Locale) -> str:
     return text(
         "settings.host_pattern_invalid",
@@ -277,11 +286,13 @@ def parse_settings(
     """
     merged: dict[str, object] = {}
     spelled: dict[str, str] = {}
-    source = "user"
+    source = servers_source = "user"
     for position, layer in enumerate(layers):
         values = layer.values if isinstance(layer, EnvironmentSettings) else layer
         if values.get(PERMISSIONS_KEY) is not None and position < len(sources):
             source = sources[position]
+        if values.get(MCP_SERVERS_KEY) is not None and position < len(sources):
+            servers_source = sources[position]
         for key, value in values.items():
             if value is None:
                 continue
@@ -318,6 +329,10 @@ def parse_settings(
             )
             for rule, why in bad
         ]
+    if MCP_SERVERS_KEY in merged:
+        servers, left_out = parse_servers(merged[MCP_SERVERS_KEY], servers_source)
+        values_ok["mcp_servers"] = servers
+        problems += [_server_problem(p, spelled[MCP_SERVERS_KEY], locale) for p in left_out]
     for key in sorted(set(merged) - KNOWN_KEYS - set(quiet)):
         log.info("ignoring unknown setting %s", spelled[key])
     return ParsedSettings(replace(DEFAULTS, **values_ok), tuple(problems))  # type: ignore[arg-type]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+import attrs
 from attrs import field, frozen
 from lsprotocol import types
 
@@ -146,6 +147,29 @@ class PermissionsResult:
     approvals: Literal["ask", "acceptEdits"]
     rules: list[RuleView]
     network: NetworkView
+    lines: list[str]
+    tools: list[str] = attrs.Factory(list)
+    """MCP tools allowed for the session, as `mcp:<server>:<tool>`."""
+
+
+@frozen(kw_only=True)
+class McpServerView:
+    """One MCP server as `kesi.mcp` lists it: where it came from (`user`, `init`, `acp`,
+    `workspace`), how KeSi reaches it, its state and the reason in words, its tools."""
+
+    name: str
+    source: str
+    transport: Literal["stdio", "http", "sse"]
+    state: Literal["starting", "ready", "failed", "auth", "stopped"]
+    reason: str | None = None
+    tools: list[str]
+
+
+@frozen(kw_only=True)
+class McpResult:
+    """`kesi.mcp`: the folder's MCP servers, and `lines`, the listing rendered by the server."""
+
+    servers: list[McpServerView]
     lines: list[str]
 
 

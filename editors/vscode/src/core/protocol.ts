@@ -43,6 +43,7 @@ export const SERVER_COMMANDS = [
   "kesi.cost",
   "kesi.permissions",
   "kesi.revoke",
+  "kesi.mcp",
   "kesi.compact",
   "kesi.changes",
   "kesi.keep",
@@ -432,6 +433,24 @@ export interface PermissionsResult {
   approvals: "ask" | "acceptEdits";
   rules: RuleView[];
   network: NetworkView;
+  lines: string[];
+  /** MCP tools allowed for the session, as `mcp:<server>:<tool>`. */
+  tools?: string[];
+}
+
+/** One MCP server as `kesi.mcp` lists it (issue 26). */
+export interface McpServerView {
+  name: string;
+  source: string;
+  transport: "stdio" | "http" | "sse";
+  state: "starting" | "ready" | "failed" | "auth" | "stopped";
+  reason?: string | null;
+  tools: string[];
+}
+
+/** `kesi.mcp`: the folder's MCP servers and the listing rendered by the server. */
+export interface McpResult {
+  servers: McpServerView[];
   lines: string[];
 }
 

@@ -32,6 +32,7 @@ export const SERVER_SETTINGS = {
   respectGitignore: true,
   maxMessageMegabytes: 64,
   permissions: {},
+  mcpServers: {},
 } as const;
 
 export type ServerSettingKey = keyof typeof SERVER_SETTINGS;
@@ -54,6 +55,7 @@ export const USER_ONLY_SETTINGS = [
   "approvals",
   "baseUrl",
   "permissions",
+  "mcpServers",
 ] as const;
 
 /** Never sent by this client: the API key belongs in `ANTHROPIC_API_KEY` (Settings Sync would
