@@ -59,7 +59,10 @@ _PLAN: Final[dict[str, tuple[str, str]]] = {
         "計畫已更新（{total} 項完成 {done} 項），目前沒有正在進行的項目。",
     ),
     "plan.line": ("Plan ({done}/{total} done): {steps}", "計畫（完成 {done}/{total}）：{steps}"),
-    "plan.step": ("step {number}/{total}: {content}", "第 {number}/{total} 步：{content}"),
+    "plan.step": (
+        "step {number} of {total}: {content}",
+        "第 {number} 步（共 {total} 步）：{content}",
+    ),
 }
 
 _VERIFY: Final[dict[str, tuple[str, str]]] = {

@@ -36,6 +36,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "DEFAULT_MODEL",
     "MAX_EXCERPT_BYTES",
     "MAX_EXCERPT_LINES",
+    "PLAN_TOOL",
     "SANDBOX_MODES",
     "SETTINGS_SECTION",
     "SETTING_RULES",
@@ -350,6 +351,7 @@ if TYPE_CHECKING:
     from kesi_lsp.core.settings.parse import kesi_section as settings_section
     from kesi_lsp.core.settings.permission_rules import parse_rules
     from kesi_lsp.core.story import (
+        PLAN_TOOL,
         EventLines,
         end_line,
         end_lines,

@@ -103,6 +103,7 @@ EXPORTS: Final[dict[str, str]] = {
     "plan_item_lines": "story",
     "plan_title": "story",
     "tool_detail": "story",
+    "PLAN_TOOL": "story",
     "input_so_far": "story",
     "progress_line": "story",
     "tool_input_line": "story",

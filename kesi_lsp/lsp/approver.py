@@ -139,6 +139,18 @@ class Prompter:
         return offered.get(title, Choice.DENY) if isinstance(title, str) else Choice.DENY
 
 
+def command_scope(locale: Locale) -> str:
+    """What "Allow for this session" covers for a command: this exact command."""
+    answer = text("permissions.answer.session", locale)
+    return text("lsp.prompt.scope_command", locale, answer=answer)
+
+
+def edit_scope(request: EditRequest, locale: Locale) -> str:
+    """What "Allow for this session" covers for an edit: this one file."""
+    answer = text("permissions.answer.session", locale)
+    return text("lsp.prompt.scope_edit", locale, answer=answer, path=request.rel)
+
+
 MAX_ARGUMENTS = 1500
 
 
@@ -154,7 +166,7 @@ def command_message(request: CommandRequest, locale: Locale) -> str:
     message = text("lsp.prompt.command", locale, command=request.command)
     if request.reason:
         message += "\n" + text("lsp.prompt.reason", locale, reason=request.reason)
-    return message
+    return f"{message}\n{command_scope(locale)}"
 
 
 def edit_title(request: EditRequest, locale: Locale) -> str:
@@ -168,6 +180,8 @@ def edit_message(request: EditRequest, locale: Locale) -> str:
     question: a small prompt area shows a long message's end (Emacs' minibuffer cuts it from
     the top; Vim scrolls its top away), so the end is what must say what is asked."""
     head = edit_title(request, locale)
+    # No scope line here: a small prompt area (Emacs' minibuffer) needs its rows for the diff;
+    # our clients' reviews carry it (`kesi/reviewEdit.scope`).
     return f"{truncate_diff(request.diff, locale)}\n\n{head}"
 
 
@@ -181,11 +195,12 @@ def diff_log_lines(request: EditRequest, locale: Locale) -> list[str] | None:
 
 @dataclass(frozen=True)
 class ReviewWords:
-    """The words of an edit review: `title` (what changes), `question` (Day 14's 「放行嗎？」)
-    and `actions`, the buttons in the order to show them."""
+    """The words of an edit review: `title` (what changes), `question` (Day 14's 「放行嗎？」),
+    `scope` (what "Allow for this session" covers) and `actions`, the buttons in order."""
 
     title: str
     question: str
+    scope: str
     actions: list[ReviewAction]
 
 
@@ -196,6 +211,7 @@ def review_words(request: EditRequest, locale: Locale) -> ReviewWords:
     return ReviewWords(
         title=edit_title(request, locale),
         question=text("lsp.prompt.question", locale),
+        scope=edit_scope(request, locale),
         actions=[
             ReviewAction(title=text(key, locale), decision=_DECISION_OF[choice])
             for key, choice in ANSWERS
@@ -256,6 +272,7 @@ class LspApprover:
             diff=request.diff,
             title=words.title,
             question=words.question,
+            scope=words.scope,
             actions=words.actions,
         )
         try:

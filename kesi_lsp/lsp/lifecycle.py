@@ -95,8 +95,9 @@ async def _pull(ls: KesiServer) -> None:
         log.warning("could not read the kesi settings from the client: %s", exc)
         return
     values = list(answer) if isinstance(answer, list | tuple) else []
+    own = {**ls.config.init_options, **ls.config.workspace}
     for folder, value in zip(folders, values, strict=False):
-        ls.config.folders[folder.uri] = _without_credentials(value, folder.uri)
+        ls.config.folders[folder.uri] = _without_credentials(value, folder.uri, own)
     if not folders and values and isinstance(values[0], Mapping):
         ls.config.workspace = values[0]
 
@@ -127,11 +128,24 @@ first, `core.mcp.workspace`). Only the
 initializationOptions and the unscoped answer (the user's own settings) may set them."""
 
 
-def _without_credentials(value: object, uri: str) -> Mapping[str, object]:
-    """A folder's `kesi` section less `FOLDER_FORBIDDEN`, saying in the log what was dropped."""
+def _without_credentials(
+    value: object, uri: str, own: Mapping[str, object] | None = None
+) -> Mapping[str, object]:
+    """A folder's `kesi` section less `FOLDER_FORBIDDEN`, saying in the log what was dropped.
+
+    Only a value that would have changed something is named: a folder's answer repeats the
+    user's own values (VS Code merges the user's settings and the manifest's defaults into it,
+    and our extension puts the user's values back in), so a value equal to `own`, what the
+    user's layers say, comes from the user, and warning about it was a false alarm in every
+    session of a folder without a settings file (issue 32)."""
     if not isinstance(value, Mapping):
         return {}
-    dropped = sorted(key for key in FOLDER_FORBIDDEN if value.get(key) is not None)
+    own = own or {}
+    dropped = sorted(
+        key
+        for key in FOLDER_FORBIDDEN
+        if value.get(key) is not None and value.get(key) != own.get(key)
+    )
     if dropped:
         log.warning(
             "ignoring %s from the settings of folder %s: a project may not choose where the "

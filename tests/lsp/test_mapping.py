@@ -315,6 +315,7 @@ def test_stream_payloads() -> None:
         "kind": "turn",
         "turn": 2,
         "maxTurns": 20,
+        "label": "turn 2 of at most 20",
     }
     edit = stream_payload("r", EditApplied("edit_file", "a.py", "diff"))
     assert edit == {
@@ -356,7 +357,7 @@ def test_progress_text() -> None:
     state.update(TurnStarted(2, 20))
     state.update(ToolStarted("t", "run_command", {"command": "pytest   -q\n"}))
     state.update(UsageReported(USAGE, USAGE, USAGE))
-    assert state.message() == "turn 2/20 · run_command: pytest -q · $0.0189"
+    assert state.message() == "working · run_command: pytest -q · $0.0189"
     assert tool_label("glob", {}, "en") == "glob"
     assert len(tool_label("run_command", {"command": "x" * 200}, "en")) < 80
     assert end_message("cancelled", 2, 0.5, "en") == "cancelled · files changed: 2 · $0.5000"

@@ -321,7 +321,7 @@ function M.revoke()
   end)
 end
 
---- For statuslines: "KeSi ● turn 2/20 · step 2/3: Fix the sign · $0.0012" while a run lives
+--- For statuslines: "KeSi ● turn 2/20 · step 2 of 3: Fix the sign · $0.0012" while a run lives
 --- (the plan's step in progress, when it has one), "KeSi ✓ verified · $0.0345" after (the
 --- server's verdict on the last run's changes, when it gave one), "" where no KeSi server
 --- serves the buffer.

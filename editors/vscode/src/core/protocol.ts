@@ -187,12 +187,13 @@ export interface EditEvent extends Nesting, Rendered {
   diff?: string;
 }
 
-/** A model round trip began (the progress notification shows it too). */
+/** A model round trip began; `label` ("turn 2 of at most 20") is for a tooltip only. */
 export interface TurnEvent extends Nesting, Rendered {
   runId: string;
   kind: "turn";
   turn: number;
   maxTurns: number;
+  label?: string;
 }
 
 export type StreamEvent =
@@ -250,7 +251,7 @@ export interface PlanItem {
 /**
  * `kesi/plan`: the model's whole plan, sent again after every update, and as the server
  * renders it: `title` ("Plan: 1 of 4 done"), `lines` (one per item, its mark first: ✓ ▶ ○) and
- * `current` ("step 2/4: Fix the sign", null when no step is in progress).
+ * `current` ("step 2 of 4: Fix the sign", null when no step is in progress).
  */
 export interface PlanParams {
   runId: string;
@@ -281,6 +282,8 @@ export interface ReviewEditParams {
   diff: string;
   title: string;
   question: string;
+  /** What "Allow for this session" covers (this one file, until the session ends). */
+  scope?: string;
   actions: ReviewAction[];
 }
 
