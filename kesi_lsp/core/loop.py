@@ -31,18 +31,15 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import datetime
 import functools
-import platform
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from anthropic.types import ContentBlockParam, Message, ToolResultBlockParam, ToolUseBlockParam
 
 from kesi_lsp.catalog import Locale, reset_command, text
 from kesi_lsp.core import tools as tool_registry
-from kesi_lsp.core.background.words import ended_note, running_line
+from kesi_lsp.core.background.words import ended_note
 from kesi_lsp.core.changes.run import note as change_note
 from kesi_lsp.core.compaction import Compactor
 from kesi_lsp.core.cost.bill import RunBill
@@ -70,14 +67,11 @@ from kesi_lsp.core.history import (
 )
 from kesi_lsp.core.model.anthropic import ModelClient
 from kesi_lsp.core.model.describe import describe_api_error
-from kesi_lsp.core.network.prompt import network_line
-from kesi_lsp.core.prompt import PromptEnvironment, system_blocks
+from kesi_lsp.core.prompt import system_blocks
 from kesi_lsp.core.redaction import Redactor, redactor_for
 from kesi_lsp.core.redaction.values import redact_value
 from kesi_lsp.core.repeats import RepeatWatch
-from kesi_lsp.core.sandbox.env import withheld_names
-from kesi_lsp.core.sandbox.selection import describe
-from kesi_lsp.core.sandbox.toolchain import workspace_venv
+from kesi_lsp.core.run_environment import prompt_environment
 from kesi_lsp.core.stream import TurnResult, stream_turn
 from kesi_lsp.core.tool_calls import run_calls
 from kesi_lsp.core.tools.context import ToolContext
@@ -312,7 +306,7 @@ class _Run:
             "model": self.settings.model,
             "max_tokens": self.settings.max_tokens,
             "system": system_blocks(
-                self._environment(),
+                prompt_environment(self.ctx),
                 self.locale,
                 caching=caching,
                 instructions=self.session.instructions.block(self.locale),
@@ -327,25 +321,6 @@ class _Run:
         for said in notices:
             self.ctx.emit(Notice(kind="info", text=said))
         return tools
-
-    def _environment(self) -> PromptEnvironment:
-        root = self.session.root
-        unsaved = tuple(_relative(p, root) for p in self.ctx.view.unsaved_files())
-        network = None
-        if self.ctx.network is not None:
-            network = network_line(self.ctx.sandbox, self.settings)
-        return PromptEnvironment(
-            today=datetime.date.today(),
-            root=root,
-            os_name=f"{platform.system()} {platform.release()}".strip(),
-            sandbox=describe(self.ctx.sandbox, root, self.ctx.environ),
-            unsaved=tuple(sorted(unsaved)),
-            approvals=self.settings.approvals,
-            venv=_venv_name(root),
-            withheld=withheld_names(self.ctx.environ, self.settings.pass_env),
-            tasks=running_line(self.session.tasks.views(), self.locale),
-            network=network,
-        )
 
     def _unchanged(self, name: str, tool_input: object, outcome: ToolResult) -> ToolResult:
         """A re-read whose text is still in view is sent as a note (`trim/unchanged.py`)."""
@@ -399,15 +374,3 @@ class _Run:
                 task.uncancel()
             status, message = "cancelled", text("compaction.cancelled", self.locale)
         return self._finish(status, message)
-
-
-def _venv_name(root: Path) -> str | None:
-    venv = workspace_venv(root)
-    return venv.name if venv is not None else None
-
-
-def _relative(path: Path, root: Path) -> str:
-    try:
-        return path.relative_to(root).as_posix()
-    except ValueError:
-        return str(path)

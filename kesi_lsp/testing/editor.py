@@ -32,6 +32,7 @@ from pygls.uris import to_fs_path
 
 from kesi_lsp.testing import edits
 from kesi_lsp.testing.buffers import Buffer, Buffers, DocumentSync
+from kesi_lsp.testing.handlers import plain_handler
 from kesi_lsp.testing.presets import Preset
 from kesi_lsp.testing.problems import ReportedProblems
 from kesi_lsp.testing.quirks import announces_kesi, losing_create
@@ -386,18 +387,3 @@ class Editor:
 
 def _gone(path: Path) -> None:
     path.unlink(missing_ok=True)
-
-
-def plain_handler(handler: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    """pygls tags handlers with attributes, which bound methods cannot carry."""
-    if asyncio.iscoroutinefunction(handler):
-
-        async def async_handler(params: Any) -> Any:
-            return await handler(params)
-
-        return async_handler
-
-    def sync_handler(params: Any) -> Any:
-        return handler(params)
-
-    return sync_handler
