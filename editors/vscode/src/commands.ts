@@ -118,6 +118,19 @@ function showAudit(result: unknown): void {
     .then((document) => vscode.window.showTextDocument(document, { preview: true }));
 }
 
+/** The title of the run `command` starts, if it starts one. */
+function startingTitle(command: ServerCommand, args: Args, locale: Locale): string | undefined {
+  switch (command) {
+    case "kesi.fixThis":
+    case "kesi.ask":
+      return runTitle(command, args, relativePath, locale);
+    case "kesi.compact":
+      return t("run.title.compact", locale);
+    default:
+      return undefined;
+  }
+}
+
 /** Tell the user what the server answered. */
 function present(
   runs: Runs,
@@ -210,6 +223,10 @@ export function executeCommandMiddleware(
         : await argumentFor(languageClient, runs, command, locale);
     if (!arg) {
       return undefined;
+    }
+    const title = startingTitle(command, arg, locale);
+    if (title !== undefined) {
+      runs.expect(title); // the run's first event can come before this request's answer
     }
     let result: unknown;
     try {

@@ -136,8 +136,8 @@ class Runtime:
 
     async def start_mcp(self, key: str, root: Path, settings: AgentSettings) -> None:
         """Start the MCP servers of `settings` for `key` in the background (`core.mcp.hub`),
-        in `root`'s sandbox."""
-        sandbox, _ = await self.sandboxes.get(root, settings)
+        in `root`'s sandbox (chosen, not taken: the first run still announces it, Day 15)."""
+        sandbox = await self.sandboxes.choose(root, settings)
         self.mcp.ensure(key, settings.mcp_servers, root, sandbox, self.environ, settings.locale)
 
     async def prepare_agent(self, settings: AgentSettings) -> None:
