@@ -77,6 +77,7 @@ describe("initializationOptions", () => {
           sandboxNetworkDeny: [],
           passEnv: [],
           auditLog: true,
+          mcpServers: {},
         },
       },
     );
@@ -105,6 +106,7 @@ describe("initializationOptions", () => {
           sandboxNetworkDeny: [],
           passEnv: [],
           auditLog: true,
+          mcpServers: {},
         },
       },
     );
@@ -124,6 +126,7 @@ describe("initializationOptions", () => {
           sandboxNetworkDeny: [],
           passEnv: [],
           auditLog: true,
+          mcpServers: {},
         },
       },
     );
@@ -221,6 +224,7 @@ describe("serverSection", () => {
         sandboxNetworkDeny: [],
         passEnv: [],
         auditLog: true,
+        mcpServers: {},
       },
     );
     assert.equal(
@@ -251,6 +255,7 @@ describe("serverSection", () => {
         sandboxNetworkDeny: [],
         passEnv: [],
         auditLog: true,
+        mcpServers: {},
       },
     );
     const user: Record<string, unknown> = { baseUrl: "https://gateway.example", apiKey: "sk-u" };
@@ -267,6 +272,7 @@ describe("serverSection", () => {
         sandboxNetworkDeny: [],
         passEnv: [],
         auditLog: true,
+        mcpServers: {},
         baseUrl: "https://gateway.example",
       },
     );
