@@ -128,14 +128,16 @@ async def test_unknown_ids_and_huge_or_broken_output(playground: Playground) -> 
     assert unknown.text == "Error: there is no background task 7 in this session. Tasks: none."
     broken = await start(me, "printf 'bad \\377\\376 bytes\\n'")
     assert broken.text.endswith("Its output:\nbad \ufffd\ufffd bytes"), broken.text
-    await start(me, "head -c 52428800 /dev/zero | tr '\\0' x; echo; echo end")
+    # It prints only after the start's first-output window (2 s), which would otherwise take
+    # all of it on a quiet machine, where 50 MB are printed in well under a second.
+    await start(me, "sleep 3; head -c 52428800 /dev/zero | tr '\\0' x; echo; echo end")
     task = me.ctx.session.tasks.get("2")
     assert task is not None
     await task.ended_by_itself()
     read = await output(me, "2")
     dropped = "bytes printed before this were no longer kept: a task keeps its last 1048576"
     assert dropped in read.text
-    assert read.text.startswith("Task 2 `head -c")
+    assert read.text.startswith("Task 2 `sleep 3; head -c")
     assert ": exited with code 0." in read.text.splitlines()[0]
     assert read.text.endswith("x\nend")
     assert "bytes omitted in the middle" in read.text
