@@ -36,8 +36,9 @@ SOURCES: Final[Mapping[str, str]] = {
     "search_agent": "search",
 }
 """Tool -> the catalog's `untrusted.source.<source>`. MCP tools (`mcp__<server>__<tool>`) are
-`mcp`; a background task's output (task_output, task_stop's last lines) is command output as run_command's is;
-list_files, glob and task_list list names, edits and the plan are KeSi's own words."""
+`mcp`; a background task's output (task_output, task_stop's last lines) is command output as
+run_command's is; list_files, glob and task_list list names, edits and the plan are KeSi's own
+words."""
 MCP_PREFIX: Final = "mcp__"
 OWN_ERRORS: Final = frozenset({"read_file", "grep", "search_agent", "task_output", "task_stop"})
 """Tools whose error results are KeSi's own sentences (a missing file, a bad pattern); a failed

@@ -78,8 +78,13 @@ def test_plain_eglot_edit_lands_after_both_questions(
     fix_with_code_action(kesi)
 
     # KeSi's review, through window/showMessageRequest: the diff in the minibuffer prompt.
-    screen = ed.wait_screen("Choose an option:")
-    assert "+    return a + b" in screen and "-    return a - b" in screen
+    # The prompt's last line can be drawn before the minibuffer grows to show the whole prompt
+    # (a loaded machine): wait for the redraw that shows the diff, as the user does.
+    screen = ed.wait_until(
+        lambda: "Choose an option:" in (s := ed.screen()) and "+    return a + b" in s and s,
+        "the question with its diff on screen",
+    )
+    assert "-    return a - b" in screen
     # What is asked comes last, where the minibuffer shows a long prompt's end (issue 30).
     assert "[Permission needed] edit_file changes file: calc.py" in screen
     answer_prompt(ed, "Allow once")
