@@ -2,7 +2,11 @@
 would (in the command sandbox of the current folder), and print its state and its tools, or
 why it failed; exit status 1 when one failed. FILE is JSON in the `.mcp.json` / Claude Desktop
 shape (`{"mcpServers": {...}}`, or the servers object itself); without it, `.mcp.json` of the
-current folder. The doctor runs the same check (`kesi-lsp doctor --mcp-config FILE`)."""
+current folder. The doctor runs the same check (`kesi-lsp doctor --mcp-config FILE`).
+
+`kesi-lsp mcp reset [FOLDER]` forgets what you answered about the servers of a folder's
+`.mcp.json` (default: the current folder), so that its next run asks again
+(`core.mcp.workspace`)."""
 
 from __future__ import annotations
 
@@ -21,6 +25,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     listing = sub.add_parser("list", help="start each MCP server and list its state and tools")
     listing.add_argument("--config", help="a JSON file with mcpServers (default: ./.mcp.json)")
     listing.add_argument("--locale", choices=("en", "zh-TW"), default="en")
+    reset = sub.add_parser("reset", help="forget the answers about a folder's .mcp.json")
+    reset.add_argument("folder", nargs="?", default=".", help="the folder (default: .)")
+    reset.add_argument("--locale", choices=("en", "zh-TW"), default="en")
 
 
 def server_report(config: Path, locale: Locale) -> tuple[list[str], bool]:
@@ -57,8 +64,20 @@ async def _report(settings: object, problems: list[str]) -> tuple[list[str], boo
     return [*problems, *lines], not problems and all(v.state == "ready" for v in views)
 
 
+def forget(folder: Path, locale: Locale) -> str:
+    """Forget the answers about `folder`'s `.mcp.json` servers; the sentence saying so."""
+    from kesi_lsp.core.mcp.workspace import WorkspaceServers
+
+    had = WorkspaceServers(dict(os.environ)).answers.forget(folder)
+    key = "mcp.workspace.reset" if had else "mcp.workspace.reset_none"
+    return text(key, locale, folder=folder.resolve())
+
+
 def main(args: argparse.Namespace) -> int:
     locale: Locale = "zh-TW" if args.locale == "zh-TW" else "en"
+    if args.mcp_command == "reset":
+        sys.stdout.write(forget(Path(args.folder), locale) + "\n")
+        return 0
     config = Path(args.config) if args.config else Path(".mcp.json")
     lines, ok = server_report(config, locale)
     sys.stdout.write("\n".join(lines) + "\n")

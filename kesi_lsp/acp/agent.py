@@ -180,12 +180,11 @@ class KesiAgent:
         own = [c for c in settings.mcp_servers if c.name not in {s.name for s in configs}]
         session.core.settings = replace(settings, mcp_servers=(*own, *configs))
         session.core.mcp_key = session.id
-        if session.core.settings.mcp_servers:
-            task = asyncio.ensure_future(
-                self.runtime.start_mcp(session.id, session.root, session.core.settings)
-            )
-            self._starting.add(task)
-            task.add_done_callback(self._starting.discard)
+        task = asyncio.ensure_future(  # with the folder's approved .mcp.json servers
+            self.runtime.start_mcp(session.id, session.root, session.core.settings)
+        )
+        self._starting.add(task)
+        task.add_done_callback(self._starting.discard)
         return [c.name for c in configs]
 
     def _tell_once(self, session: AcpSession, dirs: list[str]) -> None:

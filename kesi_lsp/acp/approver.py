@@ -31,7 +31,7 @@ from kesi_lsp.acp.sessions import AcpSession
 from kesi_lsp.acp.tool_calls import Call, Calls, title
 from kesi_lsp.acp.updates import tool_status
 from kesi_lsp.catalog import Locale, text
-from kesi_lsp.core import Choice, CommandRequest, EditRequest, HostRequest
+from kesi_lsp.core import Choice, CommandRequest, EditRequest, HostRequest, ServersRequest
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +44,7 @@ CHOICES: Final = {
     ALLOW_ONCE: Choice.ALLOW_ONCE,
     ALLOW_SESSION: Choice.ALLOW_SESSION,
 }
+SERVERS_CHOICES: Final = {REJECT: Choice.DENY, ALLOW_ALWAYS: Choice.ALLOW_ALWAYS}
 HOST_CHOICES: Final = {
     REJECT: Choice.DENY,
     ALLOW_SESSION: Choice.ALLOW_SESSION,
@@ -81,6 +82,21 @@ def host_options(locale: Locale) -> list[PermissionOption]:
         ),
         PermissionOption(
             option_id=ALLOW_ALWAYS, name=text("network.answer.always", locale), kind="allow_always"
+        ),
+    ]
+
+
+def servers_options(locale: Locale) -> list[PermissionOption]:
+    """The answers about a folder's `.mcp.json`: no, or start them for this folder (both
+    remembered, hence the `_always` kinds)."""
+    return [
+        PermissionOption(
+            option_id=REJECT, name=text("permissions.answer.deny", locale), kind="reject_always"
+        ),
+        PermissionOption(
+            option_id=ALLOW_ALWAYS,
+            name=text("mcp.workspace.answer.start", locale),
+            kind="allow_always",
         ),
     ]
 
@@ -156,6 +172,26 @@ class AcpApprover:
             raw_input={"host": request.host},
         )
         choice = await self._ask(card, question, host_options(self._locale), HOST_CHOICES)
+        self._client.update(self._session.id, tool_status(card, "completed"))
+        return choice
+
+    async def approve_servers(self, request: ServersRequest) -> Choice:
+        """A card of its own asks whether the MCP servers of the session folder's `.mcp.json`
+        may start (`core.mcp.workspace`); both answers are remembered for the folder."""
+        card = self._card(None, ".mcp.json", {"folder": str(request.folder)})
+        programs = text("common.list_sep", self._locale).join(request.programs)
+        words = text(
+            "mcp.workspace.question", self._locale, folder=request.folder, programs=programs
+        )
+        question = ToolCallUpdate(
+            tool_call_id=card,
+            title=text("acp.tool.mcp_json", self._locale),
+            kind="other",
+            status="pending",
+            content=[tool_content(text_block(words))],
+            raw_input={"programs": list(request.programs)},
+        )
+        choice = await self._ask(card, question, servers_options(self._locale), SERVERS_CHOICES)
         self._client.update(self._session.id, tool_status(card, "completed"))
         return choice
 

@@ -143,8 +143,10 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "資料夾的 .mcp.json 會啟動：{programs}。在你核准之前不會使用（下一次執行時會問）。",
     ),
     "mcp.line.workspace_refused": (
-        "The folder's .mcp.json was not approved; its servers are not started.",
-        "資料夾的 .mcp.json 沒有核准，裡面的伺服器不會啟動。",
+        "The folder's .mcp.json was not approved for: {names}; they are not started "
+        "(edit them, or run `kesi-lsp mcp reset` in the folder, to be asked again).",
+        "資料夾的 .mcp.json 沒有核准：{names}，不會啟動"
+        "（修改它們，或在資料夾裡執行 `kesi-lsp mcp reset`，就會再問一次）。",
     ),
     # The model's side.
     "mcp.tool.description": (
@@ -211,12 +213,38 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "[Permission needed] MCP server {server} wants to run its tool {tool} with: {arguments}",
         "[需要授權] MCP 伺服器 {server} 要執行它的工具 {tool}，參數：{arguments}",
     ),
+    "acp.tool.mcp_json": ("Start the folder's MCP servers", "啟動資料夾的 MCP 伺服器"),
     "acp.tool.mcp": ("{tool} (MCP server {server})", "{tool}（MCP 伺服器 {server}）"),
     # A folder's .mcp.json.
     "mcp.workspace.question": (
-        "This folder's .mcp.json asks KeSi to start these MCP servers (in the sandbox): "
-        "{programs}. Start them for this folder?",
-        "這個資料夾的 .mcp.json 要 KeSi 啟動這些 MCP 伺服器（在沙箱裡）："
-        "{programs}。要在這個資料夾啟動嗎？",
+        "The .mcp.json of {folder} asks KeSi to start these MCP servers (in the sandbox): "
+        "{programs}. Start them for this folder? (KeSi remembers the answer.)",
+        "{folder} 的 .mcp.json 要 KeSi 啟動這些 MCP 伺服器（在沙箱裡）："
+        "{programs}。要在這個資料夾啟動嗎？（KeSi 會記住你的回答。）",
+    ),
+    "mcp.workspace.answer.start": ("Start them for this folder", "在這個資料夾啟動"),
+    "mcp.workspace.with_network": ("(with network access)", "（可以連網路）"),
+    "mcp.workspace.refused": (
+        "MCP servers of the folder's .mcp.json not started, as you answered: {names} "
+        "(edit them, or run `kesi-lsp mcp reset` in the folder, to be asked again).",
+        "資料夾 .mcp.json 裡的 MCP 伺服器依你的回答沒有啟動：{names}"
+        "（修改它們，或在資料夾裡執行 `kesi-lsp mcp reset`，就會再問一次）。",
+    ),
+    "mcp.workspace.invalid": (
+        "{file}: the MCP server {name} is left out ({why}); the others are asked about as usual.",
+        "{file}：MCP 伺服器 {name} 先不用（{why}），其他的照常詢問。",
+    ),
+    "mcp.workspace.unreadable": (
+        "{file} cannot be used ({error}); none of its MCP servers are started.",
+        "{file} 無法使用（{error}），裡面的 MCP 伺服器都不會啟動。",
+    ),
+    "mcp.workspace.too_big": ("it is larger than {limit} KB", "檔案大於 {limit} KB"),
+    "mcp.workspace.reset": (
+        "Forgot the answers about the MCP servers of {folder}: its next run asks again.",
+        "已忘記 {folder} 的 MCP 伺服器的回答：下一次執行會再問。",
+    ),
+    "mcp.workspace.reset_none": (
+        "There were no answers about the MCP servers of {folder}.",
+        "{folder} 的 MCP 伺服器沒有記下的回答。",
     ),
 }

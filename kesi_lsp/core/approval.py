@@ -81,6 +81,30 @@ class HostRequest:
     host: str
 
 
+@dataclass(frozen=True)
+class ServersRequest:
+    """A folder's `.mcp.json` wants MCP servers started (`core.mcp.workspace`): `folder`, and
+    `programs`, each server as `name: what it runs`. The answer is ALLOW_ALWAYS (start them
+    for this folder, remembered) or DENY (remembered too)."""
+
+    folder: Path
+    programs: tuple[str, ...]
+
+
+async def consult_servers(approver: object, request: ServersRequest) -> Choice:
+    """Ask `approver` about a folder's servers: a cancellation is a `PromptInterrupted`; an
+    approver that cannot ask, breaks or answers anything else is a no."""
+    ask = getattr(approver, "approve_servers", None)
+    if ask is None:
+        return Choice.DENY
+    try:
+        with asking():
+            choice = await ask(request)
+    except Exception:
+        return Choice.DENY
+    return Choice.ALLOW_ALWAYS if choice is Choice.ALLOW_ALWAYS else Choice.DENY
+
+
 class HostApprover(Protocol):
     """An `Approver` that can also ask about a host. One that cannot means no."""
 

@@ -33,6 +33,7 @@ EXPORTS: Final[dict[str, str]] = {
     "CommandRequest": "approval",
     "ToolCall": "approval",
     "HostRequest": "approval",
+    "ServersRequest": "approval",
     "EditRequest": "approval",
     "PromptInterrupted": "approval",
     "Refused": "approval",

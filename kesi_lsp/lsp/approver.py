@@ -23,7 +23,14 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcMethodNotFound
 
 from kesi_lsp.catalog import Locale, text
-from kesi_lsp.core import Allowed, Choice, CommandRequest, EditRequest, HostRequest
+from kesi_lsp.core import (
+    Allowed,
+    Choice,
+    CommandRequest,
+    EditRequest,
+    HostRequest,
+    ServersRequest,
+)
 from kesi_lsp.lsp.capabilities import ClientFeatures
 from kesi_lsp.lsp.contract import (
     Decision,
@@ -55,6 +62,13 @@ HOST_ANSWERS: Final = (
 )
 """The buttons of the question to widen the sandbox's network (a host the proxy refused):
 no, for this session, always; the safe one first here too."""
+
+SERVERS_ANSWERS: Final = (
+    ("permissions.answer.deny", Choice.DENY),
+    ("mcp.workspace.answer.start", Choice.ALLOW_ALWAYS),
+)
+"""The buttons of the question about a folder's `.mcp.json`: no, or start them for this
+folder (both remembered, `core.mcp.workspace`); the safe one first."""
 
 
 def actions(locale: Locale, answers: tuple[tuple[str, Choice], ...] = ANSWERS) -> dict[str, Choice]:
@@ -248,6 +262,13 @@ class LspApprover:
         """Whether sandboxed commands may reach a host the proxy refused (`core.network`)."""
         message = text("network.prompt", self._prompter.locale, host=request.host)
         return await self._prompter.ask(message, HOST_ANSWERS)
+
+    async def approve_servers(self, request: ServersRequest) -> Choice:
+        """Whether the MCP servers of a folder's `.mcp.json` may start (`core.mcp.workspace`)."""
+        locale = self._prompter.locale
+        programs = text("common.list_sep", locale).join(request.programs)
+        message = text("mcp.workspace.question", locale, folder=request.folder, programs=programs)
+        return await self._prompter.ask(message, SERVERS_ANSWERS)
 
     async def approve_edit(self, request: EditRequest) -> Choice | Allowed:
         """`kesi/reviewEdit` for clients that announce it, else the prompt with the diff.

@@ -23,7 +23,10 @@ def mcp(ls: KesiServer, *args: Any) -> McpResult:
     """The folder's MCP servers (see the module text)."""
     folder, _ = target(ls, read_args(MCP, args, FolderArgs).uri)
     settings = ls.settings_for(folder).settings
-    views, lines = mcp_report(ls.host.runtime.mcp, str(folder.path), settings)
+    runtime = ls.host.runtime
+    taken = {c.name for c in settings.mcp_servers}
+    workspace = runtime.workspace_mcp.status(folder.path, taken, settings.locale)
+    views, lines = mcp_report(runtime.mcp, str(folder.path), settings, workspace)
     converter = plain_json_converter()
     servers = [read(asdict(view), McpServerView, converter) for view in views]
     if not ls.features.stream:

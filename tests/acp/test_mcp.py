@@ -5,9 +5,11 @@ the tool and the arguments, and its answer decides whether the result reaches th
 
 from __future__ import annotations
 
+import json
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from acp.schema import EnvVariable, McpServerStdio
@@ -66,3 +68,56 @@ async def test_a_malformed_session_server_is_said_and_left_out(
         await agent.prompt(made.session_id, "hi")
     (said,) = client.notices("mcp")
     assert "the MCP server bad name! is left out" in said
+
+
+@pytest.mark.skipif(TIME_SERVER is None, reason="mcp-server-time is not installed")
+async def test_a_folder_mcp_json_is_asked_about_once_and_its_answer_remembered(
+    project: Path, scripted_api: StartServer, tmp_path: Path
+) -> None:
+    """The session folder's `.mcp.json`: a card asks (naming the program) before anything
+    starts; yes starts the server for this session and the next (not asked again), and its
+    tool works; a later no, after the definition changed, is said and stops it."""
+    declared = {"time": {"command": TIME_SERVER, "args": ["--local-timezone", "UTC"]}}
+    (project / ".mcp.json").write_text(json.dumps({"mcpServers": declared}), encoding="utf-8")
+    api = scripted_api(
+        script(
+            reply(CALL),
+            reply("Late.", expect={"last_tool_result_contains": "Asia/Tokyo"}),
+            reply(CALL),
+            reply("Again.", expect={"last_tool_result_contains": "Asia/Tokyo"}),
+            reply("Refused."),
+        )
+    )
+    env = agent_env(api, XDG_STATE_HOME=str(tmp_path / "state"))
+
+    def servers_with(said: str) -> Any:
+        """Answer the folder's card with `said`, a tool call with yes."""
+        return lambda call, options: (
+            said if any(o.option_id == "allow-always" for o in options) else "allow-once"
+        )
+
+    client = EditorClient(answer=servers_with("allow-always"))
+    async with acp_agent(env, client) as agent:
+        made = await agent.conn.new_session(cwd=str(project), mcp_servers=[])
+        done = await agent.prompt(made.session_id, "What time is it in Tokyo?")
+    assert done.stop_reason == "end_turn"
+    servers, tool = client.asked
+    said = str(servers.tool_call)
+    assert "asks KeSi to start these MCP servers" in said
+    assert f"time: {TIME_SERVER} --local-timezone UTC" in said
+    assert [o["name"] for o in servers.options] == ["Deny", "Start them for this folder"]
+    assert "get_current_time" in str(tool.tool_call)
+    client = EditorClient(answer=servers_with("reject"))
+    async with acp_agent(env, client) as agent:
+        made = await agent.conn.new_session(cwd=str(project), mcp_servers=[])
+        done = await agent.prompt(made.session_id, "again")
+        (tool,) = client.asked  # remembered: only the tool call is asked, and it works
+        assert "get_current_time" in str(tool.tool_call)
+        declared["time"]["args"] = ["--local-timezone", "Asia/Tokyo"]
+        (project / ".mcp.json").write_text(json.dumps({"mcpServers": declared}), "utf-8")
+        done = await agent.prompt(made.session_id, "changed")
+    assert done.stop_reason == "end_turn"
+    asked = client.asked[-1]  # the edited definition asks again; this time no
+    assert "--local-timezone Asia/Tokyo" in str(asked.tool_call)
+    assert any("not started, as you answered: time" in n for n in client.notices())
+    assert not any(t["name"].startswith("mcp__") for t in api.requests[-1].body["tools"])

@@ -28,6 +28,7 @@ from kesi_lsp.core.diagnostics.editor import EditorProblems
 from kesi_lsp.core.errors import SandboxUnavailableError
 from kesi_lsp.core.events import Event, Notice, RunFinished
 from kesi_lsp.core.mcp.hub import McpHandle, McpHub
+from kesi_lsp.core.mcp.workspace import WorkspaceServers, merged
 from kesi_lsp.core.runs.agent import AgentRunner, CoreAgent
 from kesi_lsp.core.runs.loading import Busy, never_busy
 from kesi_lsp.core.runs.registry import Run
@@ -108,6 +109,7 @@ class Runtime:
         self.told_edits_accepted: set[Path] = set()
         self.told_workspace: set[Path] = set()
         self.mcp = McpHub()
+        self.workspace_mcp = WorkspaceServers(environ)
 
     async def prepare(
         self, folders: Sequence[tuple[Path, AgentSettings]], busy: Busy = never_busy
@@ -120,8 +122,6 @@ class Runtime:
         the run that needs the part tries again and says why.
         """
         for root, settings in folders:  # MCP servers first: they start in the background
-            if not settings.mcp_servers:
-                continue
             try:
                 await self.start_mcp(str(root), root, settings)
             except SandboxUnavailableError as exc:
@@ -136,9 +136,14 @@ class Runtime:
 
     async def start_mcp(self, key: str, root: Path, settings: AgentSettings) -> None:
         """Start the MCP servers of `settings` for `key` in the background (`core.mcp.hub`),
+        with those of `root`'s `.mcp.json` the user approved before (nothing is asked here),
         in `root`'s sandbox (chosen, not taken: the first run still announces it, Day 15)."""
+        own = settings.mcp_servers
+        configs = merged(own, await self.workspace_mcp.approved(root, {c.name for c in own}))
+        if not configs and self.mcp.get(key) is None:
+            return
         sandbox = await self.sandboxes.choose(root, settings)
-        self.mcp.ensure(key, settings.mcp_servers, root, sandbox, self.environ, settings.locale)
+        self.mcp.ensure(key, configs, root, sandbox, self.environ, settings.locale)
 
     async def prepare_agent(self, settings: AgentSettings) -> None:
         """Load the agent and its model client for `settings` now, before any folder is known
@@ -181,10 +186,10 @@ async def drive(run: Run, runtime: Runtime, frontend: RunFrontend) -> RunFinishe
         _announce_sandbox(run, runtime, frontend, sandbox)
     _announce_approvals(run, runtime, frontend)
     ctx = _context(run, runtime, frontend, sandbox)
-    ctx.mcp = _mcp(run, runtime, sandbox)
 
     async def agent(ctx: ToolContext, prompt: str) -> RunFinished:
         await frontend.prepare()  # inside the agent's task, so a cancel here is a cancelled run
+        ctx.mcp = await _mcp(run, runtime, frontend, sandbox)
         return await (run.runner or runtime.runner)(ctx, prompt)
 
     finished = await _run_agent(agent, ctx, run)
@@ -249,12 +254,20 @@ def _audit_trail(run: Run, runtime: Runtime) -> AuditTrail | None:
     return trail
 
 
-def _mcp(run: Run, runtime: Runtime, sandbox: Sandbox) -> McpHandle | None:
+async def _mcp(
+    run: Run, runtime: Runtime, frontend: RunFrontend, sandbox: Sandbox
+) -> McpHandle | None:
     """The session's MCP servers, started now if the preparation did not, restarted if the
-    setting changed (never waited for)."""
+    setting changed (never waited for), with the folder's `.mcp.json` servers the user
+    approved (asked here the first time, `core.mcp.workspace`)."""
     settings = run.session.settings
     key = run.session.mcp_group_key
-    configs = settings.mcp_servers
+    own = settings.mcp_servers
+    taken = {c.name for c in own}
+    workspace = await runtime.workspace_mcp.settle(
+        run.root, taken, frontend.approver, settings.locale, frontend.emit
+    )
+    configs = merged(own, workspace)
     return runtime.mcp.ensure(key, configs, run.root, sandbox, runtime.environ, settings.locale)
 
 
