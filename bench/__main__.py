@@ -31,6 +31,7 @@ BENCHES = (
     "parallel_reads",
     "changes",
     "redaction",
+    "network",
 )
 
 
@@ -39,6 +40,7 @@ async def _run(names: list[str], report: Report, smoke: bool) -> None:
         calibration,
         changes,
         first_request,
+        network,
         parallel_reads,
         redaction,
         responsiveness,
@@ -52,6 +54,7 @@ async def _run(names: list[str], report: Report, smoke: bool) -> None:
         "calibration": calibration.run,
         "changes": changes.run,
         "first_request": first_request.run,
+        "network": network.run,
         "parallel_reads": parallel_reads.run,
         "redaction": redaction.run,
         "streaming": streaming.run,
