@@ -31,6 +31,7 @@ BENCHES = (
     "parallel_reads",
     "changes",
     "redaction",
+    "cold_start",
     "network",
 )
 
@@ -39,6 +40,7 @@ async def _run(names: list[str], report: Report, smoke: bool) -> None:
     from bench import (
         calibration,
         changes,
+        cold_start,
         first_request,
         network,
         parallel_reads,
@@ -53,6 +55,7 @@ async def _run(names: list[str], report: Report, smoke: bool) -> None:
     benches = {
         "calibration": calibration.run,
         "changes": changes.run,
+        "cold_start": cold_start.run,
         "first_request": first_request.run,
         "network": network.run,
         "parallel_reads": parallel_reads.run,

@@ -97,6 +97,8 @@ class AcpApprover:
         self._locale = locale
 
     async def approve_command(self, request: CommandRequest) -> Choice:
+        if request.tool is not None:
+            return await self._approve_tool(request)
         call = self._calls.open_command(request.command)
         card = self._card(call, "run_command", {"command": request.command})
         reason = text("acp.permission.reason", self._locale, reason=request.reason)
@@ -107,6 +109,20 @@ class AcpApprover:
             status="pending",
             content=[tool_content(text_block(reason))] if request.reason else None,
             raw_input={"command": request.command},
+        )
+        return await self._ask(card, question)
+
+    async def _approve_tool(self, request: CommandRequest) -> Choice:
+        """An MCP call: its own card, with the question (server, tool, arguments) in it."""
+        assert request.tool is not None
+        name = f"mcp__{request.tool.server}__{request.tool.tool}"
+        call = self._calls.open_tool(name)
+        card = self._card(call, name, {})
+        question = ToolCallUpdate(
+            tool_call_id=card,
+            kind="other",
+            status="pending",
+            content=[tool_content(text_block(request.reason))],
         )
         return await self._ask(card, question)
 

@@ -60,6 +60,9 @@ def title(name: str, tool_input: Mapping[str, object], locale: Locale) -> str:
             return text("acp.tool.todo", locale)
         case "search_agent":
             return text("acp.tool.search_agent", locale, task=_shown(tool_input.get("task", "")))
+    if name.startswith("mcp__") and "__" in name[5:]:
+        server, _, tool = name[5:].partition("__")
+        return text("acp.tool.mcp", locale, server=server, tool=tool)
     return text("acp.tool.other", locale, tool=name)
 
 
@@ -77,6 +80,8 @@ def locations(
 ) -> list[ToolCallLocation]:
     """The files (or folders) a tool call works in, as the client spells them."""
     if name == "run_command" or name == "todo":
+        return []
+    if name.startswith("mcp__") and not any(k in tool_input for k in _PATH_KEYS):
         return []
     raw = next((tool_input[k] for k in _PATH_KEYS if k in tool_input), ".")
     path = inside(session, raw)
@@ -133,6 +138,10 @@ class Calls:
     def open_command(self, command: str) -> Call | None:
         """The running run_command call for `command` (the gate asks about one at a time)."""
         return self._newest(lambda c: c.name == "run_command" and c.input.get("command") == command)
+
+    def open_tool(self, name: str) -> Call | None:
+        """The running call of the tool `name` (an MCP tool: one is asked about at a time)."""
+        return self._newest(lambda c: c.name == name)
 
     def open_edit(self, path: Path) -> Call | None:
         """The running edit_file or write_file call for `path` (resolved)."""

@@ -58,6 +58,18 @@ _PROMPTS: Final[dict[str, tuple[str, str]]] = {
     # Day 14's question: 放行嗎？[y=這次 / a=這個 session 都好 / N=不要]. Its three answers, the
     # prompt's buttons, are the gate's words (`permissions.answer.*`, the ACP adapter's too).
     "lsp.prompt.question": ("Allow it?", "放行嗎？"),
+    # What the third answer covers, said with the question (issue 32): the seed's grants are
+    # this exact command, or this one file, until the session ends.
+    "lsp.prompt.scope_command": (
+        '"{answer}" runs this exact command without asking until the session ends; any other '
+        "command is still asked.",
+        "「{answer}」：這個 session 結束前，一字不差的這條指令不再問你；其他指令還是會問。",
+    ),
+    "lsp.prompt.scope_edit": (
+        '"{answer}" lets KeSi change {path} without asking until the session ends; changes to '
+        "other files are still shown to you first.",
+        "「{answer}」：這個 session 結束前，KeSi 改 {path} 不再問你；改其他檔案還是會先給你看。",
+    ),
     "lsp.prompt.edit": (  # Day 14's ask_user("{tool} 修改檔案：{file_path}")
         "[Permission needed] {tool} changes file: {path}",
         "[需要授權] {tool} 修改檔案：{path}",
@@ -67,8 +79,8 @@ _PROMPTS: Final[dict[str, tuple[str, str]]] = {
         "[需要授權] {tool} 建立檔案：{path}",
     ),
     "lsp.prompt.diff_cut": (
-        "… {count} more diff lines not shown",
-        "……還有 {count} 行差異沒有顯示",
+        "… {count} more diff lines: the whole diff is in the KeSi log",
+        "……還有 {count} 行差異，完整的差異在 KeSi 的記錄裡",
     ),
     "lsp.prompts_unavailable": (
         "This editor cannot show KeSi's permission prompts (window/showMessageRequest), so "
@@ -166,7 +178,9 @@ _RUNS: Final[dict[str, tuple[str, str]]] = {
     "lsp.status.failed": ("failed", "失敗"),
     "lsp.status.limit": ("stopped at a limit", "碰到上限"),
     "lsp.progress.starting": ("starting", "開始"),
-    "lsp.progress.turn": ("turn {turn}/{max}", "第 {turn}/{max} 輪"),
+    "lsp.progress.working": ("working", "進行中"),
+    # Model round trips are KeSi's bookkeeping, not the user's progress: tooltips only.
+    "lsp.progress.turn": ("turn {turn} of at most {max}", "第 {turn} 輪（最多 {max} 輪）"),
     "lsp.progress.edits": ("files changed: {count}", "改了 {count} 個檔案"),
 }
 

@@ -35,11 +35,26 @@ class Choice(enum.Enum):
 
 
 @dataclass(frozen=True)
+class ToolCall:
+    """An MCP tool call to approve: the server, its tool and the arguments (JSON text)."""
+
+    server: str
+    tool: str
+    arguments: str
+
+
+@dataclass(frozen=True)
 class CommandRequest:
-    """A shell command the policy wants a human to approve, and why it asks."""
+    """A shell command the policy wants a human to approve, and why it asks.
+
+    `tool` is set when what is asked about is an MCP tool call rather than a command
+    (`command` is then `mcp:<server>:<tool>`, `reason` the question in words): approvers that
+    know it show the server, the tool and the arguments; any other asks as for a command,
+    and its answer means the same."""
 
     command: str
     reason: str
+    tool: ToolCall | None = None
 
 
 @dataclass(frozen=True)
@@ -155,7 +170,7 @@ class Refused:
 Answer = Allowed | Refused
 Request = CommandRequest | EditRequest
 
-_REFUSALS: dict[type[Request], str] = {
+_REFUSALS: dict[type[Request], str] = {  # an MCP call's own refusal: `PermissionGate`
     CommandRequest: "permissions.refused_command",
     EditRequest: "permissions.refused_edit",
 }

@@ -43,6 +43,11 @@ STARTUP_NOTICES = frozenset({"workspace", "sandbox"})
 """Notices the seed prints at start as lines of their own (Day 15: `  工作目錄：…`,
 `  指令沙箱：…`), not in the parentheses of a notice."""
 
+PLAN_TOOL: Final = "todo"
+"""The plan tool: its call and its result are the plan, which the plan's own line (or a client's
+plan view, updated in place) shows; told again as a call and a result it read four times per
+run (issue 32). Only a failed call has a line of its own."""
+
 _COMMAND_KEYS: Final = ("command", "task")
 _PATTERN_KEYS: Final = ("pattern", "query")
 _PATH_KEYS: Final = ("file_path", "path")
@@ -158,7 +163,8 @@ class EventLines:
     A sub-agent's lines are indented under the call that started it (one level per depth), and
     a search's sub-total follows that call's result line: the search reports a running
     sub-total with each of its requests, and only the last one is the search's bill. Events the
-    log shows nothing for (a new turn, a round's usage, a running sub-total) have no lines.
+    log shows nothing for (a new turn, a round's usage, a running sub-total, the plan tool's
+    call and result) have no lines.
     """
 
     locale: Locale
@@ -172,7 +178,9 @@ class EventLines:
                     self._subtotals[parent] = inner.subtotal
                 return [nested_line(line, locale) for line in self.lines(inner)]
             case ToolStarted(name=name, input=tool_input):
-                return [tool_line(name, tool_input, locale)]
+                return [] if name == PLAN_TOOL else [tool_line(name, tool_input, locale)]
+            case ToolFinished(name=name, is_error=False) if name == PLAN_TOOL:
+                return []
             case ToolFinished(tool_use_id=use_id, is_error=is_error, summary=summary):
                 key = "lsp.log.tool_error" if is_error else "lsp.log.tool_done"
                 lines = [text(key, locale, summary=one_line(summary, SUMMARY_MAX))]
@@ -205,7 +213,7 @@ def plan_item_lines(plan: Plan) -> list[str]:
 
 
 def plan_current(plan: Plan, locale: Locale) -> str | None:
-    """`step 2/4: Fix the sign`, the step in progress (what the progress line shows), or None."""
+    """`step 2 of 4: Fix the sign`, the step in progress (what the progress line shows), or None."""
     return step_label(plan, locale)
 
 

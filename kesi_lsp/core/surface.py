@@ -9,15 +9,29 @@ from __future__ import annotations
 from typing import Final
 
 EXPORTS: Final[dict[str, str]] = {
+    # MCP servers (issue 26): what kesi.mcp, the doctor and `kesi-lsp mcp list` show
+    "McpServerView": "mcp.view:ServerView",
+    "mcp_report": "mcp.report",
+    "ServerConfig": "settings.mcp_servers",
+    "parse_servers": "settings.mcp_servers",
     # secrets never leave (issue 29): the server's log file uses the same redactor as the tools
     "Redactor": "redaction",
     "redactor_for": "redaction",
+    # the audit log (issue 29): `kesi.audit`, `kesi-lsp audit`, and the hooks for MCP calls and
+    # network grants (`audit_mcp_call(ctx, ...)`, `audit_network_grant(ctx, ...)`)
+    "AuditLog": "audit",
+    "AuditTrail": "audit",
+    "audit_directory": "audit",
+    "audit_lines": "audit",
+    "audit_mcp_call": "audit",
+    "audit_network_grant": "audit",
     # the approver seam and its typed answers
     "Allowed": "approval",
     "Answer": "approval",
     "Approver": "approval",
     "Choice": "approval",
     "CommandRequest": "approval",
+    "ToolCall": "approval",
     "HostRequest": "approval",
     "EditRequest": "approval",
     "PromptInterrupted": "approval",
@@ -89,6 +103,7 @@ EXPORTS: Final[dict[str, str]] = {
     "plan_item_lines": "story",
     "plan_title": "story",
     "tool_detail": "story",
+    "PLAN_TOOL": "story",
     "input_so_far": "story",
     "progress_line": "story",
     "tool_input_line": "story",
@@ -152,6 +167,12 @@ EXPORTS: Final[dict[str, str]] = {
     "select_changes": "changes.actions:select",
     "settle_all": "changes.run",
     "undone": "changes.undo",
+    # background tasks (issue 28): what each front end lists, stops and says
+    "BackgroundTask": "background",
+    "TaskView": "background",
+    "task_line": "background.words",
+    "task_log_line": "background.words:log_line",
+    "task_state_words": "background.words:state_words",
     # the task text
     "MAX_EXCERPT_BYTES": "tasks",
     "MAX_EXCERPT_LINES": "tasks",

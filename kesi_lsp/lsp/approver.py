@@ -38,8 +38,8 @@ from kesi_lsp.lsp.wire import ClientGoneError, Wire, plain_json_converter
 
 log = logging.getLogger(__name__)
 
-MAX_DIFF_LINES = 40
-MAX_DIFF_CHARS = 3000
+MAX_DIFF_LINES = 12
+MAX_DIFF_CHARS = 960
 
 ANSWERS: Final = (
     ("permissions.answer.deny", Choice.DENY),
@@ -139,11 +139,34 @@ class Prompter:
         return offered.get(title, Choice.DENY) if isinstance(title, str) else Choice.DENY
 
 
+def command_scope(locale: Locale) -> str:
+    """What "Allow for this session" covers for a command: this exact command."""
+    answer = text("permissions.answer.session", locale)
+    return text("lsp.prompt.scope_command", locale, answer=answer)
+
+
+def edit_scope(request: EditRequest, locale: Locale) -> str:
+    """What "Allow for this session" covers for an edit: this one file."""
+    answer = text("permissions.answer.session", locale)
+    return text("lsp.prompt.scope_edit", locale, answer=answer, path=request.rel)
+
+
+MAX_ARGUMENTS = 1500
+
+
 def command_message(request: CommandRequest, locale: Locale) -> str:
+    """The prompt's text: the command and why the gate asks; for an MCP call (`request.tool`)
+    the server, the tool and the arguments (cut at `MAX_ARGUMENTS` characters)."""
+    if request.tool is not None:
+        shown = request.tool.arguments
+        if len(shown) > MAX_ARGUMENTS:
+            shown = shown[: MAX_ARGUMENTS - 1] + "…"
+        fields = {"server": request.tool.server, "tool": request.tool.tool, "arguments": shown}
+        return text("lsp.prompt.mcp", locale, **fields)
     message = text("lsp.prompt.command", locale, command=request.command)
     if request.reason:
         message += "\n" + text("lsp.prompt.reason", locale, reason=request.reason)
-    return message
+    return f"{message}\n{command_scope(locale)}"
 
 
 def edit_title(request: EditRequest, locale: Locale) -> str:
@@ -153,17 +176,31 @@ def edit_title(request: EditRequest, locale: Locale) -> str:
 
 
 def edit_message(request: EditRequest, locale: Locale) -> str:
+    """The diff, cut short, then what is asked (file and action) last, right above the
+    question: a small prompt area shows a long message's end (Emacs' minibuffer cuts it from
+    the top; Vim scrolls its top away), so the end is what must say what is asked."""
     head = edit_title(request, locale)
-    return f"{head}\n\n{truncate_diff(request.diff, locale)}\n"  # a blank line before the question
+    # No scope line here: a small prompt area (Emacs' minibuffer) needs its rows for the diff;
+    # our clients' reviews carry it (`kesi/reviewEdit.scope`).
+    return f"{truncate_diff(request.diff, locale)}\n\n{head}"
+
+
+def diff_log_lines(request: EditRequest, locale: Locale) -> list[str] | None:
+    """The whole diff for the log, when the prompt shows only part of it (the prompt says
+    the rest is there); None when the prompt shows it all."""
+    if truncate_diff(request.diff, locale).splitlines() == request.diff.splitlines():
+        return None
+    return [edit_title(request, locale), *request.diff.splitlines()]
 
 
 @dataclass(frozen=True)
 class ReviewWords:
-    """The words of an edit review: `title` (what changes), `question` (Day 14's 「放行嗎？」)
-    and `actions`, the buttons in the order to show them."""
+    """The words of an edit review: `title` (what changes), `question` (Day 14's 「放行嗎？」),
+    `scope` (what "Allow for this session" covers) and `actions`, the buttons in order."""
 
     title: str
     question: str
+    scope: str
     actions: list[ReviewAction]
 
 
@@ -174,6 +211,7 @@ def review_words(request: EditRequest, locale: Locale) -> ReviewWords:
     return ReviewWords(
         title=edit_title(request, locale),
         question=text("lsp.prompt.question", locale),
+        scope=edit_scope(request, locale),
         actions=[
             ReviewAction(title=text(key, locale), decision=_DECISION_OF[choice])
             for key, choice in ANSWERS
@@ -217,7 +255,13 @@ class LspApprover:
         A review may answer `{decision: "accept", after}`: the user kept only some hunks
         (Neovim's review tab), and `after` is the text they accepted."""
         if not self._features.review_edit:
-            return await self._prompter.ask(edit_message(request, self._prompter.locale))
+            locale = self._prompter.locale
+            if (whole := diff_log_lines(request, locale)) is not None:
+                self._wire.notify(
+                    types.WINDOW_LOG_MESSAGE,
+                    types.LogMessageParams(type=types.MessageType.Info, message="\n".join(whole)),
+                )
+            return await self._prompter.ask(edit_message(request, locale))
         words = review_words(request, self._prompter.locale)
         params = ReviewEditParams(
             run_id=self._run_id,
@@ -228,6 +272,7 @@ class LspApprover:
             diff=request.diff,
             title=words.title,
             question=words.question,
+            scope=words.scope,
             actions=words.actions,
         )
         try:

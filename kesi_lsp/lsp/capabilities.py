@@ -31,7 +31,8 @@ class ClientFeatures:
     """The client abilities KeSi's fallbacks depend on. `kesi`: the client announced
     `experimental.kesi` at all, so it knows KeSi's own notifications (`kesi/runFinished`);
     a generic client (lsp-mode, vim-lsp) gets none of them: lsp-mode shows a *Warnings*
-    window for every notification it does not know."""
+    window for every notification it does not know. Our clients also have KeSi's commands
+    ("KeSi: Ask" for a bare cursor, so their lightbulb needs no "fix this" there)."""
 
     kesi: bool = False
     stream: bool = False

@@ -1,10 +1,13 @@
 """The "KeSi: fix this" code action (design §2.4).
 
-Offered on any range of a file inside a workspace folder: a `quickfix` carrying the context's
-diagnostics when there are some, a `refactor.rewrite` otherwise. Its command is
-`kesi.fixThis`; answering the code action itself never calls the model (it must be instant,
-and editors ask for code actions on every cursor move). Where KeSi changed the file, its keep /
-undo actions come first (`change_actions.py`).
+Offered where it helps: a `quickfix` carrying the context's diagnostics when there are some, a
+`refactor.rewrite` otherwise. KeSi's own clients (they announce `experimental.kesi` and have
+"KeSi: Ask" for a bare cursor) get it on an automatic request (the lightbulb) only on a
+problem or a selection, so the lightbulb does not sit on every line (issue 32); asked for
+explicitly (Ctrl+., `M-x eglot-code-actions`) and for every other client, on any range.
+Its command is `kesi.fixThis`; answering the code action itself never calls the model (it
+must be instant, and editors ask for code actions on every cursor move). Where KeSi changed
+the file, its keep / undo actions come first (`change_actions.py`).
 """
 
 from __future__ import annotations
@@ -34,6 +37,16 @@ def _kind(kind: types.CodeActionKind | str) -> str:
     return str(kind.value if isinstance(kind, types.CodeActionKind) else kind)
 
 
+def _helps(
+    ls: KesiServer, params: types.CodeActionParams, diagnostics: list[types.Diagnostic]
+) -> bool:
+    """Whether "fix this" belongs here: not on a bare cursor that our client's lightbulb asks
+    about by itself (it has no problem to fix and nothing selected)."""
+    automatic = params.context.trigger_kind == types.CodeActionTriggerKind.Automatic
+    bare = params.range.start == params.range.end and not diagnostics
+    return not (ls.features.kesi and automatic and bare)
+
+
 def code_actions(ls: KesiServer, params: types.CodeActionParams) -> list[types.CodeAction]:
     path = uri_to_path(params.text_document.uri)
     folder = containing_folder(ls.folders(), path) if path is not None else None
@@ -51,7 +64,7 @@ def code_actions(ls: KesiServer, params: types.CodeActionParams) -> list[types.C
     ours = [a for a in ours if a.kind is None or wanted(_kind(a.kind), only)]
     diagnostics = [d for d in params.context.diagnostics if d.source != SOURCE]
     kind = types.CodeActionKind.QuickFix if diagnostics else types.CodeActionKind.RefactorRewrite
-    if not wanted(kind.value, only):
+    if not wanted(kind.value, only) or not _helps(ls, params, diagnostics):
         return ours
     title = text("lsp.action.fix_this", locale)
     argument = {

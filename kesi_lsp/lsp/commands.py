@@ -234,7 +234,7 @@ def permissions(ls: KesiServer, *args: Any) -> PermissionsResult:
     are any: without rules the listing stays the seed's own)."""
     folder, _ = target(ls, read_args(PERMISSIONS, args, FolderArgs).uri)
     session = ls.sessions.peek(folder)
-    view = describe_grants(session) if session is not None else GrantsView([], [])
+    view = describe_grants(session) if session is not None else GrantsView([], [], [])
     settings = ls.settings_for(folder).settings
     lines = grants_lines(view, settings.locale)
     converter = plain_json_converter()
@@ -258,6 +258,7 @@ def permissions(ls: KesiServer, *args: Any) -> PermissionsResult:
             deny=list(settings.network_deny),
         ),
         lines=lines,
+        tools=view.tools,
     )
 
 

@@ -1,4 +1,6 @@
-"""Work-done progress for a run: "turn 2/20 · run_command: pytest -q · $0.0123" (§2.5).
+"""Work-done progress for a run: "step 2 of 3: Fix the sign · run_command: pytest -q · $0.0123"
+(§2.5). The user follows the plan's steps; model round trips ("turn 2 of at most 20") are
+KeSi's bookkeeping and stay in tooltips (the `turn` event's `label`), issue 32.
 
 The progress is server-initiated (the command has already answered with its runId) and
 cancellable, so VS Code shows a Cancel button that sends `window/workDoneProgress/cancel`.
@@ -16,6 +18,7 @@ from lsprotocol import types
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core import (
+    PLAN_TOOL,
     Event,
     Nested,
     PlanUpdated,
@@ -79,6 +82,8 @@ class ProgressState:
                 self.turn, self.max_turns = turn, max_turns
                 self.tools.clear()
                 self.subtool = ""
+            case ToolStarted(name=name) if name == PLAN_TOOL:  # the step says it
+                return False
             case ToolStarted(tool_use_id=use_id, name=name, input=tool_input):
                 self.tools[use_id] = tool_label(name, tool_input, self.locale)
                 self.subtool = ""
@@ -94,11 +99,11 @@ class ProgressState:
         return True
 
     def message(self) -> str:
-        parts = [text("lsp.progress.starting", self.locale)]
-        if self.turn:
-            parts = [text("lsp.progress.turn", self.locale, turn=self.turn, max=self.max_turns)]
         if self.step:
-            parts.append(self.step)
+            parts = [self.step]
+        else:
+            key = "lsp.progress.working" if self.turn else "lsp.progress.starting"
+            parts = [text(key, self.locale)]
         if self.tool:
             parts.append(self.tool)
         if self.subtool:

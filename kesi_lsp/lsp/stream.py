@@ -39,7 +39,7 @@ from kesi_lsp.lsp import contract
 def plan_params(run_id: str, plan: Plan, locale: Locale) -> contract.PlanParams:
     """The `kesi/plan` params (design §2.10): the whole plan, in order, and as the server
     renders it: `title` (`Plan: 1 of 4 done`), `lines` (one per item, its status mark first:
-    `✓ Read calc.py`) and `current` (`step 2/4: Fix the sign`, null when no step is in
+    `✓ Read calc.py`) and `current` (`step 2 of 4: Fix the sign`, null when no step is in
     progress), in the session's locale."""
     return contract.PlanParams(
         run_id=run_id,
@@ -134,7 +134,12 @@ def _own_event(
             )
         case TurnStarted(turn=turn, max_turns=max_turns):
             return contract.TurnEvent(
-                run_id=run_id, turn=turn, max_turns=max_turns, line=line, lines=lines
+                run_id=run_id,
+                turn=turn,
+                max_turns=max_turns,
+                label=text("lsp.progress.turn", locale, turn=turn, max=max_turns),
+                line=line,
+                lines=lines,
             )
     return None
 

@@ -32,6 +32,7 @@ from pygls.uris import to_fs_path
 
 from kesi_lsp.testing import edits
 from kesi_lsp.testing.buffers import Buffer, Buffers, DocumentSync
+from kesi_lsp.testing.handlers import plain_handler
 from kesi_lsp.testing.presets import Preset
 from kesi_lsp.testing.problems import ReportedProblems
 from kesi_lsp.testing.quirks import announces_kesi, losing_create
@@ -123,6 +124,7 @@ class Editor:
         handlers["kesi/saveDocuments"] = self._on_save_documents
         handlers[types.WORKSPACE_CODE_LENS_REFRESH] = self._on_code_lens_refresh
         handlers["kesi/plan"] = self._on_plan
+        handlers["kesi/tasks"] = self._on_tasks
         handlers["kesi/diagnostics"] = self._on_diagnostics
         if self.preset.prompts:
             handlers[types.WINDOW_SHOW_MESSAGE_REQUEST] = self._on_prompt
@@ -278,6 +280,15 @@ class Editor:
             self.violations.append("kesi/plan sent to a client that did not announce it")
         self.timeline.record("kesi/plan", params)
 
+    def _on_tasks(self, params: dict[str, Any]) -> None:
+        if not self._kesi_flag("stream"):
+            self.violations.append("kesi/tasks sent to a client that did not announce stream")
+        self.timeline.record("kesi/tasks", params)
+
+    def task_changes(self) -> list[dict[str, Any]]:
+        """Every `kesi/tasks` (a background task started or ended), in order."""
+        return [p for m, p in self.timeline if m == "kesi/tasks"]
+
     def plans(self, run_id: str) -> list[list[dict[str, str]]]:
         """Every `kesi/plan` of `run_id`, in order: the items of each update."""
         return [p["items"] for m, p in self.timeline if m == "kesi/plan" and p["runId"] == run_id]
@@ -376,18 +387,3 @@ class Editor:
 
 def _gone(path: Path) -> None:
     path.unlink(missing_ok=True)
-
-
-def plain_handler(handler: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    """pygls tags handlers with attributes, which bound methods cannot carry."""
-    if asyncio.iscoroutinefunction(handler):
-
-        async def async_handler(params: Any) -> Any:
-            return await handler(params)
-
-        return async_handler
-
-    def sync_handler(params: Any) -> Any:
-        return handler(params)
-
-    return sync_handler

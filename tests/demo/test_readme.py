@@ -47,7 +47,7 @@ def as_json(value: object) -> str:
         return str(value).lower()
     if isinstance(value, float):
         return f"{value:g}"
-    if isinstance(value, tuple):
+    if isinstance(value, tuple):  # a list setting (passEnv): JSON's list
         return json.dumps(list(value))
     return str(value)
 

@@ -76,7 +76,7 @@ def test_the_plan_the_new_problems_and_the_verdict(
     faces = kesi.faces()
     assert faces["  ▶ Fix the sign"] == "kesi-plan-active"
     assert faces["  ✓ Read calc.py"] == "kesi-plan-done"
-    assert "step 2/3: Fix the sign" in mode_line(ed), "the step in progress, in the mode line"
+    assert "step 2 of 3: Fix the sign" in mode_line(ed), "the step in progress, in the mode line"
     ed.type("a")
     kesi.wait_prompt(PYTEST)
     ed.wait_until(
@@ -156,10 +156,10 @@ def test_a_failed_check_in_the_seeds_words(
         "  ▶ 修正 add",
         "  ○ 跑測試",
     ]
-    assert "第 1/2 步：修正 add" in mode_line(ed), mode_line(ed)
+    assert "第 1 步（共 2 步）：修正 add" in mode_line(ed), mode_line(ed)
     ed.type("a")
     kesi.wait_prompt(PYTEST)
-    assert "第 2/2 步：跑測試" in mode_line(ed), mode_line(ed)
+    assert "第 2 步（共 2 步）：跑測試" in mode_line(ed), mode_line(ed)
     ed.type("這次")
     ed.keys("Enter")
     assert kesi.wait_finished()["status"] == "done"

@@ -251,6 +251,7 @@ GRANTED = {
     "rules": [],
     "network": NETWORK,
     "lines": ["Allowed commands: (none)", "Allowed files: calc.py"],
+    "tools": [],
 }
 NO_GRANTS = {
     "commands": [],
@@ -260,6 +261,7 @@ NO_GRANTS = {
     "approvals": "ask",
     "rules": [],
     "lines": ["Allowed commands: (none)", "Allowed files: (none)"],
+    "tools": [],
 }
 REVOKED = "(all grants for this session have been revoked)"
 

@@ -128,9 +128,9 @@ def test_the_plan_is_rendered_in_the_locale() -> None:
     en = unstructure(plan_params("r", PLAN, "en"))
     assert en["title"] == "Plan: 1 of 3 done"
     assert en["lines"] == ["✓ Find the cause", "▶ Fix it", "○ Run the tests"]
-    assert en["current"] == "step 2/3: Fix it"
+    assert en["current"] == "step 2 of 3: Fix it"
     zh = unstructure(plan_params("r", PLAN, "zh-TW"))
-    assert (zh["title"], zh["current"]) == ("計畫：完成 1/3", "第 2/3 步：Fix it")
+    assert (zh["title"], zh["current"]) == ("計畫：完成 1/3", "第 2 步（共 3 步）：Fix it")
     assert plan_params("r", PLAN[:1], "en").current is None
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from kesi_lsp.core.untrusted import unmarked
 from kesi_lsp.scripted_api import reply, script, tool_use
 from tests.lsp.clients import Editor, EditorRefusalError, kesi_client
 from tests.lsp.conftest import BUGGY, FIXED
@@ -102,8 +103,8 @@ async def test_the_plan_and_the_verdict_reach_every_editor(
             "  [plan] Plan (3/3 done): ✓ Read calc.py · ✓ Fix the sign · ✓ Run the tests",
         ]
     messages = progress_messages(client)
-    assert any("step 2/3: Fix the sign" in m for m in messages)  # the step in progress
-    assert any(m.startswith("turn 4/20 · step 3/3: Run the tests") for m in messages)
+    assert any("step 2 of 3: Fix the sign" in m for m in messages)  # the step in progress
+    assert any(m.startswith("step 3 of 3: Run the tests") for m in messages)
     verified = done["verified"]
     if preset == "helix":  # the command could not be allowed: nothing verified the edit
         assert verified == {
@@ -274,7 +275,9 @@ async def test_ranged_and_parallel_reads_of_the_editors_text(
         client.type_text(big, "line_150 = 150", "line_150 = 'typed'")  # unsaved, in the editor
         done = await client.run("kesi.ask", {"prompt": "look"})
     assert done["status"] == "done"
-    results = [b["content"] for b in api.requests[1].body["messages"][-1]["content"]]
+    marked = [b["content"] for b in api.requests[1].body["messages"][-1]["content"]]
+    assert all(r.startswith('<data from="file content"') for r in marked)  # outside content
+    results = [unmarked(r) for r in marked]
     assert results[0] == (
         "150 | line_150 = 'typed'\n151 | line_151 = 151\n\n"
         "[lines 150-151 of 300 in big.py; read on with offset=152]"

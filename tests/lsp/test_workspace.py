@@ -169,7 +169,7 @@ async def test_malformed_settings_are_reported_and_defaulted(
         done = await client.run("kesi.ask", {"prompt": "hi"})
         assert done["status"] == "done"
         (progress,) = client.lsp.progress_reports.values()
-        assert progress[1].message == "turn 1/20"
+        assert progress[1].message == "working"
         assert len(client.shown(types.MessageType.Warning)) == 3  # said once, not per run
 
 
@@ -274,7 +274,9 @@ async def test_traditional_chinese_prompts(project: Path, scripted_api: StartSer
         assert done["status"] == "done" and (project / "ok").exists()
         (prompt,) = client.prompts
         assert prompt.message == (
-            "[需要授權] 執行指令：touch ok\n理由：touch 不在自動放行的唯讀清單裡\n放行嗎？"
+            "[需要授權] 執行指令：touch ok\n理由：touch 不在自動放行的唯讀清單裡\n"
+            "「這個 session 都好」：這個 session 結束前，一字不差的這條指令不再問你；"
+            "其他指令還是會問。\n放行嗎？"
         )
         titles = [a.title for a in prompt.actions or []]
         assert titles == ["不要", "這次", "這個 session 都好"], "Day 14's answers, Deny first"

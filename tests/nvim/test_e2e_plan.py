@@ -87,7 +87,7 @@ def test_the_plan_the_new_problems_and_the_verdict(
         "  ○ Run the tests",
         "",
     ]
-    assert "step 2/3: Fix the sign" in ed.lua("return require('kesi').status()")
+    assert "step 2 of 3: Fix the sign" in ed.lua("return require('kesi').status()")
     ed.keys("ga")
     kesi.wait_select()
     assert ed.output()[:3] == [

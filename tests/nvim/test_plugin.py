@@ -44,6 +44,7 @@ def test_lsp_config_announces_kesi_and_commands_exist(
         "kesi/runFinished",
         "kesi/saveDocuments",
         "kesi/stream",
+        "kesi/tasks",
         "textDocument/publishDiagnostics",  # Neovim's own, plus signs and lenses of changes
     ]
     assert config["enabled"] is True
@@ -61,6 +62,8 @@ def test_lsp_config_announces_kesi_and_commands_exist(
         "KeSiKeep",
         "KeSiUndo",
         "KeSiUndoRun",
+        "KeSiTasks",
+        "KeSiTaskStop",
     ):
         assert name in commands
     # No server serves this buffer: the statusline helper is silent and commands say why.

@@ -94,10 +94,14 @@ async def test_acp_tells_the_same_story_asks_and_bills_in_the_same_words(
 
 def test_a_log_client_hears_no_kesi_notification() -> None:
     """The reference is honest only if the log-only client is one: it announces no KeSi
-    extension (so every line it shows came as `window/logMessage`)."""
+    extension (so every line it shows came as `window/logMessage`). The test preset announces
+    `experimental.kesi: {}`, an empty set of extensions, only so that it hears
+    `kesi/runFinished`, the test's word on how the run ended (issue 30: a client announcing
+    nothing hears no `kesi/*` at all)."""
     from tests.lsp.clients import PRESETS
 
     capabilities = PRESETS["emacs"].capabilities()
     experimental = capabilities.experimental
-    assert not (isinstance(experimental, dict) and "kesi" in experimental)
+    kesi = experimental.get("kesi") if isinstance(experimental, dict) else None
+    assert kesi == {}
     assert types.WINDOW_LOG_MESSAGE  # the channel it reads

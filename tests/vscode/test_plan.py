@@ -68,7 +68,7 @@ def test_the_plan_view_the_step_in_progress_and_the_verdict(
         "the plan at step 2",
     )
     wb.wait_until(
-        lambda: any("step 2/3: Fix the sign" in text for text in wb.notification_texts()),
+        lambda: any("step 2 of 3: Fix the sign" in text for text in wb.notification_texts()),
         30_000,
         "the progress naming step 2",
     )

@@ -107,6 +107,30 @@ function say(result: unknown): void {
   }
 }
 
+/** `kesi.audit`: the server's lines in a read-only log document beside the editor. */
+function showAudit(result: unknown): void {
+  const lines = serverLines(result);
+  if (!lines) {
+    return;
+  }
+  void vscode.workspace
+    .openTextDocument({ content: lines.join("\n") + "\n", language: "log" })
+    .then((document) => vscode.window.showTextDocument(document, { preview: true }));
+}
+
+/** The title of the run `command` starts, if it starts one. */
+function startingTitle(command: ServerCommand, args: Args, locale: Locale): string | undefined {
+  switch (command) {
+    case "kesi.fixThis":
+    case "kesi.ask":
+      return runTitle(command, args, relativePath, locale);
+    case "kesi.compact":
+      return t("run.title.compact", locale);
+    default:
+      return undefined;
+  }
+}
+
 /** Tell the user what the server answered. */
 function present(
   runs: Runs,
@@ -144,11 +168,23 @@ function present(
       say(result);
       break;
     }
+    case "kesi.audit":
+      showAudit(result);
+      break;
     case "kesi.reset":
     case "kesi.permissions":
     case "kesi.revoke":
       say(result);
       break;
+    case "kesi.mcp": {
+      // The folder's MCP servers, one pick item per line the server rendered (state, reason,
+      // tools): a list to read, so picking an item does nothing more.
+      const lines = serverLines(result);
+      if (lines) {
+        void vscode.window.showQuickPick(lines, { canPickMany: false, matchOnDetail: true });
+      }
+      break;
+    }
     case "kesi.keep":
     case "kesi.undo":
     case "kesi.undoRun": {
@@ -187,6 +223,10 @@ export function executeCommandMiddleware(
         : await argumentFor(languageClient, runs, command, locale);
     if (!arg) {
       return undefined;
+    }
+    const title = startingTitle(command, arg, locale);
+    if (title !== undefined) {
+      runs.expect(title); // the run's first event can come before this request's answer
     }
     let result: unknown;
     try {

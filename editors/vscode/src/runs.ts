@@ -18,8 +18,20 @@ export class Runs implements vscode.Disposable {
   private readonly renderer = new StreamRenderer(this.channel, currentLocale);
   private readonly titles = new Map<string, string>();
 
+  /** The title of a run a command is starting, for events that come before its run id. */
+  private expected: string | undefined;
+
+  /** A command that starts a run is being sent: its run's events may come before its answer. */
+  expect(title: string): void {
+    this.expected = title;
+  }
+
   /** A command returned a run id: title it in the channel and bring the channel up. */
   started(runId: string, title: string): void {
+    this.expected = undefined;
+    if (this.titles.has(runId)) {
+      return; // its first event came first and titled it already
+    }
     this.titles.set(runId, title);
     this.plan.runStarted(runId);
     this.renderer.runStarted(runId, title);
@@ -30,6 +42,9 @@ export class Runs implements vscode.Disposable {
   onStream(params: unknown): void {
     const event = asStreamEvent(params);
     if (event) {
+      if (this.expected !== undefined && !this.titles.has(event.runId)) {
+        this.started(event.runId, this.expected);
+      }
       this.plan.runStarted(event.runId);
       this.renderer.event(event);
       this.tracker.event(event);

@@ -24,6 +24,7 @@ class GrantsView:
     commands: list[str]
     files: list[str]
     hosts: list[str] = field(default_factory=list)
+    tools: list[str] = field(default_factory=list)
 
 
 def describe_grants(session: Session) -> GrantsView:
@@ -38,6 +39,7 @@ def describe_grants(session: Session) -> GrantsView:
         commands=sorted(session.grants.commands),
         files=sorted(files),
         hosts=sorted(session.grants.hosts),
+        tools=sorted(f"mcp:{t}" for t in session.grants.tools),
     )
 
 
@@ -47,7 +49,8 @@ def revoke(session: Session) -> None:
 
 
 def grants_lines(view: GrantsView, locale: Locale) -> list[str]:
-    """The two `/permissions` lines: allowed commands, allowed files, or "(none)"."""
+    """The two `/permissions` lines: allowed commands, allowed files, or "(none)"; and a
+    third for MCP tools allowed for the session, when there are any."""
     separator = text("common.list_sep", locale)
     none = text("common.none", locale)
     commands = separator.join(view.commands) or none
@@ -58,6 +61,8 @@ def grants_lines(view: GrantsView, locale: Locale) -> list[str]:
     ]
     if view.hosts:  # without any, the listing stays the seed's own two lines
         lines.append(text("network.granted_hosts", locale, items=separator.join(view.hosts)))
+    if view.tools:
+        lines.append(text("permissions.granted_tools", locale, items=separator.join(view.tools)))
     return lines
 
 

@@ -56,6 +56,7 @@ from kesi_lsp.core.network import forwarder as forwarder_module
 from kesi_lsp.core.sandbox import SHELL_PATH, NetworkBridge, SandboxKind
 from kesi_lsp.core.sandbox import guard as guard_module
 from kesi_lsp.core.sandbox.env import home_from
+from kesi_lsp.core.sandbox.netns import SharedNetwork
 from kesi_lsp.core.sandbox.toolchain import command_environment, readable_folders
 from kesi_lsp.core.sandbox.zones import READONLY_NAMES, SECRET_NAMES, SECRET_PREFIXES
 
@@ -160,8 +161,18 @@ class BubblewrapSandbox:
     def kind(self) -> SandboxKind:
         return "bubblewrap"
 
-    def argv(self, command: str, root: Path, network: NetworkBridge | None = None) -> list[str]:
+    def argv(
+        self,
+        command: str,
+        root: Path,
+        network: NetworkBridge | None = None,
+        shared: SharedNetwork | None = None,
+    ) -> list[str]:
         spec = self.spec(command, root, network)
+        if shared is not None and not shared.closed:
+            spec["shared_net"] = shared.spec()
+            bwrap = list(spec["bwrap"])  # type: ignore[call-overload]
+            spec["bwrap"] = [*bwrap[:2], "--share-net", *bwrap[2:]]
         return [self.python, "-I", "-S", self.guard, json.dumps(spec, ensure_ascii=False)]
 
     def environment(self, base: Mapping[str, str], root: Path) -> dict[str, str]:

@@ -33,6 +33,7 @@ from pathlib import Path
 from kesi_lsp.core.network.forwarder import proxy_environment
 from kesi_lsp.core.sandbox import SHELL_PATH, NetworkBridge, SandboxKind
 from kesi_lsp.core.sandbox.children import tied
+from kesi_lsp.core.sandbox.netns import SharedNetwork
 from kesi_lsp.core.sandbox.toolchain import command_environment, readable_folders
 from kesi_lsp.core.sandbox.zones import READONLY_NAMES, SECRET_NAMES, SECRET_PREFIXES
 
@@ -116,7 +117,13 @@ class SeatbeltSandbox:
         params += [(f"TOOLCHAIN_{i}", str(path)) for i, path in enumerate(toolchains)]
         return params
 
-    def argv(self, command: str, root: Path, network: NetworkBridge | None = None) -> list[str]:
+    def argv(
+        self,
+        command: str,
+        root: Path,
+        network: NetworkBridge | None = None,
+        shared: SharedNetwork | None = None,
+    ) -> list[str]:
         params = self.parameters(root)
         toolchains = sum(name.startswith("TOOLCHAIN_") for name, _ in params)
         definitions = [item for name, value in params for item in ("-D", f"{name}={value}")]

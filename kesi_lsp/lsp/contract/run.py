@@ -32,7 +32,7 @@ class PlanItem:
 class PlanParams:
     """`kesi/plan`: the model's whole plan after each update, and as the server renders it:
     `title` (`Plan: 1 of 4 done`), `lines` (one per item, its mark first: `✓`, `▶`, `○`) and
-    `current` (`step 2/4: Fix the sign`, null when no step is in progress)."""
+    `current` (`step 2 of 4: Fix the sign`, null when no step is in progress)."""
 
     run_id: str
     items: list[PlanItem]
@@ -89,7 +89,8 @@ class ReviewAction:
 @frozen(kw_only=True)
 class ReviewEditParams:
     """`kesi/reviewEdit`: the change to review (`before` null for a new file) and the words to
-    ask with: `title`, `question` and `actions`, the buttons in the order to show them, Deny
+    ask with: `title`, `question`, `scope` (what "Allow for this session" covers: this one
+    file, until the session ends) and `actions`, the buttons in the order to show them, Deny
     first in every locale (「不要」, 「這次」, 「這個 session 都好」 under zh-TW)."""
 
     run_id: str
@@ -100,6 +101,7 @@ class ReviewEditParams:
     diff: str
     title: str
     question: str
+    scope: str
     actions: list[ReviewAction]
 
 

@@ -146,12 +146,14 @@ class EditEvent(Nesting):
 
 @frozen(kw_only=True)
 class TurnEvent(Nesting):
-    """A model round trip began (the progress line shows it)."""
+    """A model round trip began; `label` says it in words (`turn 2 of at most 20`) for a
+    tooltip: the user-facing progress is the plan's step, not the round trip (issue 32)."""
 
     run_id: str
     kind: Literal["turn"] = "turn"
     turn: int
     max_turns: int
+    label: str
     line: str
     lines: list[str]
 

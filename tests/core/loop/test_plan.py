@@ -48,8 +48,8 @@ async def test_a_plan_is_kept_and_reported(ws: Workspace) -> None:
     )
     assert ws.session.plan == plan
     assert ws.events == [PlanUpdated(plan)]
-    assert step_label(plan, "en") == "step 2/3: Fix the comparison"
-    assert step_label(plan, "zh-TW") == "第 2/3 步：Fix the comparison"
+    assert step_label(plan, "en") == "step 2 of 3: Fix the comparison"
+    assert step_label(plan, "zh-TW") == "第 2 步（共 3 步）：Fix the comparison"
 
 
 @pytest.mark.parametrize(

@@ -115,6 +115,9 @@ M.handlers = {
   ['kesi/saveDocuments'] = M.save_documents,
   ['kesi/plan'] = M.plan,
   ['kesi/diagnostics'] = M.diagnostics,
+  ['kesi/tasks'] = function(err, params, ctx)
+    require('kesi.tasks').changed(err, params, ctx)
+  end,
 }
 
 return M

@@ -307,6 +307,13 @@ function M.permissions()
   end)
 end
 
+--- Show this folder's MCP servers: where each came from, its state (with the reason), its tools.
+function M.mcp()
+  session_command('kesi.mcp', function(result)
+    say(result, 'MCP servers unknown (update kesi-lsp)')
+  end)
+end
+
 --- Withdraw every grant of this session (the seed's /revoke).
 function M.revoke()
   session_command('kesi.revoke', function(result)
@@ -314,7 +321,7 @@ function M.revoke()
   end)
 end
 
---- For statuslines: "KeSi ● turn 2/20 · step 2/3: Fix the sign · $0.0012" while a run lives
+--- For statuslines: "KeSi ● turn 2/20 · step 2 of 3: Fix the sign · $0.0012" while a run lives
 --- (the plan's step in progress, when it has one), "KeSi ✓ verified · $0.0345" after (the
 --- server's verdict on the last run's changes, when it gave one), "" where no KeSi server
 --- serves the buffer.

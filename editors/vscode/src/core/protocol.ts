@@ -22,6 +22,7 @@ export const SAVE_DOCUMENTS = "kesi/saveDocuments";
 export const REVIEW_EDIT = "kesi/reviewEdit";
 export const PLAN = "kesi/plan";
 export const DIAGNOSTICS = "kesi/diagnostics";
+export const TASKS = "kesi/tasks";
 
 /**
  * What this client announces under `capabilities.experimental.kesi` (§2.2). `reviewEdit` only
@@ -42,11 +43,13 @@ export const SERVER_COMMANDS = [
   "kesi.cost",
   "kesi.permissions",
   "kesi.revoke",
+  "kesi.mcp",
   "kesi.compact",
   "kesi.changes",
   "kesi.keep",
   "kesi.undo",
   "kesi.undoRun",
+  "kesi.audit",
 ] as const;
 export type ServerCommand = (typeof SERVER_COMMANDS)[number];
 
@@ -184,12 +187,13 @@ export interface EditEvent extends Nesting, Rendered {
   diff?: string;
 }
 
-/** A model round trip began (the progress notification shows it too). */
+/** A model round trip began; `label` ("turn 2 of at most 20") is for a tooltip only. */
 export interface TurnEvent extends Nesting, Rendered {
   runId: string;
   kind: "turn";
   turn: number;
   maxTurns: number;
+  label?: string;
 }
 
 export type StreamEvent =
@@ -247,7 +251,7 @@ export interface PlanItem {
 /**
  * `kesi/plan`: the model's whole plan, sent again after every update, and as the server
  * renders it: `title` ("Plan: 1 of 4 done"), `lines` (one per item, its mark first: ✓ ▶ ○) and
- * `current` ("step 2/4: Fix the sign", null when no step is in progress).
+ * `current` ("step 2 of 4: Fix the sign", null when no step is in progress).
  */
 export interface PlanParams {
   runId: string;
@@ -278,6 +282,8 @@ export interface ReviewEditParams {
   diff: string;
   title: string;
   question: string;
+  /** What "Allow for this session" covers (this one file, until the session ends). */
+  scope?: string;
   actions: ReviewAction[];
 }
 
@@ -365,6 +371,50 @@ export interface UndoRunArgs {
   runId?: string | null;
 }
 
+/** `kesi.audit`: the folder's newest audit records (default 50). */
+export interface AuditArgs {
+  uri?: string | null;
+  limit?: number | null;
+}
+
+/** `kesi.audit`: the records as the server's lines, the log file, whether recording is on. */
+export interface AuditResult {
+  lines: string[];
+  path: string | null;
+  enabled: boolean;
+}
+
+/** `kesi.stopTask`'s argument: the background task to stop (issue 28). */
+export interface StopTaskArgs {
+  taskId: string;
+  uri?: string | null;
+}
+
+/** One background task as `kesi.tasks` lists it; `line` is the server's rendering of it. */
+export interface TaskItem {
+  taskId: string;
+  command: string;
+  state: "running" | "exited" | "stopped" | "timed_out";
+  started: string;
+  exitCode: number | null;
+  lastLine: string;
+  line: string;
+}
+
+/** `kesi.tasks`: the folder's background tasks, and `lines` in the server's words. */
+export interface TasksResult {
+  tasks: TaskItem[];
+  lines: string[];
+}
+
+/** `kesi/tasks`: a task of folder `uri` started or ended (`line` says which). */
+export interface TasksChangedParams {
+  uri: string;
+  line: string;
+  tasks: TaskItem[];
+  lines: string[];
+}
+
 /** `kesi.reset`, `kesi.revoke`: the seed's answer in the server's words. */
 export interface MessageResult {
   message: string;
@@ -397,6 +447,24 @@ export interface PermissionsResult {
   approvals: "ask" | "acceptEdits";
   rules: RuleView[];
   network: NetworkView;
+  lines: string[];
+  /** MCP tools allowed for the session, as `mcp:<server>:<tool>`. */
+  tools?: string[];
+}
+
+/** One MCP server as `kesi.mcp` lists it (issue 26). */
+export interface McpServerView {
+  name: string;
+  source: string;
+  transport: "stdio" | "http" | "sse";
+  state: "starting" | "ready" | "failed" | "auth" | "stopped";
+  reason?: string | null;
+  tools: string[];
+}
+
+/** `kesi.mcp`: the folder's MCP servers and the listing rendered by the server. */
+export interface McpResult {
+  servers: McpServerView[];
   lines: string[];
 }
 
