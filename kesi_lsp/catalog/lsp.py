@@ -58,6 +58,9 @@ _PROMPTS: Final[dict[str, tuple[str, str]]] = {
     # Day 14's question: 放行嗎？[y=這次 / a=這個 session 都好 / N=不要]. Its three answers, the
     # prompt's buttons, are the gate's words (`permissions.answer.*`, the ACP adapter's too).
     "lsp.prompt.question": ("Allow it?", "放行嗎？"),
+    # For a client that may not show the buttons with the question (lsp-mode: after TAB).
+    "lsp.prompt.question_listed": ("Allow it? ({answers})", "放行嗎？（{answers}）"),
+    "lsp.prompt.answer_separator": (" / ", "／"),
     # What the third answer covers, said with the question (issue 32): the seed's grants are
     # this exact command, or this one file, until the session ends.
     "lsp.prompt.scope_command": (

@@ -2,8 +2,9 @@
 
 What the README promises there: `gra` offers **KeSi: fix this**, the edit's review is asked
 with `vim.ui.select` (the diff in its prompt), the fix lands on disk, Neovim reloads the buffer
-('autoread', checked by the README's `checktime` autocmd once the user moves on) with no question and no modified
-buffer left behind, and the run's end is one line in the message area (issue 30).
+('autoread', checked by the README's `checktime` autocmd once the user moves on) with no
+question and no modified buffer left behind, and the run's end is one line in the message area
+(issue 30).
 """
 
 from __future__ import annotations
