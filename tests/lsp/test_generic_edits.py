@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from kesi_lsp.scripted_api import reply, script, tool_use
-from tests.lsp.clients import ALLOW_ONCE, GENERIC_PRESETS, Editor, kesi_client
+from tests.lsp.clients import ALLOW_ONCE, CANNOT_ASK, GENERIC_PRESETS, Editor, kesi_client
 from tests.lsp.conftest import BUGGY, FIXED
 from tests.lsp.helpers import api_env, fix_this_args
 from tests.plugins.scripted_api import StartServer
@@ -53,8 +53,8 @@ def tool_results(request_body: dict[str, Any]) -> str:
 
 
 def init_for(preset: str) -> dict[str, str] | None:
-    """vim-lsp answers every prompt null: the README's way to work with it is acceptEdits."""
-    return {"approvals": "acceptEdits"} if preset == "vim-lsp" else None
+    """vim-lsp answers every prompt null, Helix has none: the README's way is acceptEdits."""
+    return {"approvals": "acceptEdits"} if preset in CANNOT_ASK else None
 
 
 async def fix_run(editor: Editor, project: Path) -> None:
@@ -109,12 +109,13 @@ async def test_an_edit_to_an_open_clean_buffer_is_reloaded_with_no_question(
         assert await editor.command("kesi.changes", {}) is not None
 
 
-@pytest.mark.parametrize("preset", ["lsp-mode", "yegappan", "neovim-plain", "eglot"])
+@pytest.mark.parametrize("preset", ["lsp-mode", "yegappan", "neovim-plain", "eglot", "helix-plain"])
 async def test_an_edit_to_a_buffer_with_unsaved_typing_stays_unsaved_and_the_model_knows(
     preset: str, project: Path, scripted_api: StartServer
 ) -> None:
     api = scripted_api(script(reply("Reading.", READ), reply("Fixing.", EDIT), reply("Fixed.")))
-    async with kesi_client(preset, [project], env=api_env(api)) as editor:
+    env = api_env(api)
+    async with kesi_client(preset, [project], env=env, init_options=init_for(preset)) as editor:
         editor.open(project / "calc.py")
         editor.type_text(project / "calc.py", "def add", TYPED + "def add")
         await fix_run(editor, project)
