@@ -129,11 +129,12 @@ _EDITS: Final[dict[str, tuple[str, str]]] = {
         "Not confirmed: the editor answered that it applied the edit to {path}, but it reported "
         "no change to that buffer. It may have skipped the edit (the buffer changed meanwhile) "
         "or hold it without saying so (vim-lsp does, for a buffer in no window). Nothing was "
-        "saved to disk. Ask the user to check {path} in the editor before you edit it again.",
+        "saved to disk. Ask the user to check {path} in the editor, then read the file again "
+        "before you edit it.",
         "沒有確認：編輯器回覆已經套用 {path} 的修改，但沒有回報那個緩衝區有任何變化。"
         "它可能略過了這次修改（緩衝區在這段時間改過），也可能改了卻沒有說"
         "（vim-lsp 對不在任何視窗裡的緩衝區就是這樣）。磁碟上什麼都沒有存。"
-        "再改之前，請使用者先在編輯器裡看看 {path}。",
+        "請使用者先在編輯器裡看看 {path}，再重新讀取檔案，然後才改。",
     ),
 }
 
