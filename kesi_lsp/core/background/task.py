@@ -28,6 +28,8 @@ TaskState = Literal["running", "exited", "stopped", "timed_out"]
 server going; `timed_out`: the wall-clock limit (`taskTimeout`) stopped it."""
 
 POLL_SECONDS: Final = 0.1
+IDLE_SECONDS: Final = 1.0
+"""How often a reader waiting for output looks again anyway (every write and the end wake it)."""
 
 
 @dataclass(frozen=True)
@@ -107,6 +109,14 @@ class BackgroundTask:
                 await asyncio.wait_for(self._output.wait(), min(remaining, POLL_SECONDS))
         if not self.running and self._supervisor is not None:
             await asyncio.shield(self._supervisor)  # its last output is read
+
+    async def output_after(self, cursor: int) -> None:
+        """Wait until it printed past stream position `cursor`, or ended (a front end that
+        shows its output as it comes, such as ACP's card of it)."""
+        while self.running and self.ring.written <= cursor:
+            self._output.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._output.wait(), IDLE_SECONDS)
 
     async def stop(self, reason: TaskState = "stopped") -> None:
         """Stop it (SIGTERM to the group, 3 s, SIGKILL) and wait until it is gone."""
