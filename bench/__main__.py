@@ -32,6 +32,7 @@ BENCHES = (
     "changes",
     "redaction",
     "cold_start",
+    "tasks",
 )
 
 
@@ -47,6 +48,7 @@ async def _run(names: list[str], report: Report, smoke: bool) -> None:
         scale,
         startup,
         streaming,
+        tasks,
         tokens,
     )
 
@@ -61,6 +63,7 @@ async def _run(names: list[str], report: Report, smoke: bool) -> None:
         "responsiveness": responsiveness.run,
         "startup": startup.run,
         "scale": scale.run,
+        "tasks": tasks.run,
         "tokens": tokens.run,
     }
     for name in names:
