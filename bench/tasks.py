@@ -1,4 +1,4 @@
-"""Benchmark 12: background tasks cost the foreground nothing (issue 28's "done means").
+"""Benchmark 13: background tasks cost the foreground nothing (issue 28's "done means").
 
 - **A foreground command is not slower** with the task machinery at work: `run_command` of a
   quick command (`true`) through the real tool path (the gate, the sandbox the machine has:
