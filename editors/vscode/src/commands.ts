@@ -120,7 +120,9 @@ function present(
     case "kesi.ask": {
       const started = asRunStarted(result);
       if (started) {
-        runs.started(started.runId, runTitle(command, args, relativePath, locale));
+        const said = command === "kesi.ask" ? args.prompt : args.instruction;
+        const title = runTitle(command, args, relativePath, locale);
+        runs.started(started.runId, title, typeof said === "string" ? said : undefined);
       }
       break;
     }
@@ -165,6 +167,25 @@ function present(
   }
 }
 
+/**
+ * "Fix this…": what KeSi should keep in mind, if anything (Enter alone: the server's default,
+ * find the cause and fix it); undefined when the user backed out with Escape.
+ */
+async function withInstruction(arg: Args, locale: Locale): Promise<Args | undefined> {
+  if (typeof arg.instruction === "string") {
+    return arg;
+  }
+  const said = await vscode.window.showInputBox({
+    title: t("fix.instruction", locale),
+    placeHolder: t("fix.instructionPlaceholder", locale),
+    ignoreFocusOut: true,
+  });
+  if (said === undefined) {
+    return undefined;
+  }
+  return said.trim() ? { ...arg, instruction: said.trim() } : arg;
+}
+
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -181,10 +202,13 @@ export function executeCommandMiddleware(
     }
     const locale = currentLocale();
     const given = args[0];
-    const arg =
+    let arg =
       typeof given === "object" && given !== null
         ? (given as Args)
         : await argumentFor(languageClient, runs, command, locale);
+    if (arg && command === "kesi.fixThis") {
+      arg = await withInstruction(arg, locale);
+    }
     if (!arg) {
       return undefined;
     }

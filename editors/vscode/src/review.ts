@@ -1,11 +1,13 @@
 /**
  * The diff-editor review of `kesi/reviewEdit`: the current text and KeSi's proposal side by
- * side (read-only virtual documents), under the server's title, and a notification with the
- * server's question and buttons, in its order (Deny first). Dismissing the notification, or
- * the run being cancelled, rejects.
+ * side (read-only virtual documents), under the server's title, and the server's question and
+ * buttons, in its order (Deny first), in the KeSi panel beside it (a notification only while
+ * the panel is hidden). Dismissing the notification, or the run being cancelled, rejects.
  */
 
 import * as vscode from "vscode";
+import { diffHunks } from "./core/transcript";
+import type { KesiPanel } from "./panel";
 import {
   REVIEW_SCHEME,
   asReviewParams,
@@ -15,6 +17,8 @@ import {
 } from "./core/review";
 
 export class DiffReview implements vscode.Disposable {
+  constructor(private readonly panel: KesiPanel) {}
+
   private readonly texts = new Map<string, string>();
   private count = 0;
   private readonly provider = vscode.workspace.registerTextDocumentContentProvider(REVIEW_SCHEME, {
@@ -35,16 +39,17 @@ export class DiffReview implements vscode.Disposable {
       await vscode.commands.executeCommand("vscode.diff", before, after, review.title, {
         preview: true,
       });
-      const cancelled = new Promise<undefined>((resolve) => {
-        token.onCancellationRequested(() => resolve(undefined));
-      });
-      const answer = await Promise.race([
-        vscode.window.showInformationMessage(
-          review.question,
-          ...review.actions.map((action) => action.title),
-        ),
-        cancelled,
-      ]);
+      const answer = await this.panel.question(
+        {
+          runId: review.runId,
+          lines: [review.title, ...(review.scope ? [review.scope] : [])],
+          question: review.question,
+          actions: review.actions.map((action) => action.title),
+          cancel: review.actions.find((action) => action.decision === "reject")?.title,
+          review: diffHunks(review.diff),
+        },
+        token,
+      );
       return { decision: decisionFor(answer, review.actions) };
     } finally {
       await closeDiff(after);

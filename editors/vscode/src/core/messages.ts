@@ -53,6 +53,23 @@ const EN = {
   "changes.deleted": "deleted by the run",
   "changes.none": "KeSi has not changed any file yet.",
   "changes.nothingPending": "No change of KeSi waits for your review.",
+  "panel.empty": "Ask KeSi something below, or use KeSi: Fix This on the code you select.",
+  "panel.log": "KeSi's session",
+  "panel.you": "You",
+  "panel.reply": "Reply to KeSi",
+  "panel.placeholder": "Ask KeSi, or reply to continue the conversation (Ctrl+Enter sends)",
+  "panel.send": "Send",
+  "panel.cancel": "Cancel",
+  "panel.question": "KeSi asks",
+  "panel.answered": "You answered: {answer}",
+  "panel.working": "KeSi is working",
+  "status.waiting.question": "KeSi: waiting for you — answer a question",
+  "status.waiting.review": "KeSi: waiting for you — review {count} changes",
+  "status.waiting.review1": "KeSi: waiting for you — review 1 change",
+  "status.tooltip.waiting": "KeSi waits for your answer · click to go to it",
+  "fix.instruction": "Fix this: anything KeSi should know? (optional, Enter to go)",
+  "fix.instructionPlaceholder":
+    "e.g. keep the public signature; Enter alone: find the cause and fix it",
 } as const;
 
 export type MessageKey = keyof typeof EN;
@@ -96,6 +113,22 @@ const ZH_TW: Record<MessageKey, string> = {
   "changes.deleted": "這次執行刪掉的",
   "changes.none": "KeSi 還沒改過任何檔案。",
   "changes.nothingPending": "沒有等你檢查的 KeSi 修改。",
+  "panel.empty": "在下面問 KeSi，或在選取的程式碼上用「KeSi：修這裡」。",
+  "panel.log": "KeSi 的對話",
+  "panel.you": "你",
+  "panel.reply": "回覆 KeSi",
+  "panel.placeholder": "問 KeSi，或回覆以繼續這段對話（Ctrl+Enter 送出）",
+  "panel.send": "送出",
+  "panel.cancel": "中斷",
+  "panel.question": "KeSi 想問你",
+  "panel.answered": "你的回答：{answer}",
+  "panel.working": "KeSi 正在工作",
+  "status.waiting.question": "KeSi：等你回答一個問題",
+  "status.waiting.review": "KeSi：等你檢查 {count} 處修改",
+  "status.waiting.review1": "KeSi：等你檢查 1 處修改",
+  "status.tooltip.waiting": "KeSi 在等你的回答 · 點一下前往",
+  "fix.instruction": "修這裡：有什麼要 KeSi 注意的嗎？（可以不填，按 Enter 開始）",
+  "fix.instructionPlaceholder": "例如：不要改公開的函式簽名；直接按 Enter：找出原因並修好",
 };
 
 export function t(
