@@ -17,21 +17,20 @@ export function escapeHtml(text: string): string {
     .replace(/'/g, "&#39;");
 }
 
-/** Inline markdown of one escaped line: code spans first (their content stays literal). */
+/** Inline markdown of one line: code spans first (their content stays literal, and emphasis
+ * may wrap them: **`add` subtracts**), then emphasis and links on the escaped rest. */
 export function inline(line: string): string {
-  const parts = line.split(/(`[^`]+`)/);
-  return parts
-    .map((part, index) => {
-      if (index % 2 === 1) {
-        return `<code>${escapeHtml(part.slice(1, -1))}</code>`;
-      }
-      return escapeHtml(part)
-        .replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>")
-        .replace(/(^|[^*\w])\*([^*\s][^*]*)\*(?!\w)/g, "$1<em>$2</em>")
-        .replace(/(^|[^_\w])_([^_\s][^_]*)_(?!\w)/g, "$1<em>$2</em>")
-        .replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, '<span class="link" title="$2">$1</span>');
-    })
-    .join("");
+  const codes: string[] = [];
+  const held = line.replace(/`([^`]+)`/g, (_whole, code: string) => {
+    codes.push(`<code>${escapeHtml(code)}</code>`);
+    return `\ue000${codes.length - 1}\ue001`;
+  });
+  return escapeHtml(held)
+    .replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>")
+    .replace(/(^|[^*\w])\*([^*\s][^*]*)\*(?!\w)/g, "$1<em>$2</em>")
+    .replace(/(^|[^_\w])_([^_\s][^_]*)_(?!\w)/g, "$1<em>$2</em>")
+    .replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, '<span class="link" title="$2">$1</span>')
+    .replace(/\ue000(\d+)\ue001/g, (_whole, index: string) => codes[Number(index)] ?? "");
 }
 
 interface Block {

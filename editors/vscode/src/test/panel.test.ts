@@ -22,6 +22,13 @@ describe("renderMarkdown", () => {
     assert.match(html, /<code>&lt;b&gt;<\/code>/);
   });
 
+  it("lets emphasis wrap a code span", () => {
+    assert.equal(
+      renderMarkdown("**`add` subtracts**"),
+      "<p><strong><code>add</code> subtracts</strong></p>",
+    );
+  });
+
   it("shows a fence that is still streaming as code", () => {
     assert.match(renderMarkdown("```\nhalf"), /<pre class="code"><code>half<\/code><\/pre>/);
   });
