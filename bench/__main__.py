@@ -31,6 +31,7 @@ BENCHES = (
     "parallel_reads",
     "changes",
     "redaction",
+    "cold_start",
 )
 
 
@@ -38,6 +39,7 @@ async def _run(names: list[str], report: Report, smoke: bool) -> None:
     from bench import (
         calibration,
         changes,
+        cold_start,
         first_request,
         parallel_reads,
         redaction,
@@ -51,6 +53,7 @@ async def _run(names: list[str], report: Report, smoke: bool) -> None:
     benches = {
         "calibration": calibration.run,
         "changes": changes.run,
+        "cold_start": cold_start.run,
         "first_request": first_request.run,
         "parallel_reads": parallel_reads.run,
         "redaction": redaction.run,

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from kesi_lsp import __version__
 from kesi_lsp.demo.options import add_arguments as add_demo_arguments
 from kesi_lsp.doctor import add_arguments as add_doctor_arguments
+from kesi_lsp.mcp_cli import add_arguments as add_mcp_arguments
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -31,6 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="subcommand")
     add_demo_arguments(sub.add_parser("demo", help="watch KeSi fix a bug in a sample project"))
     add_doctor_arguments(sub.add_parser("doctor", help="check what works on this machine"))
+    add_mcp_arguments(sub.add_parser("mcp", help="list the MCP servers of a configuration"))
     acp = sub.add_parser(
         "acp",
         help="speak the Agent Client Protocol on stdio (Zed, JetBrains, CodeCompanion, ...)",
@@ -53,6 +55,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from kesi_lsp.doctor import main as doctor
 
         return doctor(args)
+    if args.subcommand == "mcp":
+        from kesi_lsp.mcp_cli import main as mcp
+
+        return mcp(args)
     if args.subcommand == "acp":
         from kesi_lsp.acp.app import serve as serve_acp
         from kesi_lsp.logs import configure_logging

@@ -52,6 +52,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--locale", choices=("en", "zh-TW"), default="en", help="language of the report"
     )
+    parser.add_argument(
+        "--mcp-config",
+        help="also start the MCP servers of this JSON file (mcpServers) and report each",
+    )
 
 
 @dataclass(frozen=True)
@@ -81,6 +85,8 @@ def main(args: argparse.Namespace) -> int:
         lambda: [check_git(locale)],
         lambda: [check_acp_mode(environ, locale)],
     ]
+    if args.mcp_config:
+        checks.append(lambda: check_mcp(Path(args.mcp_config), locale))
     failures = 0
     for run in checks:
         for check in run():
@@ -106,6 +112,15 @@ def show(screen: Any, check: Check) -> None:
 
 
 # -- the checks -----------------------------------------------------------------------------
+
+
+def check_mcp(config: Path, locale: Locale) -> list[Check]:
+    """Each MCP server of `config`, started as a session would: ready with its tools, or why
+    not (`kesi-lsp mcp list`)."""
+    from kesi_lsp.mcp_cli import server_report
+
+    lines, ok = server_report(config, locale)
+    return [Check("ok" if ok else "fail", "\n  ".join(lines))]
 
 
 def check_python(locale: Locale) -> Check:

@@ -328,3 +328,16 @@ def test_the_two_adapters_never_import_each_other() -> None:
     ]
     assert not crossing, "\n".join(crossing)
     assert any(name.startswith("kesi_lsp.acp.") for name in graph)  # the check has a subject
+
+
+MAX_MODULE_LINES = 400
+"""Small modules with one job: a module past this has grown a second job to split out."""
+
+
+def test_no_module_of_kesi_lsp_is_over_400_lines() -> None:
+    long = {
+        str(path.relative_to(PACKAGE)): lines
+        for path in PACKAGE.rglob("*.py")
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
+    }
+    assert long == {}, long

@@ -20,6 +20,7 @@
 (require 'kesi-output)
 (require 'kesi-diagnostics)
 (require 'kesi-changes)
+(require 'kesi-tasks)
 
 (defun kesi--line-range (line1 line2)
   "The LSP range of whole lines LINE1..LINE2 (1-based).

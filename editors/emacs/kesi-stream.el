@@ -15,6 +15,8 @@
 ;; `depth'.  `kesi/plan' stands at the head of the buffer while its run lives (kesi-plan.el).
 ;; The end of a run is the server's too: the close of its story (why it stopped, the verdict
 ;; and what it rests on), then its last `line' (status, verdict, Day 18's bill).
+;; A call whose input is still arriving (`toolInput', Day 17) shows the server's progress line
+;; in place: each report replaces the last, and whatever comes next replaces it.
 
 ;;; Code:
 
@@ -59,6 +61,28 @@ result; an edit's diff has none."
       (kesi--line line (if first (car faces) (cdr faces)))
       (setq first nil))))
 
+(defvar kesi-stream--progress nil
+  "Markers (START . END) around the in-place line of a call whose input arrives.")
+
+(defun kesi-stream--settle ()
+  "Remove the in-place progress line, if one is shown: what comes next replaces it."
+  (when-let ((shown kesi-stream--progress))
+    (setq kesi-stream--progress nil)
+    (when (buffer-live-p (marker-buffer (car shown)))
+      (with-current-buffer (marker-buffer (car shown))
+        (let ((inhibit-read-only t))
+          (delete-region (car shown) (cdr shown)))))))
+
+(defun kesi-stream--in-place (params)
+  "Show the progress line of the `toolInput' event PARAMS in place of the last."
+  (let ((line (plist-get params :line)))
+    (when (and (stringp line) (not (string-empty-p line)))
+      (kesi-stream--settle)
+      (let ((start (kesi--line line 'kesi-tool)))
+        (setq kesi-stream--progress
+              (cons start (with-current-buffer (marker-buffer start)
+                            (copy-marker (point-max)))))))))
+
 (defun kesi--usage (server run-id params)
   "The costs a usage event PARAMS of RUN-ID (SERVER's) reports."
   (let ((run (plist-get params :run)) (session (plist-get params :session)))
@@ -80,10 +104,12 @@ result; an edit's diff has none."
          (depth (if (natnump (plist-get params :depth)) (plist-get params :depth) 0)))
     (when (stringp run-id)
       (kesi--ensure-run server run-id nil)
-      (if (equal (plist-get params :kind) "text")
-          (kesi--text (or (plist-get params :text) "")
-                      (apply #'concat (make-list depth kesi-stream-indent)))
-        (kesi-stream--show params))
+      (unless (equal (plist-get params :kind) "toolInput") (kesi-stream--settle))
+      (pcase (plist-get params :kind)
+        ("text" (kesi--text (or (plist-get params :text) "")
+                            (apply #'concat (make-list depth kesi-stream-indent))))
+        ("toolInput" (kesi-stream--in-place params))
+        (_ (kesi-stream--show params)))
       (pcase (plist-get params :kind)
         ("toolEnd" (when (= depth 0) (kesi--run-put run-id :search-turn nil)))
         ("turn" (kesi--turn run-id params depth))
@@ -121,6 +147,7 @@ bill is in the run's last line."
          (footer (format "%s" (or (plist-get params :line) status))))
     (when (stringp run-id)
       (kesi--ensure-run server run-id nil)
+      (kesi-stream--settle)
       (when (numberp (plist-get usage :costUsd))
         (kesi--run-put run-id :cost (plist-get usage :costUsd)))
       (when-let ((session (plist-get params :sessionUsage)))

@@ -20,7 +20,7 @@
 ;; - accepted edits are saved by Emacs itself (`kesi/saveDocuments'), so the buffer is not
 ;;   left modified and no "changed on disk" question ever asks for a clobber;
 ;; - commands: `kesi-fix-this', `kesi-ask', `kesi-cancel', `kesi-compact', `kesi-reset',
-;;   `kesi-cost', `kesi-permissions', `kesi-revoke', `kesi-output'; for KeSi's changes (design
+;;   `kesi-cost', `kesi-permissions', `kesi-mcp', `kesi-revoke', `kesi-output'; for KeSi's changes (design
 ;;   §2.9) `kesi-changes', `kesi-keep', `kesi-undo', `kesi-undo-run';
 ;;   `M-x customize-group RET kesi'.
 ;;
@@ -137,6 +137,8 @@ M-x package-install RET eglot RET (Debian 12: apt install elpa-eglot)."
 (declare-function kesi-eglot-keep "kesi-changes")
 (declare-function kesi-eglot-undo "kesi-changes")
 (declare-function kesi-eglot-undo-run "kesi-changes")
+(declare-function kesi-eglot-tasks "kesi-tasks")
+(declare-function kesi-eglot-task-stop "kesi-tasks")
 (declare-function kesi-output-toggle "kesi-output")
 (declare-function kesi-output-clear "kesi-output")
 (declare-function kesi-eglot-mode-line "kesi-eglot")
@@ -187,10 +189,26 @@ The latest turns stay word for word; the summary's cost is a line of the bill."
   nil
   (kesi-eglot-session-command "kesi.permissions"))
 
+(kesi--defcommand kesi-mcp ()
+  "Show this folder's MCP servers: where each came from, its state and its tools."
+  nil
+  (kesi-eglot-session-command "kesi.mcp"))
+
 (kesi--defcommand kesi-revoke ()
   "Withdraw every permission granted for this session (the seed's /revoke)."
   nil
   (kesi-eglot-session-command "kesi.revoke"))
+
+(kesi--defcommand kesi-tasks ()
+  "Show this folder's background tasks: id, command, state, start, last line."
+  nil
+  (kesi-eglot-tasks))
+
+(kesi--defcommand kesi-task-stop (&optional task-id)
+  "Stop a background task (SIGTERM to its group, 3 s, SIGKILL).
+With a prefix argument, ask for TASK-ID; else choose among the running ones."
+  (list (and current-prefix-arg (read-string "Stop KeSi task: ")))
+  (kesi-eglot-task-stop task-id))
 
 (kesi--defcommand kesi-changes ()
   "List KeSi's changes you have not kept or undone yet (RET jumps to one)."

@@ -66,7 +66,9 @@ async def serve_connection(
     runtime = Runtime(environ, runner)
     agent = KesiAgent(runtime, environment_settings(environ))
     dispatch = Dispatcher(agent, lambda: agent.locale)
-    conn = Connection(dispatch, LineTransport(reader, writer, limit=limit), listening=False)
+    transport = LineTransport(reader, writer, limit=limit)
+    transport.on_sent = agent.sent
+    conn = Connection(dispatch, transport, listening=False)
     agent.client = AcpClient(conn)
     try:
         await conn.main_loop()

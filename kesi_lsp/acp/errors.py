@@ -71,3 +71,21 @@ def run_failed(message: str, reason: str, hint: str | None) -> RequestError:
     if hint:
         data["hint"] = hint
     return RequestError(RUN_FAILED, said, data)
+
+
+_GENERIC: Final = frozenset({"Internal error", "Invalid params", "Invalid request"})
+
+
+def client_reason(exc: Exception) -> str:
+    """Why the client refused a request, in its own words where it gave any: the SDKs wrap a
+    handler's exception as "Internal error" and put its message in `data` (`details` in the
+    TypeScript SDK, `message` elsewhere), which is what the user needs to read."""
+    said = str(exc)
+    data = exc.data if isinstance(exc, RequestError) else None
+    if isinstance(data, dict):
+        detail = data.get("details") or data.get("message") or data.get("error")
+        if isinstance(detail, str) and detail.strip():
+            return detail.strip() if said in _GENERIC or not said else f"{said}: {detail.strip()}"
+    elif isinstance(data, str) and data.strip():
+        return data.strip()
+    return said

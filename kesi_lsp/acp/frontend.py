@@ -21,10 +21,15 @@ from kesi_lsp.acp.sessions import AcpSession
 from kesi_lsp.acp.tool_calls import Calls
 from kesi_lsp.acp.updates import (
     Paragraphs,
+    input_arriving,
     message_chunk,
     notice_chunk,
+    same_card,
+    sub_agent,
+    told,
     tool_diff,
     tool_finished,
+    tool_running,
     tool_started,
     tool_status,
     usage,
@@ -32,18 +37,24 @@ from kesi_lsp.acp.updates import (
 from kesi_lsp.acp.view import AcpWorkspaceView
 from kesi_lsp.catalog import text
 from kesi_lsp.core import (
+    EditApplied,
     Event,
+    EventLines,
     FileChange,
+    Nested,
     Notice,
     PlanUpdated,
     Run,
     RunFinished,
     TextDelta,
     ToolFinished,
+    ToolInputProgress,
     ToolStarted,
     UsageReported,
     bill_line,
     context_window,
+    end_lines,
+    progress_line,
 )
 
 log = logging.getLogger(__name__)
@@ -60,6 +71,8 @@ class AcpRun:
         self._calls = Calls(run.id)
         self._paragraphs = Paragraphs()
         self._diffs: dict[str, FileEditToolCallContent] = {}
+        self._story = EventLines(self._locale)  # the lines every front end tells (issue 25)
+        self._trails: dict[str, list[str]] = {}  # a sub-agent's lines, by the card it works in
         self._approver = AcpApprover(client, session, self._calls, self._locale)
         self._view = AcpWorkspaceView(
             client,
@@ -102,34 +115,64 @@ class AcpRun:
 
     def _emit(self, event: Event) -> None:
         session_id = self._session.id
+        lines = self._story.lines(event)
         match event:
             case TextDelta(text=delta):
                 self._paragraphs.said(delta)
                 self._client.update(session_id, message_chunk(delta))
             case Notice(kind=kind, text=said):
-                self._notice(kind, said)
+                self._notice(kind, said, lines)
+            case ToolInputProgress(tool_use_id=use_id, name=name):
+                call, first = self._calls.arriving(use_id, name)
+                line = progress_line(event, self._locale) or ""
+                self._client.update(
+                    session_id, input_arriving(call, event, first, line, self._locale)
+                )
             case ToolStarted(tool_use_id=use_id, name=name, input=tool_input):
                 call = self._calls.start(self._session, use_id, name, tool_input)
-                self._client.update(
-                    session_id, tool_started(self._session, call, event, self._locale)
-                )
+                if call.opened:
+                    started = tool_running(self._session, call, event, self._locale)
+                    self._client.update(session_id, told(started, lines))
+                else:
+                    card = tool_started(self._session, call, event, self._locale)
+                    self._client.update(session_id, told(card, lines))
             case ToolFinished(tool_use_id=use_id):
                 ended = self._calls.finish(use_id)
                 if ended is not None:
                     diff = self._diffs.pop(ended.id, None)
-                    self._client.update(session_id, tool_finished(ended, event, diff))
+                    trail = self._trails.pop(ended.id, None)
+                    done = tool_finished(ended, event, diff, trail)
+                    self._client.update(session_id, told(done, lines))
             case UsageReported():
                 session = self._run.session
                 window = context_window(session.windows, session.settings.model)
-                self._client.update(session_id, usage(event, window, self._locale))
+                self._client.update(session_id, told(usage(event, window, self._locale), lines))
+            case EditApplied(rel=rel) if lines:
+                edited = self._calls.open_edit(self._session.root / rel)
+                if edited is not None:
+                    self._client.update(session_id, told(same_card(edited.id), lines))
+            case Nested(parent=parent) if lines:
+                self._inside(parent, lines)
             case PlanUpdated(plan=plan):  # design §2.12: the model's plan is ACP's `plan` update
                 entries = [plan_entry(item.content, status=item.status) for item in plan]
                 self._client.update(session_id, update_plan(entries))
             case _:
                 return
 
-    def _notice(self, kind: str, said: str) -> None:
-        self._client.update(self._session.id, notice_chunk(kind, said, self._paragraphs))
+    def _notice(self, kind: str, said: str, lines: list[str] | None = None) -> None:
+        """A notice as its own quoted paragraph; `lines`, the story's lines for it (none for
+        what only ACP says: its own start-up notices, the way on after a limit)."""
+        chunk = notice_chunk(kind, said, self._paragraphs)
+        self._client.update(self._session.id, told(chunk, lines or []))
+
+    def _inside(self, parent: str, lines: list[str]) -> None:
+        """A sub-agent's lines, shown in the card of the call it works for."""
+        call = self._calls.by_use.get(parent)
+        if call is None:
+            return
+        trail = self._trails.setdefault(call.id, [])
+        trail.extend(line.strip() for line in lines)
+        self._client.update(self._session.id, told(sub_agent(call.id, trail), lines))
 
     def _reviewing(self, change: FileChange) -> None:
         """The edit is checked: its card shows the diff (before any question about it)."""
@@ -161,9 +204,16 @@ class AcpRun:
                 self._client.update(self._session.id, tool_status(call.id, "failed"))
         if finished.status == "limit" and (hint := hint_for(finished, self._locale)) is not None:
             self._notice("hint", hint)
+        bill = None
+        if finished.usage.requests:
+            bill = bill_line(finished.usage, self._run.session.usage, self._locale)
+        # The story's close (why it stopped, the verdict, the bill), on the notices that say it.
+        close = end_lines(finished, bill, self._locale)
+        billed = close[-1:] if bill is not None else []
+        before = close[: len(close) - len(billed)]
         if finished.verified is not None:  # the server's own verdict (design §2.10)
             word = text(f"verify.status.{finished.verified.status}", self._locale)
-            self._notice("verified", f"{word}: {finished.verified.detail}")
-        if finished.usage.requests:
-            said = bill_line(finished.usage, self._run.session.usage, self._locale)
-            self._notice("bill", said.strip())
+            self._notice("verified", f"{word}: {finished.verified.detail}", before)
+            before = []
+        if bill is not None:
+            self._notice("bill", bill.strip(), [*before, *billed])

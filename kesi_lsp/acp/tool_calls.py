@@ -60,6 +60,9 @@ def title(name: str, tool_input: Mapping[str, object], locale: Locale) -> str:
             return text("acp.tool.todo", locale)
         case "search_agent":
             return text("acp.tool.search_agent", locale, task=_shown(tool_input.get("task", "")))
+    if name.startswith("mcp__") and "__" in name[5:]:
+        server, _, tool = name[5:].partition("__")
+        return text("acp.tool.mcp", locale, server=server, tool=tool)
     return text("acp.tool.other", locale, tool=name)
 
 
@@ -78,6 +81,8 @@ def locations(
     """The files (or folders) a tool call works in, as the client spells them."""
     if name == "run_command" or name == "todo":
         return []
+    if name.startswith("mcp__") and not any(k in tool_input for k in _PATH_KEYS):
+        return []
     raw = next((tool_input[k] for k in _PATH_KEYS if k in tool_input), ".")
     path = inside(session, raw)
     return [] if path is None else [ToolCallLocation(path=session.client_path(path))]
@@ -92,6 +97,7 @@ class Call:
     input: Mapping[str, object]
     path: Path | None
     done: bool = False
+    opened: bool = False  # its card was opened while its input was still arriving
 
 
 @dataclass
@@ -101,11 +107,25 @@ class Calls:
     run_id: str
     by_use: dict[str, Call] = field(default_factory=dict)
 
+    def arriving(self, use_id: str, name: str) -> tuple[Call, bool]:
+        """The card of a call whose input is still arriving, and whether it is new (its first
+        report opens it; the later ones update it)."""
+        call = self.by_use.get(use_id)
+        if call is not None:
+            return call, False
+        call = Call(f"{self.run_id}-{use_id}", name, {}, None, opened=True)
+        self.by_use[use_id] = call
+        return call, True
+
     def start(
         self, session: AcpSession, use_id: str, name: str, tool_input: Mapping[str, object]
     ) -> Call:
+        """The call starts with its whole input (its card may be open already: `opened`)."""
         raw = next((tool_input[k] for k in _PATH_KEYS if k in tool_input), None)
-        call = Call(f"{self.run_id}-{use_id}", name, tool_input, inside(session, raw))
+        opened = use_id in self.by_use and self.by_use[use_id].opened
+        call = Call(
+            f"{self.run_id}-{use_id}", name, tool_input, inside(session, raw), opened=opened
+        )
         self.by_use[use_id] = call
         return call
 
@@ -118,6 +138,10 @@ class Calls:
     def open_command(self, command: str) -> Call | None:
         """The running run_command call for `command` (the gate asks about one at a time)."""
         return self._newest(lambda c: c.name == "run_command" and c.input.get("command") == command)
+
+    def open_tool(self, name: str) -> Call | None:
+        """The running call of the tool `name` (an MCP tool: one is asked about at a time)."""
+        return self._newest(lambda c: c.name == name)
 
     def open_edit(self, path: Path) -> Call | None:
         """The running edit_file or write_file call for `path` (resolved)."""

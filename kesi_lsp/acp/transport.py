@@ -17,6 +17,7 @@ import contextlib
 import json
 import logging
 import threading
+from collections.abc import Callable
 from typing import Any, BinaryIO, Final
 
 from kesi_lsp.acp.errors import INVALID_REQUEST, PARSE_ERROR
@@ -118,6 +119,9 @@ class LineTransport:
         self._writer = writer
         self._lock = asyncio.Lock()
         self._closed = False
+        self.on_sent: Callable[[], None] | None = None
+        """Called once each message is written out (the agent starts its preparation after
+        its `initialize` answer has left, not while it is being written)."""
 
     async def send(self, message: dict[str, Any]) -> None:
         data = encode(message)
@@ -126,6 +130,8 @@ class LineTransport:
                 raise ConnectionError("the client's connection is closed")
             self._writer.write(data)
             await self._writer.drain()
+        if self.on_sent is not None:
+            self.on_sent()
 
     async def receive(self) -> dict[str, Any] | None:
         """The next message; None at the end of input (the client went away)."""

@@ -7,13 +7,20 @@
   that does not still shows it apart from the model's words;
 - a tool is a `tool_call` when it starts and a `tool_call_update` when it ends (its one-line
   summary, and the `diff` an edit landed);
+- a tool whose input is still arriving (a long `write_file`, Day 17) opens its card as
+  `pending` and updates its title with how much has come (`Write rates.py · 12 KB so far`);
 - each round's usage is a `usage_update`: tokens in the context against the model's window,
   and the session's cost so far; `_meta.kesi.bill` is the seed's bill line (Day 18).
+
+Each update of an event also carries the story's own lines for it (`_meta.kesi.lines`, the core's
+`EventLines`: the lines an LSP client logs and `kesi/stream` carries, issue 25), so a client
+that shows KeSi's words reads the same story as every editor; a call's in-place progress line is
+`_meta.kesi.line`.
 """
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final, TypeVar
 
 from acp.helpers import start_tool_call, text_block, tool_content, update_tool_call
 from acp.schema import (
@@ -30,9 +37,24 @@ from acp.schema import (
 from kesi_lsp.acp.sessions import AcpSession
 from kesi_lsp.acp.tool_calls import KINDS, Call, locations, title
 from kesi_lsp.catalog import Locale
-from kesi_lsp.core import ToolFinished, ToolStarted, UsageReported, bill_line
+from kesi_lsp.core import (
+    ToolFinished,
+    ToolInputProgress,
+    ToolStarted,
+    UsageReported,
+    bill_line,
+    input_so_far,
+)
 
 NOTICE_META: Final = "kesi"
+Update = TypeVar("Update", AgentMessageChunk, ToolCallStart, ToolCallProgress, UsageUpdate)
+
+
+def told(update: Update, lines: list[str], **more: Any) -> Update:
+    """`update` carrying the story's `lines` for its event (and `more`) in `_meta.kesi`."""
+    meta = dict(update.field_meta or {})
+    kesi = {**meta.get(NOTICE_META, {}), "lines": lines, **more}
+    return update.model_copy(update={"field_meta": {**meta, NOTICE_META: kesi}})
 
 
 def quoted(said: str) -> str:
@@ -85,13 +107,47 @@ def tool_started(
     )
 
 
-def tool_finished(
-    call: Call, event: ToolFinished, diff: FileEditToolCallContent | None
+def input_arriving(
+    call: Call, event: ToolInputProgress, first: bool, line: str, locale: Locale
+) -> ToolCallStart | ToolCallProgress:
+    """A call whose input is still arriving: its card, `pending`, titled with what it will do
+    and how much of its input has come; the first report opens it, the later ones update it.
+    `line` is the story's in-place line for it (`_meta.kesi.line`; no lines of the log)."""
+    said = f"{title(event.name, event.input, locale)} · {input_so_far(event.received, locale)}"
+    more = {"line": line, "received": event.received}
+    if first:
+        kind = KINDS.get(event.name, "other")
+        return told(start_tool_call(call.id, said, kind=kind, status="pending"), [], **more)
+    return told(update_tool_call(call.id, title=said), [], **more)
+
+
+def tool_running(
+    session: AcpSession, call: Call, event: ToolStarted, locale: Locale
 ) -> ToolCallProgress:
-    """The card's end: completed or failed, its summary, and the diff an edit landed."""
+    """`tool_started` for a card opened while its input arrived: the same fields, as an update."""
+    return update_tool_call(
+        call.id,
+        title=title(event.name, event.input, locale),
+        kind=KINDS.get(event.name, "other"),
+        status="in_progress",
+        locations=locations(session, event.name, event.input),
+        raw_input=dict(event.input),
+    )
+
+
+def tool_finished(
+    call: Call,
+    event: ToolFinished,
+    diff: FileEditToolCallContent | None,
+    trail: list[str] | None = None,
+) -> ToolCallProgress:
+    """The card's end: completed or failed, its summary, the diff an edit landed, and what a
+    sub-agent did inside it (`trail`: its lines)."""
     content: list[ContentToolCallContent | FileEditToolCallContent] = []
     if diff is not None and not event.is_error:
         content.append(diff)
+    if trail:
+        content.append(tool_content(text_block("\n".join(trail))))
     if event.summary:
         content.append(tool_content(text_block(event.summary)))
     return update_tool_call(
@@ -130,6 +186,17 @@ def usage(event: UsageReported, window: int, locale: Locale) -> UsageUpdate:
 def tool_status(call_id: str, status: ToolCallStatus) -> ToolCallProgress:
     """A card's new status alone (the question was answered yes: the tool runs on)."""
     return update_tool_call(call_id, status=status)
+
+
+def sub_agent(call_id: str, trail: list[str]) -> ToolCallProgress:
+    """What a sub-agent (the search) did so far inside a call: its lines, as the card's content."""
+    return update_tool_call(call_id, content=[tool_content(text_block("\n".join(trail)))])
+
+
+def same_card(call_id: str) -> ToolCallProgress:
+    """An update that changes nothing on the card (it carries the story's lines of an event
+    about it, such as the edit it landed)."""
+    return update_tool_call(call_id)
 
 
 def tool_diff(call_id: str, diff: FileEditToolCallContent) -> ToolCallProgress:

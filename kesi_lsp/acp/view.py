@@ -25,6 +25,7 @@ from pathlib import Path
 from acp import RequestError
 
 from kesi_lsp.acp.client import AcpClient, ClientGoneError
+from kesi_lsp.acp.errors import client_reason
 from kesi_lsp.acp.sessions import AcpSession
 from kesi_lsp.catalog import Locale
 from kesi_lsp.core import (
@@ -158,7 +159,7 @@ class AcpPort:
             await view.client.write_text_file(view.session.id, where, change.after)
         except (RequestError, ClientGoneError) as exc:
             return delivery_failed(
-                "acp.edit.write_failed", view.locale, path=change.rel, error=str(exc)
+                "acp.edit.write_failed", view.locale, path=change.rel, error=client_reason(exc)
             )
         return Landed(written=True)
 

@@ -22,14 +22,14 @@ _TOOLS: Final[dict[str, tuple[str, str]]] = {
     "acp.tool.todo": ("Update the plan", "更新計畫"),
     "acp.tool.other": ("{tool}", "{tool}"),
     "acp.permission.reason": ("Why it asks: {reason}", "理由：{reason}"),
+    "acp.permission.edit_reason": (
+        "Why it asks: KeSi changes a file only once you have seen the change "
+        "(kesi.approvals is ask).",
+        "理由：KeSi 要先讓你看過修改，才會改這個檔案（kesi.approvals 是 ask）。",
+    ),
 }
 
 _SESSION: Final[dict[str, tuple[str, str]]] = {
-    "acp.mcp_not_supported": (
-        "MCP servers are not supported yet, so these were not connected: {names}. KeSi works "
-        "with its own tools only.",
-        "目前還不支援 MCP 伺服器，所以這些沒有連上：{names}。KeSi 只用它自己的工具。",
-    ),
     "acp.dirs_not_supported": (
         "Extra folders are not supported: KeSi works only inside {cwd}; these were left out: "
         "{dirs}.",
@@ -41,6 +41,7 @@ _SESSION: Final[dict[str, tuple[str, str]]] = {
         "注意：{status}。KeSi 在 {folder} 執行的 shell 指令不受限制，只靠授權詢問把關。",
     ),
     "acp.stopped": ("KeSi stopped: {text}", "KeSi 停下來了：{text}"),
+    "acp.mode.option": ("Approvals", "授權"),
     "acp.mode.ask": ("Ask before edits", "改檔前先問"),
     "acp.mode.ask_about": (
         "Every file edit is shown for review before it lands; commands are asked as ever.",
@@ -129,8 +130,12 @@ _ERRORS: Final[dict[str, tuple[str, str]]] = {
         "KeSi 沒有登入流程：它用環境裡的 Anthropic API 金鑰（ANTHROPIC_API_KEY）。",
     ),
     "acp.error.no_modes": (
-        "session/set_mode: unknown mode {mode}; KeSi's modes are {modes}.",
-        "session/set_mode：不認得的模式 {mode}；KeSi 的模式是 {modes}。",
+        "Unknown mode {mode}; KeSi's modes are {modes}.",
+        "不認得的模式 {mode}；KeSi 的模式是 {modes}。",
+    ),
+    "acp.error.no_option": (
+        "session/set_config_option: unknown option {option}; KeSi's only option is {known}.",
+        "session/set_config_option：不認得的選項 {option}；KeSi 只有 {known} 這個選項。",
     ),
 }
 

@@ -287,6 +287,12 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "- shell 指令執行時已經啟用工作目錄的虛擬環境 {venv}：它的 bin 排在 PATH 最前面，"
         "python、pip、pytest 用的都是專案自己的。",
     ),
+    "loop.prompt.env.withheld": (  # new: issue 29
+        "- Shell commands do not get these credential variables of the user's environment "
+        "(withheld on purpose; the user can pass one with the passEnv setting): {names}",
+        "- shell 指令拿不到使用者環境裡的這些憑證變數（刻意不給；使用者可以用 passEnv "
+        "設定放行）：{names}",
+    ),
     "loop.prompt.env.edits": (
         "- Changes you make with edit_file and write_file go to the user's editor; the user may "
         "look at the diff first and accept or reject it.",
@@ -307,4 +313,8 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "shell 指令（例如跑測試）看到的是磁碟上已經存檔的版本。",
     ),
     "loop.summary.read": ("read {lines} lines", "讀了 {lines} 行"),
+    "loop.summary.unchanged": (
+        "unchanged since the last read ({lines} lines): the model was told so, not sent it again",
+        "跟上次讀到的一樣（{lines} 行）：只告訴模型沒變，沒有再送一次",
+    ),
 }

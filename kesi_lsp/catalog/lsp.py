@@ -79,8 +79,8 @@ _PROMPTS: Final[dict[str, tuple[str, str]]] = {
         "[需要授權] {tool} 建立檔案：{path}",
     ),
     "lsp.prompt.diff_cut": (
-        "… {count} more diff lines not shown",
-        "……還有 {count} 行差異沒有顯示",
+        "… {count} more diff lines: the whole diff is in the KeSi log",
+        "……還有 {count} 行差異，完整的差異在 KeSi 的記錄裡",
     ),
     "lsp.prompts_unavailable": (
         "This editor cannot show KeSi's permission prompts (window/showMessageRequest), so "
@@ -168,6 +168,7 @@ _RUNS: Final[dict[str, tuple[str, str]]] = {
         "（例如指明要用的檔案或指令）。",
     ),
     "lsp.run_limit": ("KeSi stopped at a limit: {text}", "KeSi 碰到上限停下來了：{text}"),
+    "lsp.run_end": ("KeSi: {line}", "KeSi：{line}"),
     "lsp.internal_error": (
         "KeSi server error: {error} (details in the server log).",
         "KeSi server 錯誤：{error}（細節在 server 記錄裡）。",

@@ -1,5 +1,6 @@
 """The server's rendered lines that every client shows as they are (issue 25): a tool call's
-detail, the plan's title (key -> (English, Traditional Chinese)).
+detail, a call whose input is still arriving, the plan's title (key -> (English, Traditional
+Chinese)).
 
 The rest of a run's story uses the log's own words (`lsp.log.*` in `lsp.py`, `lsp_loop.py`),
 so a log-only client and our own clients read the same lines.
@@ -13,5 +14,13 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
     "lsp.log.tool_bare": ("  [tool] {tool}", "  [執行工具] {tool}"),
     # A search's pattern and where it looks: `grep: LIMIT in config.py`.
     "lsp.detail.in": ("{pattern} in {path}", "{pattern}（在 {path}）"),
+    # A tool call whose input is still arriving (Day 17), in place until its own line replaces
+    # it: the tool line as it will read, and how much of the input has come.
+    "story.tool_input": (
+        "  [tool] {tool}: {detail} · {so_far}",
+        "  [執行工具] {tool}：{detail} · {so_far}",
+    ),
+    "story.tool_input.bare": ("  [tool] {tool} · {so_far}", "  [執行工具] {tool} · {so_far}"),
+    "story.tool_input.so_far": ("{size} so far", "已收到 {size}"),
     "lsp.plan.title": ("Plan: {done} of {total} done", "計畫：完成 {done}/{total}"),
 }

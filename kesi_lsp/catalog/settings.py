@@ -42,6 +42,10 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
     "settings.expect.max_tokens": ("a whole number from 1 to 128000", "1 到 128000 之間的整數"),
     "settings.expect.max_turns": ("a whole number from 1 to 1000", "1 到 1000 之間的整數"),
     "settings.expect.max_failures": ("a whole number from 1 to 100", "1 到 100 之間的整數"),
+    "settings.expect.task_timeout": (
+        "a number of seconds above 0 and at most 86400",
+        "大於 0、最多 86400 的秒數",
+    ),
     "settings.expect.timeout": (
         "a number of seconds above 0 and at most 3600",
         "大於 0、最多 3600 的秒數",
@@ -70,4 +74,8 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
     "settings.expect.locale": ('"en" or "zh-TW"', "「en」或「zh-TW」"),
     "settings.expect.api_key": ("a non-empty string", "非空字串"),
     "settings.expect.base_url": ("an http:// or https:// URL", "http:// 或 https:// 開頭的網址"),
+    "settings.expect.names": (
+        'a list of environment variable names, such as ["GH_TOKEN"]',
+        '環境變數名稱的清單，例如 ["GH_TOKEN"]',
+    ),
 }

@@ -36,6 +36,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "DEFAULT_MODEL",
     "MAX_EXCERPT_BYTES",
     "MAX_EXCERPT_LINES",
+    "PLAN_TOOL",
     "SANDBOX_MODES",
     "SETTINGS_SECTION",
     "SETTING_RULES",
@@ -46,6 +47,9 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "ApprovalMode",
     "Approver",
     "Attachment",
+    "AuditLog",
+    "AuditTrail",
+    "BackgroundTask",
     "Block",
     "ChangeOutcome",
     "ChangeRefusal",
@@ -69,6 +73,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "EditorProblems",
     "EnvironmentSettings",
     "Event",
+    "EventLines",
     "EventSink",
     "Excerpt",
     "FileChange",
@@ -76,10 +81,12 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "FileText",
     "FileUndo",
     "GrantsView",
+    "HostRequest",
     "Hunk",
     "HunkState",
     "Landed",
     "LimitKind",
+    "McpServerView",
     "ModelClient",
     "Nested",
     "NextStep",
@@ -106,15 +113,19 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "Runtime",
     "SandboxMode",
     "Saved",
+    "ServerConfig",
     "Session",
     "SessionBusyError",
     "Severity",
     "Shown",
     "Snapshot",
+    "TaskView",
     "TextChange",
     "TextDelta",
+    "ToolCall",
     "ToolContext",
     "ToolFinished",
+    "ToolInputProgress",
     "ToolStarted",
     "TurnStarted",
     "UndoPlan",
@@ -124,6 +135,10 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "WorkspaceView",
     "ask_task",
     "attached_task",
+    "audit_directory",
+    "audit_lines",
+    "audit_mcp_call",
+    "audit_network_grant",
     "bill_line",
     "clip_note",
     "clipped_last",
@@ -137,23 +152,34 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "describe_sandbox",
     "diff_blocks",
     "drive",
+    "end_line",
+    "end_lines",
     "environment_settings",
     "find_rg",
     "finish_delivery",
     "fix_task",
     "grants_lines",
     "hunk_where",
+    "input_so_far",
     "is_ignored",
     "keep_changes",
     "line_span",
     "lines_of",
+    "mcp_report",
+    "nested_line",
+    "network_rules_line",
     "next_step",
     "numbered",
     "outcome_lines",
     "parse_rules",
+    "parse_servers",
     "parse_settings",
+    "plan_current",
+    "plan_item_lines",
     "plan_line",
+    "plan_title",
     "plan_undo",
+    "progress_line",
     "redactor_for",
     "refusal",
     "revoke",
@@ -169,6 +195,11 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "stale_words",
     "state_directory",
     "step_label",
+    "task_line",
+    "task_log_line",
+    "task_state_words",
+    "tool_detail",
+    "tool_input_line",
     "undone",
     "unified_diff",
     "write_change",
@@ -198,11 +229,25 @@ if TYPE_CHECKING:
         Choice,
         CommandRequest,
         EditRequest,
+        HostRequest,
         PromptInterrupted,
         Refused,
+        ToolCall,
         consult,
         refusal,
     )
+    from kesi_lsp.core.audit import (
+        AuditLog,
+        AuditTrail,
+        audit_directory,
+        audit_lines,
+        audit_mcp_call,
+        audit_network_grant,
+    )
+    from kesi_lsp.core.background import BackgroundTask, TaskView
+    from kesi_lsp.core.background.words import log_line as task_log_line
+    from kesi_lsp.core.background.words import state_words as task_state_words
+    from kesi_lsp.core.background.words import task_line
     from kesi_lsp.core.changes.actions import Outcome as ChangeOutcome
     from kesi_lsp.core.changes.actions import Refusal as ChangeRefusal
     from kesi_lsp.core.changes.actions import Target as ChangeTarget
@@ -254,10 +299,13 @@ if TYPE_CHECKING:
         RunStatus,
         TextDelta,
         ToolFinished,
+        ToolInputProgress,
         ToolStarted,
         TurnStarted,
         UsageReported,
     )
+    from kesi_lsp.core.mcp.report import mcp_report
+    from kesi_lsp.core.mcp.view import ServerView as McpServerView
     from kesi_lsp.core.model.anthropic import ModelClient
     from kesi_lsp.core.model.describe import describe_api_error
     from kesi_lsp.core.model.window import context_window
@@ -266,6 +314,7 @@ if TYPE_CHECKING:
         GrantsView,
         describe_grants,
         grants_lines,
+        network_rules_line,
         revoke,
         revoked_line,
     )
@@ -290,6 +339,7 @@ if TYPE_CHECKING:
         ApprovalMode,
         SandboxMode,
     )
+    from kesi_lsp.core.settings.mcp_servers import ServerConfig, parse_servers
     from kesi_lsp.core.settings.parse import RULES as SETTING_RULES
     from kesi_lsp.core.settings.parse import SECTION as SETTINGS_SECTION
     from kesi_lsp.core.settings.parse import (
@@ -300,6 +350,20 @@ if TYPE_CHECKING:
     )
     from kesi_lsp.core.settings.parse import kesi_section as settings_section
     from kesi_lsp.core.settings.permission_rules import parse_rules
+    from kesi_lsp.core.story import (
+        PLAN_TOOL,
+        EventLines,
+        end_line,
+        end_lines,
+        input_so_far,
+        nested_line,
+        plan_current,
+        plan_item_lines,
+        plan_title,
+        progress_line,
+        tool_detail,
+        tool_input_line,
+    )
     from kesi_lsp.core.tasks import (
         MAX_EXCERPT_BYTES,
         MAX_EXCERPT_LINES,

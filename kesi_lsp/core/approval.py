@@ -30,14 +30,31 @@ class Choice(enum.Enum):
     ALLOW_ONCE = "once"
     ALLOW_SESSION = "session"
     DENY = "deny"
+    ALLOW_ALWAYS = "always"
+    """Only for a host (`HostRequest`): allow it from now on, as a rule in the user's settings."""
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """An MCP tool call to approve: the server, its tool and the arguments (JSON text)."""
+
+    server: str
+    tool: str
+    arguments: str
 
 
 @dataclass(frozen=True)
 class CommandRequest:
-    """A shell command the policy wants a human to approve, and why it asks."""
+    """A shell command the policy wants a human to approve, and why it asks.
+
+    `tool` is set when what is asked about is an MCP tool call rather than a command
+    (`command` is then `mcp:<server>:<tool>`, `reason` the question in words): approvers that
+    know it show the server, the tool and the arguments; any other asks as for a command,
+    and its answer means the same."""
 
     command: str
     reason: str
+    tool: ToolCall | None = None
 
 
 @dataclass(frozen=True)
@@ -54,6 +71,38 @@ class EditRequest:
     before: str | None
     after: str
     diff: str
+
+
+@dataclass(frozen=True)
+class HostRequest:
+    """A host a sandboxed command was refused (not on the allow-list, mode `ask`): may
+    commands reach it for this session, always, or not (`core.network.widen`)?"""
+
+    host: str
+
+
+class HostApprover(Protocol):
+    """An `Approver` that can also ask about a host. One that cannot means no."""
+
+    async def approve_host(self, request: HostRequest) -> Choice:
+        """Return DENY, ALLOW_SESSION or ALLOW_ALWAYS for letting commands reach the host."""
+        ...
+
+
+async def consult_host(approver: object, request: HostRequest) -> Choice:
+    """Ask `approver` about a host: a cancellation is a `PromptInterrupted`; an approver that
+    cannot ask, breaks or answers anything else is a no."""
+    ask = getattr(approver, "approve_host", None)
+    if ask is None:
+        return Choice.DENY
+    try:
+        with asking():
+            choice = await ask(request)
+    except Exception:
+        return Choice.DENY
+    if choice in (Choice.ALLOW_SESSION, Choice.ALLOW_ALWAYS):
+        return choice  # type: ignore[no-any-return]
+    return Choice.DENY
 
 
 class Approver(Protocol):
@@ -121,7 +170,7 @@ class Refused:
 Answer = Allowed | Refused
 Request = CommandRequest | EditRequest
 
-_REFUSALS: dict[type[Request], str] = {
+_REFUSALS: dict[type[Request], str] = {  # an MCP call's own refusal: `PermissionGate`
     CommandRequest: "permissions.refused_command",
     EditRequest: "permissions.refused_edit",
 }

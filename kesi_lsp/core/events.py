@@ -56,6 +56,23 @@ class ToolStarted:
 
 
 @dataclass(frozen=True)
+class ToolInputProgress:
+    """A tool call's input is still arriving (Day 17: the seed streams text and notes that a
+    tool's arguments could be shown live too).
+
+    `received` is how many bytes of its JSON have arrived; `input` what of it parses so far (a
+    string still arriving is left out, so a `file_path` shows once it is whole). Throttled by
+    `kesi_lsp.core.tool_input`: a long `write_file` reports its progress a few dozen times,
+    not once per chunk. The `ToolStarted` that follows carries the whole input.
+    """
+
+    tool_use_id: str
+    name: str
+    received: int
+    input: Mapping[str, object] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class ToolFinished:
     """A tool produced its result. `summary` is a one-line digest fit for an output panel."""
 
@@ -171,6 +188,7 @@ class Nested:
 Event = (
     TurnStarted
     | TextDelta
+    | ToolInputProgress
     | ToolStarted
     | ToolFinished
     | EditApplied

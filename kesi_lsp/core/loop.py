@@ -31,17 +31,15 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import datetime
 import functools
-import platform
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from anthropic.types import ContentBlockParam, Message, ToolResultBlockParam, ToolUseBlockParam
 
 from kesi_lsp.catalog import Locale, reset_command, text
 from kesi_lsp.core import tools as tool_registry
+from kesi_lsp.core.background.words import ended_note
 from kesi_lsp.core.changes.run import note as change_note
 from kesi_lsp.core.compaction import Compactor
 from kesi_lsp.core.cost.bill import RunBill
@@ -69,17 +67,17 @@ from kesi_lsp.core.history import (
 )
 from kesi_lsp.core.model.anthropic import ModelClient
 from kesi_lsp.core.model.describe import describe_api_error
-from kesi_lsp.core.prompt import PromptEnvironment, system_blocks
+from kesi_lsp.core.prompt import system_blocks
 from kesi_lsp.core.redaction import Redactor, redactor_for
 from kesi_lsp.core.redaction.values import redact_value
 from kesi_lsp.core.repeats import RepeatWatch
-from kesi_lsp.core.sandbox.selection import describe
-from kesi_lsp.core.sandbox.toolchain import workspace_venv
+from kesi_lsp.core.run_environment import prompt_environment
 from kesi_lsp.core.stream import TurnResult, stream_turn
 from kesi_lsp.core.tool_calls import run_calls
 from kesi_lsp.core.tools.context import ToolContext
 from kesi_lsp.core.tools.result import ToolResult
 from kesi_lsp.core.trim.unchanged import unchanged_read
+from kesi_lsp.core.untrusted import marked_history
 from kesi_lsp.core.verification.tracker import Verification
 
 CUT_OFF: dict[str, tuple[str, LimitKind]] = {
@@ -115,7 +113,7 @@ class _Run:
 
     def __init__(self, ctx: ToolContext, model: ModelClient) -> None:
         self.verification = Verification(ctx.locale)
-        self.redact = redactor_for(ctx.environ, ctx.locale)
+        self.redact = redactor_for(ctx.environ, ctx.locale, ctx.session.settings.pass_env)
         self.bill = RunBill(ctx.session, ctx.emit)
         self.ctx = dataclasses.replace(
             ctx, model=model, bill=self.bill, emit=self._emit_to(ctx.emit, self.redact)
@@ -229,7 +227,11 @@ class _Run:
 
     async def _tell_changes(self) -> None:
         """Before a request: what the user did with the agent's changes since the last one
-        (undid, kept, changed), so the model never silently redoes undone work (§2.9)."""
+        (undid, kept, changed), so the model never silently redoes undone work (§2.9), and
+        the background tasks that ended since (issue 28)."""
+        ended = ended_note(self.session.tasks.take_ended(), self.locale)
+        if ended is not None:
+            add_note(self.history, self.redact(ended))
         if self.ctx.changes is None:
             return
         said = await change_note(self.ctx.changes.changes, self.ctx.view, self.locale)
@@ -297,34 +299,28 @@ class _Run:
 
     def _params(self) -> dict[str, Any]:
         """The request: model, system prompt (rules + this request's environment), tools,
-        history (with the conversation's cache breakpoint when caching is on)."""
-        caching = self.settings.prompt_caching
-        messages = with_cache_breakpoint(self.history) if caching else list(self.history)
+        history (outside content marked, `core.untrusted`; the cache breakpoint if caching)."""
+        caching, marked = self.settings.prompt_caching, marked_history(self.history, self.locale)
+        messages = with_cache_breakpoint(marked) if caching else marked
         return {
             "model": self.settings.model,
             "max_tokens": self.settings.max_tokens,
             "system": system_blocks(
-                self._environment(),
+                prompt_environment(self.ctx),
                 self.locale,
                 caching=caching,
                 instructions=self.session.instructions.block(self.locale),
             ),
-            "tools": tool_registry.tool_schemas(self.locale),
+            "tools": self._tools(),
             "messages": messages,
         }
 
-    def _environment(self) -> PromptEnvironment:
-        root = self.session.root
-        unsaved = tuple(_relative(p, root) for p in self.ctx.view.unsaved_files())
-        return PromptEnvironment(
-            today=datetime.date.today(),
-            root=root,
-            os_name=f"{platform.system()} {platform.release()}".strip(),
-            sandbox=describe(self.ctx.sandbox, root, self.ctx.environ),
-            unsaved=tuple(sorted(unsaved)),
-            approvals=self.settings.approvals,
-            venv=_venv_name(root),
-        )
+    def _tools(self) -> list[Any]:
+        """KeSi's tools and the MCP tools ready now (a changed MCP list counts from here)."""
+        tools, notices = tool_registry.request_tools(self.ctx)
+        for said in notices:
+            self.ctx.emit(Notice(kind="info", text=said))
+        return tools
 
     def _unchanged(self, name: str, tool_input: object, outcome: ToolResult) -> ToolResult:
         """A re-read whose text is still in view is sent as a note (`trim/unchanged.py`)."""
@@ -378,15 +374,3 @@ class _Run:
                 task.uncancel()
             status, message = "cancelled", text("compaction.cancelled", self.locale)
         return self._finish(status, message)
-
-
-def _venv_name(root: Path) -> str | None:
-    venv = workspace_venv(root)
-    return venv.name if venv is not None else None
-
-
-def _relative(path: Path, root: Path) -> str:
-    try:
-        return path.relative_to(root).as_posix()
-    except ValueError:
-        return str(path)

@@ -38,6 +38,12 @@ class PromptEnvironment:
     ignored_names: Collection[str] = IGNORED_NAMES
     venv: str | None = None
     """The workspace virtualenv every command runs with (relative to the workspace), if any."""
+    withheld: tuple[str, ...] = ()
+    """The credential variables commands do not get (names only, `core.sandbox.env`)."""
+    tasks: str | None = None
+    """The line naming the background tasks running now (`background.words`), if any."""
+    network: str | None = None
+    """The sandbox's network line (`core.network.prompt`), when commands reach the proxy."""
 
 
 def rules_block(locale: Locale) -> str:
@@ -62,8 +68,12 @@ def environment_block(env: PromptEnvironment, locale: Locale) -> str:
         text("loop.prompt.env.ignored", locale, names=sep.join(sorted(env.ignored_names))),
     ]
     lines.extend(f"- {line}" for line in prompt_lines(env.sandbox, locale))
+    if env.network is not None:
+        lines.append(f"- {env.network}")
     if env.venv is not None:  # design §3: the prompt names the venv commands run with
         lines.append(text("loop.prompt.env.venv", locale, venv=env.venv))
+    if env.withheld:  # issue 29: the model knows why `echo $GH_TOKEN` prints nothing
+        lines.append(text("loop.prompt.env.withheld", locale, names=sep.join(env.withheld)))
     # The model must know whether the user sees a change before it lands (Day 16's honesty).
     accepted = env.approvals == "acceptEdits"
     lines.append(
@@ -71,6 +81,8 @@ def environment_block(env: PromptEnvironment, locale: Locale) -> str:
     )
     if env.unsaved:
         lines.append(text("loop.prompt.env.unsaved", locale, files=sep.join(env.unsaved)))
+    if env.tasks is not None:  # the model must know what it left running (issue 28)
+        lines.append(env.tasks)
     return "\n".join(lines)
 
 

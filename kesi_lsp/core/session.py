@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from kesi_lsp.core.background import BackgroundTasks
 from kesi_lsp.core.changes.store import ChangeSets
 from kesi_lsp.core.cost.meter import Usage
 from kesi_lsp.core.instructions import ProjectInstructions
@@ -26,16 +27,25 @@ if TYPE_CHECKING:
 
 @dataclass
 class Grants:
-    """What the user allowed for the session (seed Day 14): exact command strings and resolved
-    file paths. Shown, revoked and checked by `kesi_lsp.core.permissions`."""
+    """What the user allowed for the session (seed Day 14): exact command strings, resolved
+    file paths and MCP tools (`server:tool`). Shown, revoked and checked by
+    `kesi_lsp.core.permissions`. `hosts` are the hosts the user let sandboxed commands reach
+    (`core.network`); `hosts_refused` those they said no to, not asked about again this
+    session."""
 
     commands: set[str] = field(default_factory=set)
     files: set[Path] = field(default_factory=set)
+    tools: set[str] = field(default_factory=set)
+    hosts: set[str] = field(default_factory=set)
+    hosts_refused: set[str] = field(default_factory=set)
 
     def clear(self) -> None:
         """Revoke everything (seed `/revoke`)."""
         self.commands.clear()
         self.files.clear()
+        self.tools.clear()
+        self.hosts.clear()
+        self.hosts_refused.clear()
 
 
 @dataclass
@@ -57,7 +67,11 @@ class Session:
     `notices` are what the next run should say before anything else (a conversation that was
     resumed, a saved one that could not be used), taken by `take_notices`. `windows` is each
     model's context window as the API said it (`kesi_lsp.core.model.window`), asked once per
-    session; a reset keeps it (it is the model's, not the conversation's).
+    session; a reset keeps it (it is the model's, not the conversation's). `tasks` are the
+    background tasks the session's commands started (`kesi_lsp.core.background`); a reset
+    stops them all, as the folder going away and the server exiting do.
+    session; a reset keeps it (it is the model's, not the conversation's). `mcp_key` names
+    the session's MCP servers when they are its own rather than its folder's (ACP).
     """
 
     root: Path
@@ -76,6 +90,14 @@ class Session:
     )
     notices: list[str] = field(default_factory=list, compare=False)
     windows: dict[str, int] = field(default_factory=dict, compare=False)
+    tasks: BackgroundTasks = field(default_factory=BackgroundTasks, compare=False, repr=False)
+    mcp_key: str = field(default="", compare=False)
+
+    @property
+    def mcp_group_key(self) -> str:
+        """Which MCP servers are this session's (`core.mcp.hub`): its own key (an ACP
+        session's id), else its folder's."""
+        return self.mcp_key or str(self.root)
 
     def __post_init__(self) -> None:
         self.root = self.root.resolve()
@@ -91,11 +113,12 @@ class Session:
             self.on_checkpoint(self, running)
 
     def reset(self) -> None:
-        """Forget the conversation, the read records and the plan; keep grants and the bill
-        (seed /reset). The project's instructions stay loaded: they are the folder's, not the
-        conversation's."""
+        """Forget the conversation, the read records and the plan, and stop the background
+        tasks; keep grants and the bill (seed /reset). The project's instructions stay loaded:
+        they are the folder's, not the conversation's."""
         self.history.clear()
         self.reads.clear()
         self.read_texts.clear()
         self.read_parts.clear()
         self.plan = ()
+        self.tasks.reset()

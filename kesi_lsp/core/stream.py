@@ -19,12 +19,13 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import anthropic
-from anthropic.lib.streaming import AsyncMessageStream
+from anthropic.lib.streaming import AsyncMessageStream, ParsedMessageStreamEvent
 from anthropic.types import Message
 
 from kesi_lsp.catalog import Locale
 from kesi_lsp.core.events import EventSink, Notice, TextDelta
 from kesi_lsp.core.model.anthropic import ModelClient
+from kesi_lsp.core.tool_input import ToolInputMeter
 from kesi_lsp.core.watchdog import RETRY_ALLOWANCE, IdleWatchdog, StreamStalledError
 
 TurnKind = Literal["complete", "cancelled", "failed_before_start", "failed_after_start"]
@@ -48,6 +49,25 @@ class TurnResult:
     error: BaseException | None = None
 
 
+def _tool_input(
+    stream: AsyncMessageStream[None],
+    event: ParsedMessageStreamEvent[None],
+    meter: ToolInputMeter,
+    emit: EventSink,
+) -> None:
+    """Report a tool call's input as it arrives (throttled by the meter). The input so far is
+    the SDK's own partial parse of it, in the snapshot."""
+    if event.type == "content_block_start" and event.content_block.type == "tool_use":
+        meter.start(event.index, event.content_block.id, event.content_block.name)
+    elif event.type == "content_block_delta" and event.delta.type == "input_json_delta":
+        block = stream.current_message_snapshot.content[event.index]
+        parsed = block.input if block.type == "tool_use" else {}
+        shown = parsed if isinstance(parsed, Mapping) else {}
+        progress = meter.delta(event.index, event.delta.partial_json, shown)
+        if progress is not None:
+            emit(progress)
+
+
 async def stream_turn(
     model: ModelClient,
     params: Mapping[str, Any],
@@ -67,6 +87,7 @@ async def stream_turn(
     finished = 0
     active: AsyncMessageStream[None] | None = None
     watchdog = IdleWatchdog(idle_timeout)
+    inputs = ToolInputMeter()
 
     def notice(event: Notice) -> None:
         if event.kind == "retry":
@@ -84,6 +105,8 @@ async def stream_turn(
                     finished = event.index + 1
                 elif event.type == "content_block_delta" and event.delta.type == "text_delta":
                     emit(TextDelta(event.delta.text))
+                else:
+                    _tool_input(active, event, inputs, emit)
                 await asyncio.sleep(0)  # let the host answer its editor between events
             message = await active.get_final_message()
         return TurnResult("complete", message=message, finished=len(message.content))

@@ -9,15 +9,30 @@ from __future__ import annotations
 from typing import Final
 
 EXPORTS: Final[dict[str, str]] = {
+    # MCP servers (issue 26): what kesi.mcp, the doctor and `kesi-lsp mcp list` show
+    "McpServerView": "mcp.view:ServerView",
+    "mcp_report": "mcp.report",
+    "ServerConfig": "settings.mcp_servers",
+    "parse_servers": "settings.mcp_servers",
     # secrets never leave (issue 29): the server's log file uses the same redactor as the tools
     "Redactor": "redaction",
     "redactor_for": "redaction",
+    # the audit log (issue 29): `kesi.audit`, `kesi-lsp audit`, and the hooks for MCP calls and
+    # network grants (`audit_mcp_call(ctx, ...)`, `audit_network_grant(ctx, ...)`)
+    "AuditLog": "audit",
+    "AuditTrail": "audit",
+    "audit_directory": "audit",
+    "audit_lines": "audit",
+    "audit_mcp_call": "audit",
+    "audit_network_grant": "audit",
     # the approver seam and its typed answers
     "Allowed": "approval",
     "Answer": "approval",
     "Approver": "approval",
     "Choice": "approval",
     "CommandRequest": "approval",
+    "ToolCall": "approval",
+    "HostRequest": "approval",
     "EditRequest": "approval",
     "PromptInterrupted": "approval",
     "Refused": "approval",
@@ -63,6 +78,7 @@ EXPORTS: Final[dict[str, str]] = {
     "TextDelta": "events",
     "ToolFinished": "events",
     "ToolStarted": "events",
+    "ToolInputProgress": "events",
     "TurnStarted": "events",
     "UsageReported": "events",
     "Purpose": "events",
@@ -78,6 +94,19 @@ EXPORTS: Final[dict[str, str]] = {
     "EditorProblem": "diagnostics.editor",
     "Snapshot": "diagnostics.editor",
     "bill_line": "cost.meter:describe",
+    # the run's story lines, rendered once for every front end (issue 25)
+    "EventLines": "story",
+    "end_line": "story",
+    "end_lines": "story",
+    "nested_line": "story",
+    "plan_current": "story",
+    "plan_item_lines": "story",
+    "plan_title": "story",
+    "tool_detail": "story",
+    "PLAN_TOOL": "story",
+    "input_so_far": "story",
+    "progress_line": "story",
+    "tool_input_line": "story",
     "cost_lines": "cost.meter",
     "context_window": "model.window",
     # sessions, settings and what a session may do
@@ -100,6 +129,7 @@ EXPORTS: Final[dict[str, str]] = {
     "GrantsView": "permissions.grants",
     "describe_grants": "permissions.grants",
     "grants_lines": "permissions.grants",
+    "network_rules_line": "permissions.grants",
     "revoke": "permissions.grants",
     "revoked_line": "permissions.grants",
     "parse_rules": "settings.permission_rules",
@@ -137,6 +167,12 @@ EXPORTS: Final[dict[str, str]] = {
     "select_changes": "changes.actions:select",
     "settle_all": "changes.run",
     "undone": "changes.undo",
+    # background tasks (issue 28): what each front end lists, stops and says
+    "BackgroundTask": "background",
+    "TaskView": "background",
+    "task_line": "background.words",
+    "task_log_line": "background.words:log_line",
+    "task_state_words": "background.words:state_words",
     # the task text
     "MAX_EXCERPT_BYTES": "tasks",
     "MAX_EXCERPT_LINES": "tasks",

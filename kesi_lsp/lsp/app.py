@@ -13,17 +13,30 @@ from collections.abc import Mapping
 
 from kesi_lsp.core import AgentRunner, Runtime
 from kesi_lsp.lsp import (
+    audit_command,
     change_commands,
     change_lenses,
     code_actions,
     commands,
     documents_sync,
     lifecycle,
+    mcp_commands,
+    task_commands,
 )
 from kesi_lsp.lsp.server import KesiServer
 from kesi_lsp.stdio import claim_stdio
 
-FEATURES = (lifecycle, documents_sync, commands, change_commands, code_actions, change_lenses)
+FEATURES = (
+    lifecycle,
+    documents_sync,
+    commands,
+    mcp_commands,
+    change_commands,
+    audit_command,
+    task_commands,
+    code_actions,
+    change_lenses,
+)
 
 
 def create_server(

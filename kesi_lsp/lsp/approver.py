@@ -23,7 +23,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcMethodNotFound
 
 from kesi_lsp.catalog import Locale, text
-from kesi_lsp.core import Allowed, Choice, CommandRequest, EditRequest
+from kesi_lsp.core import Allowed, Choice, CommandRequest, EditRequest, HostRequest
 from kesi_lsp.lsp.capabilities import ClientFeatures
 from kesi_lsp.lsp.contract import (
     Decision,
@@ -38,8 +38,8 @@ from kesi_lsp.lsp.wire import ClientGoneError, Wire, plain_json_converter
 
 log = logging.getLogger(__name__)
 
-MAX_DIFF_LINES = 40
-MAX_DIFF_CHARS = 3000
+MAX_DIFF_LINES = 12
+MAX_DIFF_CHARS = 960
 
 ANSWERS: Final = (
     ("permissions.answer.deny", Choice.DENY),
@@ -48,10 +48,18 @@ ANSWERS: Final = (
 )
 """The prompt's buttons in the order shown: the safe one first (design §2.6)."""
 
+HOST_ANSWERS: Final = (
+    ("permissions.answer.deny", Choice.DENY),
+    ("permissions.answer.session", Choice.ALLOW_SESSION),
+    ("network.answer.always", Choice.ALLOW_ALWAYS),
+)
+"""The buttons of the question to widen the sandbox's network (a host the proxy refused):
+no, for this session, always; the safe one first here too."""
 
-def actions(locale: Locale) -> dict[str, Choice]:
+
+def actions(locale: Locale, answers: tuple[tuple[str, Choice], ...] = ANSWERS) -> dict[str, Choice]:
     """The prompt's buttons in `locale`, title -> what it means, in the order shown."""
-    return {text(key, locale): choice for key, choice in ANSWERS}
+    return {text(key, locale): choice for key, choice in answers}
 
 
 REVIEW_EDIT: Final = "kesi/reviewEdit"
@@ -100,13 +108,16 @@ class Prompter:
             "lsp.prompts_unavailable_commands" if edits_accepted else "lsp.prompts_unavailable"
         )
 
-    async def ask(self, message: str) -> Choice:
+    async def ask(self, message: str, answers: tuple[tuple[str, Choice], ...] = ANSWERS) -> Choice:
+        """Ask; `answers` other than the command prompt's carry their question in `message`."""
         if self._support.unavailable:
             return Choice.DENY
-        offered = actions(self.locale)
+        offered = actions(self.locale, answers)
+        if answers is ANSWERS:
+            message = f"{message}\n{text('lsp.prompt.question', self.locale)}"
         params = types.ShowMessageRequestParams(
             type=types.MessageType.Warning,
-            message=f"{message}\n{text('lsp.prompt.question', self.locale)}",
+            message=message,
             actions=[types.MessageActionItem(title=title) for title in offered],
         )
         try:
@@ -140,7 +151,18 @@ def edit_scope(request: EditRequest, locale: Locale) -> str:
     return text("lsp.prompt.scope_edit", locale, answer=answer, path=request.rel)
 
 
+MAX_ARGUMENTS = 1500
+
+
 def command_message(request: CommandRequest, locale: Locale) -> str:
+    """The prompt's text: the command and why the gate asks; for an MCP call (`request.tool`)
+    the server, the tool and the arguments (cut at `MAX_ARGUMENTS` characters)."""
+    if request.tool is not None:
+        shown = request.tool.arguments
+        if len(shown) > MAX_ARGUMENTS:
+            shown = shown[: MAX_ARGUMENTS - 1] + "…"
+        fields = {"server": request.tool.server, "tool": request.tool.tool, "arguments": shown}
+        return text("lsp.prompt.mcp", locale, **fields)
     message = text("lsp.prompt.command", locale, command=request.command)
     if request.reason:
         message += "\n" + text("lsp.prompt.reason", locale, reason=request.reason)
@@ -154,9 +176,21 @@ def edit_title(request: EditRequest, locale: Locale) -> str:
 
 
 def edit_message(request: EditRequest, locale: Locale) -> str:
+    """The diff, cut short, then what is asked (file and action) last, right above the
+    question: a small prompt area shows a long message's end (Emacs' minibuffer cuts it from
+    the top; Vim scrolls its top away), so the end is what must say what is asked."""
     head = edit_title(request, locale)
-    diff = truncate_diff(request.diff, locale)
-    return f"{head}\n\n{diff}\n\n{edit_scope(request, locale)}"  # a blank line before the question
+    # No scope line here: a small prompt area (Emacs' minibuffer) needs its rows for the diff;
+    # our clients' reviews carry it (`kesi/reviewEdit.scope`).
+    return f"{truncate_diff(request.diff, locale)}\n\n{head}"
+
+
+def diff_log_lines(request: EditRequest, locale: Locale) -> list[str] | None:
+    """The whole diff for the log, when the prompt shows only part of it (the prompt says
+    the rest is there); None when the prompt shows it all."""
+    if truncate_diff(request.diff, locale).splitlines() == request.diff.splitlines():
+        return None
+    return [edit_title(request, locale), *request.diff.splitlines()]
 
 
 @dataclass(frozen=True)
@@ -210,13 +244,24 @@ class LspApprover:
     async def approve_command(self, request: CommandRequest) -> Choice:
         return await self._prompter.ask(command_message(request, self._prompter.locale))
 
+    async def approve_host(self, request: HostRequest) -> Choice:
+        """Whether sandboxed commands may reach a host the proxy refused (`core.network`)."""
+        message = text("network.prompt", self._prompter.locale, host=request.host)
+        return await self._prompter.ask(message, HOST_ANSWERS)
+
     async def approve_edit(self, request: EditRequest) -> Choice | Allowed:
         """`kesi/reviewEdit` for clients that announce it, else the prompt with the diff.
 
         A review may answer `{decision: "accept", after}`: the user kept only some hunks
         (Neovim's review tab), and `after` is the text they accepted."""
         if not self._features.review_edit:
-            return await self._prompter.ask(edit_message(request, self._prompter.locale))
+            locale = self._prompter.locale
+            if (whole := diff_log_lines(request, locale)) is not None:
+                self._wire.notify(
+                    types.WINDOW_LOG_MESSAGE,
+                    types.LogMessageParams(type=types.MessageType.Info, message="\n".join(whole)),
+                )
+            return await self._prompter.ask(edit_message(request, locale))
         words = review_words(request, self._prompter.locale)
         params = ReviewEditParams(
             run_id=self._run_id,

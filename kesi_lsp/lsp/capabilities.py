@@ -28,8 +28,11 @@ class ReviewRoute(enum.StrEnum):
 
 @dataclass(frozen=True)
 class ClientFeatures:
-    """The client abilities KeSi's fallbacks depend on; `kesi`: it announces
-    `experimental.kesi` at all (one of KeSi's own clients, with their commands)."""
+    """The client abilities KeSi's fallbacks depend on. `kesi`: the client announced
+    `experimental.kesi` at all, so it knows KeSi's own notifications (`kesi/runFinished`);
+    a generic client (lsp-mode, vim-lsp) gets none of them: lsp-mode shows a *Warnings*
+    window for every notification it does not know. Our clients also have KeSi's commands
+    ("KeSi: Ask" for a bare cursor, so their lightbulb needs no "fix this" there)."""
 
     kesi: bool = False
     stream: bool = False
@@ -57,24 +60,25 @@ class ClientFeatures:
         return ReviewRoute.PROMPT
 
 
-def _kesi_experimental(caps: types.ClientCapabilities) -> Mapping[str, object]:
+def _kesi_experimental(caps: types.ClientCapabilities) -> Mapping[str, object] | None:
     experimental = caps.experimental
     if isinstance(experimental, Mapping):
         kesi = experimental.get("kesi")
         if isinstance(kesi, Mapping):
             return kesi
-    return {}
+    return None
 
 
 def client_features(caps: types.ClientCapabilities) -> ClientFeatures:
     """Distil `caps` into the flags KeSi uses."""
-    kesi = _kesi_experimental(caps)
+    announced = _kesi_experimental(caps)
+    kesi = announced if announced is not None else {}
     workspace = caps.workspace
     edit = workspace.workspace_edit if workspace else None
     resource_ops = (edit.resource_operations or []) if edit else []
     window = caps.window
     return ClientFeatures(
-        kesi=bool(kesi),
+        kesi=announced is not None,
         stream=kesi.get("stream") is True,
         review_edit=kesi.get("reviewEdit") is True,
         save_documents=kesi.get("saveDocuments") is True,

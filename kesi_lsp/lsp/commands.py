@@ -27,6 +27,7 @@ from kesi_lsp.core import (
     grants_lines,
     is_ignored,
     line_span,
+    network_rules_line,
     revoked_line,
     rules_line,
     select_excerpt,
@@ -41,6 +42,7 @@ from kesi_lsp.lsp.contract import (
     FixThisArgs,
     FolderArgs,
     MessageResult,
+    NetworkView,
     PermissionsResult,
     RuleView,
     RunStarted,
@@ -232,7 +234,7 @@ def permissions(ls: KesiServer, *args: Any) -> PermissionsResult:
     are any: without rules the listing stays the seed's own)."""
     folder, _ = target(ls, read_args(PERMISSIONS, args, FolderArgs).uri)
     session = ls.sessions.peek(folder)
-    view = describe_grants(session) if session is not None else GrantsView([], [])
+    view = describe_grants(session) if session is not None else GrantsView([], [], [])
     settings = ls.settings_for(folder).settings
     lines = grants_lines(view, settings.locale)
     converter = plain_json_converter()
@@ -240,13 +242,23 @@ def permissions(ls: KesiServer, *args: Any) -> PermissionsResult:
         lines.append(text("lsp.permissions.edits_accepted", settings.locale))
     if settings.permissions.rules:
         lines.append(rules_line(settings.permissions, settings.locale))
+    network = network_rules_line(settings)
+    if network is not None:
+        lines.append(network)
     _say(ls, lines)
     return PermissionsResult(
         commands=view.commands,
         files=view.files,
+        hosts=view.hosts,
         approvals=settings.approvals,
         rules=[read(describe_rule(r), RuleView, converter) for r in settings.permissions.rules],
+        network=NetworkView(
+            mode=settings.sandbox_network,
+            allow=list(settings.network_allow),
+            deny=list(settings.network_deny),
+        ),
         lines=lines,
+        tools=view.tools,
     )
 
 

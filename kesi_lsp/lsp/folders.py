@@ -115,4 +115,17 @@ class Sessions:
             self.store.forget(folder.path)
 
     def drop(self, root: Path) -> None:
-        self._by_root.pop(root, None)
+        """The folder went away: its session goes, its background tasks are stopped."""
+        session = self._by_root.pop(root, None)
+        if session is not None:
+            session.tasks.stop_all_soon()
+
+    async def stop_tasks(self) -> None:
+        """Stop every session's background tasks (shutdown), each the seed's way."""
+        for session in self.all():
+            await session.tasks.stop_all()
+
+    def kill_tasks(self) -> None:
+        """SIGKILL every session's background tasks at once (exit)."""
+        for session in self.all():
+            session.tasks.kill_all()

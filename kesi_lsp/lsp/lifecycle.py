@@ -107,19 +107,29 @@ FOLDER_FORBIDDEN: Final = (
     "baseUrl",
     "sandbox",
     "commandMemoryLimit",
+    "sandboxNetwork",
+    "sandboxNetworkAllow",
+    "sandboxNetworkDeny",
     "approvals",
     "permissions",
+    "passEnv",
+    "auditLog",
+    "mcpServers",
 )
 """Settings a folder-scoped answer may not set. The answer for a folder includes the folder's
 own settings file (VS Code's `.vscode/settings.json`, Emacs' `.dir-locals.el`), which arrives
 with a cloned repository: a `baseUrl` there would send the user's API key and code to whoever
-wrote it, `sandbox: off` would unconfine the commands, `approvals: acceptEdits` would skip the
-review of edits, `permissions` would grant the project's own commands. Only the
+wrote it, `sandbox: off` would unconfine the commands, `sandboxNetworkAllow` would open the
+network to the project's own choice of hosts, `approvals: acceptEdits` would skip the review of
+edits, `permissions` would grant the project's own commands, `passEnv` would hand the user's
+tokens to the project's own scripts, `auditLog: false` would hide what it made KeSi do,
+`mcpServers` would start the project's own programs (a folder's `.mcp.json` is asked about
+first, `core.mcp.workspace`). Only the
 initializationOptions and the unscoped answer (the user's own settings) may set them."""
 
 
 def _without_credentials(
-    value: object, uri: str, own: Mapping[str, object]
+    value: object, uri: str, own: Mapping[str, object] | None = None
 ) -> Mapping[str, object]:
     """A folder's `kesi` section less `FOLDER_FORBIDDEN`, saying in the log what was dropped.
 
@@ -130,6 +140,7 @@ def _without_credentials(
     session of a folder without a settings file (issue 32)."""
     if not isinstance(value, Mapping):
         return {}
+    own = own or {}
     dropped = sorted(
         key
         for key in FOLDER_FORBIDDEN
@@ -154,10 +165,27 @@ async def did_change_configuration(
     if not ls.features.configuration:
         ls.config.workspace = kesi_section(params.settings)
     await refresh_settings(ls)
+    restarting = asyncio.ensure_future(_restart_mcp(ls))
+    _RESTARTS.add(restarting)
+    restarting.add_done_callback(_RESTARTS.discard)
+
+
+_RESTARTS: set[asyncio.Task[None]] = set()
+
+
+async def _restart_mcp(ls: KesiServer) -> None:
+    """A changed `mcpServers` setting restarts the folder's servers at once, in the background
+    (a server left out or added is seen in `kesi.mcp` before the next run)."""
+    for folder in ls.folders():
+        settings = ls.settings_for(folder).settings
+        try:
+            await ls.host.runtime.start_mcp(str(folder.path), folder.path, settings)
+        except Exception as exc:  # the next run tries again and says why
+            log.info("MCP servers of %s not restarted: %s", folder.path, exc)
 
 
 async def did_change_folders(ls: KesiServer, params: types.DidChangeWorkspaceFoldersParams) -> None:
-    """A removed folder takes its session (and stops any run in it)."""
+    """A removed folder takes its session (and stops any run and background task in it)."""
     for removed in params.event.removed:
         path = uri_to_path(removed.uri)
         root = path.resolve() if path is not None else None
@@ -166,7 +194,8 @@ async def did_change_folders(ls: KesiServer, params: types.DidChangeWorkspaceFol
                 run.cancel()
         ls.config.folders.pop(removed.uri, None)
         if root is not None:
-            ls.sessions.drop(root)
+            ls.sessions.drop(root)  # its background tasks are stopped with it
+            ls.host.runtime.mcp.drop(str(root))
     await refresh_settings(ls)
 
 
@@ -174,6 +203,7 @@ async def shutdown(ls: KesiServer, params: None) -> None:
     if ls.preparing is not None:
         ls.preparing.cancel()
     await ls.runs.stop_all(STOP_SECONDS)
+    await ls.sessions.stop_tasks()  # nothing KeSi started outlives it
     if ls.sessions.store is not None:  # every conversation on disk before the process ends
         await asyncio.to_thread(ls.sessions.store.flush, STOP_SECONDS)
     await ls.host.runtime.aclose()
@@ -188,6 +218,7 @@ def exit_(ls: KesiServer, params: None) -> None:
     ls.wire.closed = True
     for run in ls.runs.live():
         run.cancel()
+    ls.sessions.kill_tasks()  # (no loop turn is left for the polite way)
 
 
 def progress_cancel(ls: KesiServer, params: types.WorkDoneProgressCancelParams) -> None:

@@ -18,13 +18,14 @@ from kesi_lsp.core import (
     Run,
     RunFinished,
     Usage,
+    end_line,
+    end_lines,
     next_step,
     plan_line,
 )
 from kesi_lsp.lsp.capabilities import ClientFeatures
 from kesi_lsp.lsp.contract import RunFinishedParams
 from kesi_lsp.lsp.progress import ProgressState, RunProgress, end_message
-from kesi_lsp.lsp.render import end_line, end_lines
 from kesi_lsp.lsp.stream import (
     LogStory,
     StreamPayloads,
@@ -102,7 +103,8 @@ class RunOutput:
             )
 
     def finish(self, finished: RunFinished, session_usage: Usage) -> None:
-        """End the progress, send `kesi/runFinished`, and say what to do if the run failed."""
+        """End the progress, send `kesi/runFinished` (to clients that know it), and say on
+        screen how the run ended (see `_show_end`)."""
         run, locale = self._run, self.locale
         the_bill = bill(finished.usage, session_usage, locale)
         closing = end_lines(finished, the_bill, locale)
@@ -114,14 +116,9 @@ class RunOutput:
                 finished.status, len(edited), finished.usage.cost_usd, locale, finished.verified
             )
         )
-        if finished.status in ("failed", "limit"):
-            message = text(f"lsp.run_{finished.status}", locale, text=finished.text)
-            if (hint := what_to_do(finished, locale, run.session.settings.editor)) is not None:
-                message += " " + hint
-            self._wire.notify(
-                types.WINDOW_SHOW_MESSAGE,
-                types.ShowMessageParams(type=types.MessageType.Error, message=message),
-            )
+        self._show_end(finished, end_line(finished, the_bill, locale))
+        if not self._features.kesi:
+            return
         self._wire.notify(
             RUN_FINISHED,
             RunFinishedParams(
@@ -143,4 +140,24 @@ class RunOutput:
                 lines=closing,
                 line=end_line(finished, the_bill, locale),
             ),
+        )
+
+    def _show_end(self, finished: RunFinished, line: str) -> None:
+        """One `window/showMessage` when the run ends. A failure is always shown (what
+        stopped it, what to do). A client that streams shows the rest of the end itself; any
+        other client (lsp-mode, Vim, Neovim without the plugin) shows nothing of the run but
+        its log, so a run that did not fail ends with its last line, status · verdict · bill,
+        unless `kesi.runEndMessage` is false."""
+        locale, settings = self.locale, self._run.session.settings
+        if finished.status in ("failed", "limit"):
+            message = text(f"lsp.run_{finished.status}", locale, text=finished.text)
+            if (hint := what_to_do(finished, locale, settings.editor)) is not None:
+                message += " " + hint
+            kind = types.MessageType.Error
+        elif not self._features.stream and settings.run_end_message:
+            message, kind = text("lsp.run_end", locale, line=line), types.MessageType.Info
+        else:
+            return
+        self._wire.notify(
+            types.WINDOW_SHOW_MESSAGE, types.ShowMessageParams(type=kind, message=message)
         )

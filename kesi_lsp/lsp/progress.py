@@ -18,6 +18,7 @@ from lsprotocol import types
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core import (
+    PLAN_TOOL,
     Event,
     Nested,
     PlanUpdated,
@@ -28,8 +29,8 @@ from kesi_lsp.core import (
     UsageReported,
     Verdict,
     step_label,
+    tool_detail,
 )
-from kesi_lsp.lsp.render import PLAN_TOOL, tool_detail
 from kesi_lsp.lsp.wire import Wire
 
 log = logging.getLogger(__name__)
@@ -128,39 +129,55 @@ def end_message(
 
 
 class RunProgress:
-    """The progress bar of one run; silent when the client has no work-done progress."""
+    """The progress bar of one run; silent when the client has no work-done progress.
+
+    The run never waits for the client's answer to `window/workDoneProgress/create`: lsp-mode
+    loses that request now and then, and a run held for it showed nothing for 10 s. The
+    request goes out, the run starts at once, and the bar begins (with what the run is
+    doing by then) when, and if, the answer comes before the run ends."""
 
     def __init__(self, wire: Wire, token: str, state: ProgressState) -> None:
         self._wire = wire
         self.token = token
         self.state = state
         self._started = False
+        self._ended = False
         self._last = ""
+        self._create: asyncio.Task[None] | None = None
 
     async def begin(self, supported: bool) -> None:
-        if not supported:
-            return
+        if supported:
+            self._create = asyncio.ensure_future(self._created())
+
+    async def _created(self) -> None:
         create = self._wire.request(
             types.WINDOW_WORK_DONE_PROGRESS_CREATE,
             types.WorkDoneProgressCreateParams(token=self.token),
         )
         try:
             await asyncio.wait_for(create, CREATE_SECONDS)
+        except asyncio.CancelledError:  # the run ended first
+            return
         except Exception as exc:  # refused or unanswered: run without a progress bar
             log.info("client refused progress token: %s", exc)
+            return
+        if self._ended:
             return
         self._started = True
         self._last = self.state.message()
         self._send(types.WorkDoneProgressBegin(title="KeSi", cancellable=True, message=self._last))
 
     def update(self, event: Event) -> None:
-        if self._started and self.state.update(event):
+        if self.state.update(event) and self._started:
             message = self.state.message()
             if message != self._last:
                 self._last = message
                 self._send(types.WorkDoneProgressReport(cancellable=True, message=message))
 
     def end(self, message: str) -> None:
+        self._ended = True
+        if self._create is not None and not self._create.done():
+            self._create.cancel()
         if self._started:
             self._started = False
             self._send(types.WorkDoneProgressEnd(message=message))

@@ -94,6 +94,7 @@ class KesiServer(LanguageServer):
             )
         finally:  # the client is gone: nothing may try to reach it (and fail, and report it)
             self.wire.closed = True
+            self.sessions.kill_tasks()  # no background task outlives the connection
             self.shutdown()  # type: ignore[no-untyped-call]
 
     def busy(self) -> bool:

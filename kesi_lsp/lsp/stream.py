@@ -12,28 +12,28 @@ from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core import (
     EditApplied,
     Event,
+    EventLines,
     Nested,
     Notice,
     Plan,
     RunFinished,
     TextDelta,
     ToolFinished,
+    ToolInputProgress,
     ToolStarted,
     TurnStarted,
     Usage,
     UsageReported,
     Verdict,
     bill_line,
-)
-from kesi_lsp.lsp import contract
-from kesi_lsp.lsp.render import (
-    EventLines,
     nested_line,
     plan_current,
     plan_item_lines,
     plan_title,
+    progress_line,
     tool_detail,
 )
+from kesi_lsp.lsp import contract
 
 
 def plan_params(run_id: str, plan: Plan, locale: Locale) -> contract.PlanParams:
@@ -82,6 +82,16 @@ def _own_event(
     match event:
         case TextDelta(text=delta):
             return contract.TextEvent(run_id=run_id, text=delta)
+        case ToolInputProgress(tool_use_id=use_id, name=name, received=received):
+            return contract.ToolInputEvent(
+                run_id=run_id,
+                tool_use_id=use_id,
+                tool=name,
+                received=received,
+                detail=tool_detail(event.input, locale, whole=False),
+                line=line,
+                lines=lines,
+            )
         case ToolStarted(tool_use_id=use_id, name=name, input=tool_input):
             return contract.ToolStartEvent(
                 run_id=run_id,
@@ -151,6 +161,8 @@ def stream_event(
             parent, agent = inner.parent, inner.agent
         depth, inner = depth + 1, inner.event
     own = _own_event(run_id, inner, lines, locale)
+    if isinstance(own, contract.ToolInputEvent):  # its line is shown in place, never logged
+        own = attrs.evolve(own, line=progress_line(event, locale) or "")
     if own is None or not depth:
         return own
     return attrs.evolve(own, parent_tool_use_id=parent, agent=agent, depth=depth)

@@ -30,8 +30,8 @@ from kesi_lsp.testing.editor import (
     Editor,
     EditorRefusalError,
     Feature,
-    plain_handler,
 )
+from kesi_lsp.testing.handlers import plain_handler
 from kesi_lsp.testing.launch import Connection, InProcess, Program, connected
 from kesi_lsp.testing.presets import (
     BENCH,

@@ -32,8 +32,10 @@ from pygls.uris import to_fs_path
 
 from kesi_lsp.testing import edits
 from kesi_lsp.testing.buffers import Buffer, Buffers, DocumentSync
+from kesi_lsp.testing.handlers import plain_handler
 from kesi_lsp.testing.presets import Preset
 from kesi_lsp.testing.problems import ReportedProblems
+from kesi_lsp.testing.quirks import announces_kesi, losing_create
 from kesi_lsp.testing.timeline import Timeline
 
 ALLOW_ONCE = "Allow once"
@@ -113,13 +115,16 @@ class Editor:
         handlers: dict[str, Callable[[Any], Any]] = {
             method: self._recording(method, default) for method, default in base.items()
         }
-        handlers["kesi/stream"] = self._recording("kesi/stream", None)
-        handlers["kesi/runFinished"] = self._recording("kesi/runFinished", None)
+        handlers["kesi/stream"] = self._kesi_notification("kesi/stream")
+        handlers["kesi/runFinished"] = self._kesi_notification("kesi/runFinished")
+        if self.preset.progress_create == "lose":
+            handlers[types.WINDOW_WORK_DONE_PROGRESS_CREATE] = losing_create(self.timeline)
         handlers[types.WORKSPACE_APPLY_EDIT] = self._on_apply_edit
         handlers["kesi/reviewEdit"] = self._on_review_edit
         handlers["kesi/saveDocuments"] = self._on_save_documents
         handlers[types.WORKSPACE_CODE_LENS_REFRESH] = self._on_code_lens_refresh
         handlers["kesi/plan"] = self._on_plan
+        handlers["kesi/tasks"] = self._on_tasks
         handlers["kesi/diagnostics"] = self._on_diagnostics
         if self.preset.prompts:
             handlers[types.WINDOW_SHOW_MESSAGE_REQUEST] = self._on_prompt
@@ -130,6 +135,16 @@ class Editor:
         def handler(params: Any) -> Any:
             self.timeline.record(method, params)
             return default(self.lsp, params) if default is not None else None
+
+        return handler
+
+    def _kesi_notification(self, method: str) -> Callable[[Any], Any]:
+        record = self._recording(method, None)
+
+        def handler(params: Any) -> Any:
+            if not announces_kesi(self.capabilities):
+                self.violations.append(f"{method} sent to a client without experimental.kesi")
+            return record(params)
 
         return handler
 
@@ -241,7 +256,9 @@ class Editor:
         self.timeline.record(types.WINDOW_SHOW_MESSAGE_REQUEST, params)
         self.prompts.append(params)
         answer = await _settle(self.answer_prompt(params))
-        return types.MessageActionItem(title=answer) if answer is not None else None
+        if answer is None or self.preset.null_prompt_answers:
+            return None
+        return types.MessageActionItem(title=answer)
 
     async def _on_review_edit(self, params: dict[str, Any]) -> dict[str, str]:
         if not self._kesi_flag("reviewEdit"):
@@ -262,6 +279,15 @@ class Editor:
         if not self._kesi_flag("plan"):
             self.violations.append("kesi/plan sent to a client that did not announce it")
         self.timeline.record("kesi/plan", params)
+
+    def _on_tasks(self, params: dict[str, Any]) -> None:
+        if not self._kesi_flag("stream"):
+            self.violations.append("kesi/tasks sent to a client that did not announce stream")
+        self.timeline.record("kesi/tasks", params)
+
+    def task_changes(self) -> list[dict[str, Any]]:
+        """Every `kesi/tasks` (a background task started or ended), in order."""
+        return [p for m, p in self.timeline if m == "kesi/tasks"]
 
     def plans(self, run_id: str) -> list[list[dict[str, str]]]:
         """Every `kesi/plan` of `run_id`, in order: the items of each update."""
@@ -361,18 +387,3 @@ class Editor:
 
 def _gone(path: Path) -> None:
     path.unlink(missing_ok=True)
-
-
-def plain_handler(handler: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    """pygls tags handlers with attributes, which bound methods cannot carry."""
-    if asyncio.iscoroutinefunction(handler):
-
-        async def async_handler(params: Any) -> Any:
-            return await handler(params)
-
-        return async_handler
-
-    def sync_handler(params: Any) -> Any:
-        return handler(params)
-
-    return sync_handler

@@ -28,6 +28,7 @@ from kesi_lsp.testing.vim import VimBuffer, neovim_apply
 
 StaleEdits = Literal["reject", "skip", "error"]
 EditModel = Literal["spec", "neovim"]
+ProgressCreate = Literal["answer", "lose"]
 
 KESI_FULL: Mapping[str, bool] = {
     "stream": True,
@@ -55,6 +56,10 @@ class Preset:
     prompts: bool = True  # implements window/showMessageRequest
     stale_edits: StaleEdits = "reject"
     edit_model: EditModel = "spec"  # how it holds text and applies edits
+    # lsp-mode now and then loses `window/workDoneProgress/create` and never answers it
+    progress_create: ProgressCreate = "answer"
+    # vim-lsp answers every showMessageRequest with null, whatever the user chose
+    null_prompt_answers: bool = False
 
     def apply_edits(self, text: str, edits: Sequence[Any], encoding: str) -> str:
         """`text` after `edits`, as this editor applies them."""

@@ -30,6 +30,7 @@ class Timeline(list[tuple[str, Any]]):
         super().__init__()
         self.listeners: list[Listener] = []
         self._finished: dict[str, asyncio.Event] = {}
+        self._waiters: list[tuple[Callable[[str, Any], bool], asyncio.Future[Any]]] = []
 
     def record(self, method: str, params: Any) -> None:
         stamp = time.monotonic()
@@ -38,6 +39,30 @@ class Timeline(list[tuple[str, Any]]):
         self.append((method, params))
         if method == RUN_FINISHED and isinstance(params, dict):
             self._finished.setdefault(str(params.get("runId")), asyncio.Event()).set()
+        for match, future in list(self._waiters):
+            if not future.done() and match(method, params):
+                future.set_result(params)
+
+    async def wait_for(self, match: Callable[[str, Any], bool], seconds: float = 60) -> Any:
+        """Wait for the first message, already here or to come, that `match`es (method,
+        params); return its params. What a client without `kesi/runFinished` waits on."""
+        for method, params in self:
+            if match(method, params):
+                return params
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        entry = (match, future)
+        self._waiters.append(entry)
+        try:
+            return await asyncio.wait_for(future, seconds)
+        finally:
+            self._waiters.remove(entry)
+
+    async def wait_shown(self, starts: str, seconds: float = 60) -> str:
+        """Wait for a `window/showMessage` whose text starts with `starts`; return the text."""
+        params = await self.wait_for(
+            lambda m, p: m == types.WINDOW_SHOW_MESSAGE and p.message.startswith(starts), seconds
+        )
+        return str(params.message)
 
     async def wait_finished(self, run_id: str, seconds: float = 60) -> dict[str, Any]:
         """Wait for `kesi/runFinished` of `run_id` and return its params."""

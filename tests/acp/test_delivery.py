@@ -3,6 +3,7 @@ the client does with `fs/write_text_file`: saves it, keeps it unsaved, reformats
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -82,6 +83,25 @@ async def test_an_editor_that_cannot_write_changes_nothing(
     async with acp_agent(agent_env(api), client) as agent:
         await agent.prompt(await agent.start(project), "fix calc")
     assert (project / "calc.py").read_text() == BUGGY
+
+
+async def test_a_client_that_refuses_the_write_is_quoted(
+    project: Path, scripted_api: StartServer
+) -> None:
+    """A client's handler that throws is answered as "Internal error" with its words in
+    `data.details` (both SDKs): the model and the card get those words (issue 30)."""
+    client = EditorClient(answer=allow)
+
+    async def refusing(session_id: str, path: str, content: str, **kw: Any) -> None:
+        raise PermissionError("calc.py is open read-only in this editor")
+
+    client.write_text_file = refusing  # type: ignore[method-assign]
+    said = "the editor could not write calc.py (calc.py is open read-only in this editor)"
+    api = scripted_api(edit_script({"last_tool_result_contains": said}))
+    async with acp_agent(agent_env(api), client) as agent:
+        await agent.prompt(await agent.start(project), "fix calc")
+    assert (project / "calc.py").read_text() == BUGGY
+    assert "Internal error" not in json.dumps(client.updates)
 
 
 async def test_a_failed_permission_request_is_a_deny(

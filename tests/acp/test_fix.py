@@ -68,13 +68,18 @@ async def test_fix_a_failing_test_through_the_editor(
     # two questions, on the cards they are about, the safe answer first
     edit_q, command_q = client.asked
     assert edit_q.tool_call["toolCallId"] == card["Edit calc.py"]
-    assert edit_q.tool_call["content"] == [diff]
+    # what is asked and why, in the request itself: clients show only that (issue 30)
+    assert edit_q.tool_call["title"] == "Edit calc.py"
+    why, shown_diff = edit_q.tool_call["content"]
+    assert why["content"]["text"].startswith("Why it asks: KeSi changes a file only once")
+    assert shown_diff == diff
     assert [(o["optionId"], o["name"], o["kind"]) for o in edit_q.options] == [
         ("reject", "Deny", "reject_once"),
         ("allow-once", "Allow once", "allow_once"),
         ("allow-session", "Allow for this session", "allow_always"),
     ]
     assert command_q.tool_call["toolCallId"] == card[f"Run {PYTEST}"]
+    assert command_q.tool_call["title"] == f"Run {PYTEST}"
     assert command_q.tool_call["content"][0]["content"]["text"].startswith("Why it asks: ")
     # the model's words, streamed in pieces; notices apart and marked
     words = ["Let me read calc.py.", "It subtracts. ", "Now the test.", DONE]

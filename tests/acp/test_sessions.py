@@ -1,4 +1,4 @@
-"""Sessions as an ACP client sees them: what is not connected is said, settings are the same as
+"""Sessions as an ACP client sees them: settings are the same as
 the language server's, "Allow for this session" means this session, the modes are KeSi's
 approval modes, limits end with the right stop reason, and an edit the user typed over is
 refused rather than written (I4)."""
@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from acp.schema import McpServerStdio
+from acp import RequestError
 
 from kesi_lsp.scripted_api import reply, script, tool_use
 from tests.acp.conftest import BUGGY, FIXED
@@ -22,24 +22,6 @@ EDIT = tool_use(
     "edit_file",
     {"file_path": "calc.py", "old_string": "return a - b", "new_string": "return a + b"},
 )
-
-
-async def test_mcp_servers_are_reported_as_not_connected(
-    project: Path, scripted_api: StartServer
-) -> None:
-    api = scripted_api(script(reply("Hello.")))
-    client = EditorClient()
-    server = McpServerStdio(name="github", command="/usr/bin/true", args=[], env=[])
-    async with acp_agent(agent_env(api), client) as agent:
-        made = await agent.conn.new_session(cwd=str(project), mcp_servers=[server])
-        assert made.field_meta == {
-            "kesi": {"mcpServers": {"notConnected": ["github"], "reason": "notSupported"}}
-        }
-        await agent.prompt(made.session_id, "hi")
-    (said,) = client.notices("mcp")
-    assert "not supported yet" in said and "github" in said
-    assert client.text().index("github") < client.text().index("Hello.")
-    assert "github" in agent.stderr.decode()
 
 
 async def test_bad_settings_are_said_and_defaulted_good_ones_apply(
@@ -101,6 +83,40 @@ async def test_accept_edits_mode_lands_edits_without_asking(
     assert client.notices("approvals")  # said once: edits land without a review
     edit = next(c for c in client.cards() if c["kind"] == "edit")
     assert client.card_updates(edit["toolCallId"])[-1]["content"][0]["type"] == "diff"
+
+
+async def test_the_mode_is_a_config_option_too(project: Path, scripted_api: StartServer) -> None:
+    """CodeCompanion switches modes only through `configOptions` (issue 30): the same two
+    modes are offered there, and switching there is what `session/set_mode` does."""
+    api = scripted_api(
+        script(reply(tool_use("read_file", {"file_path": "calc.py"})), reply(EDIT), reply("Done."))
+    )
+    client = EditorClient()
+    async with acp_agent(agent_env(api), client) as agent:
+        new = await agent.conn.new_session(cwd=str(project), mcp_servers=[])
+        (option,) = [o.model_dump(by_alias=True, exclude_none=True) for o in new.config_options]
+        assert option["id"] == "mode" and option["category"] == "mode"
+        assert option["type"] == "select" and option["currentValue"] == "ask"
+        assert [(c["value"], c["name"]) for c in option["options"]] == [
+            ("ask", "Ask before edits"),
+            ("acceptEdits", new.modes.available_modes[1].name),
+        ]
+        with pytest.raises(RequestError) as unknown:
+            await agent.conn.set_config_option(
+                config_id="model", session_id=new.session_id, value="x"
+            )
+        assert "unknown option model; KeSi's only option is mode" in str(unknown.value)
+        with pytest.raises(RequestError) as bad:
+            await agent.conn.set_config_option(
+                config_id="mode", session_id=new.session_id, value="yolo"
+            )
+        assert "Unknown mode yolo" in str(bad.value)
+        answer = await agent.conn.set_config_option(
+            config_id="mode", session_id=new.session_id, value="acceptEdits"
+        )
+        assert answer.config_options[0].current_value == "acceptEdits"
+        await agent.prompt(new.session_id, "fix calc")
+    assert (project / "calc.py").read_text() == FIXED and client.asked == []
 
 
 @pytest.mark.parametrize(

@@ -27,6 +27,9 @@ ATTEMPTS = 3
 COUNTED = ("tokens", "calibration")
 # The others time the server, so they run last, alone on the machine (tests/bench/test_smoke.py).
 TIMED = tuple(name for name in BENCHES if name not in COUNTED)
+# Run and printed, but with no figure that meets its target yet, so none checked: redaction's
+# 1 ms per 100 KB (issue 29, bench/README §10). Every other benchmark must check something.
+PRINTED_ONLY = ("redaction",)
 
 Figures = list[dict[str, Any]]
 
@@ -71,9 +74,9 @@ def judge(names: Sequence[str], work: Path) -> list[str]:
         still = []
         for name in pending:
             figures = results[name]
-            assert any(f["ci"] and f["limit"] is not None for f in figures), (
-                f"{name}: nothing checked"
-            )
+            assert name in PRINTED_ONLY or any(
+                f["ci"] and f["limit"] is not None for f in figures
+            ), f"{name}: nothing checked"
             if found := missed(figures):
                 misses[name].append(found)
                 still.append(name)

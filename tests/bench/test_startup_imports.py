@@ -7,6 +7,7 @@ would put that second back into every editor start (benchmark 4 measures the eff
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -27,3 +28,49 @@ def test_building_the_server_does_not_import_the_sdk() -> None:
         [sys.executable, "-c", PROBE], capture_output=True, text=True, check=True, timeout=120
     )
     assert done.stdout.startswith("0 "), done.stdout
+
+
+ACP_PROBE = """
+import asyncio, json, os, sys
+from kesi_lsp.acp import app, transport
+
+seen = []
+send = transport.LineTransport.send
+
+async def recording(self, message):
+    seen.append((message.get("id"), "anthropic" in sys.modules))
+    await send(self, message)
+
+transport.LineTransport.send = recording
+
+async def main():
+    into, feed = os.pipe()
+    reader, writer = await transport.open_streams(os.fdopen(into, "rb"), open(os.devnull, "wb"))
+    request = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+               "params": {"protocolVersion": 1, "clientCapabilities": {}}}
+    os.write(feed, json.dumps(request).encode() + b"\\n")
+    environ = {"ANTHROPIC_API_KEY": "x"}
+    serving = asyncio.ensure_future(app.serve_connection(reader, writer, environ))
+    for _ in range(600):  # the preparation loads the SDK on its own, with no prompt
+        await asyncio.sleep(0.1)
+        if "kesi_lsp.core.loop" in sys.modules and "anthropic" in sys.modules:
+            break
+    os.close(feed)  # the client goes away
+    await serving
+    print(json.dumps({"sent": seen, "loaded": "anthropic" in sys.modules}))
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.subprocess
+def test_acp_answers_initialize_before_the_sdk_then_loads_it_unasked() -> None:
+    """`kesi-lsp acp` (issue 33): `initialize` is answered before the model SDK is imported,
+    and the import starts right after that answer, before any prompt (a one-shot client sends
+    its prompt at once, so the SDK's seconds of imports overlap its session's set-up)."""
+    done = subprocess.run(
+        [sys.executable, "-c", ACP_PROBE], capture_output=True, text=True, check=True, timeout=180
+    )
+    said = json.loads(done.stdout.splitlines()[-1])
+    assert said["sent"][0] == [1, False], said
+    assert said["loaded"], said

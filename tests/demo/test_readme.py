@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 from pathlib import Path
@@ -46,6 +47,8 @@ def as_json(value: object) -> str:
         return str(value).lower()
     if isinstance(value, float):
         return f"{value:g}"
+    if isinstance(value, tuple):  # a list setting (passEnv): JSON's list
+        return json.dumps(list(value))
     return str(value)
 
 

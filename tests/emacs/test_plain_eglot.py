@@ -78,8 +78,15 @@ def test_plain_eglot_edit_lands_after_both_questions(
     fix_with_code_action(kesi)
 
     # KeSi's review, through window/showMessageRequest: the diff in the minibuffer prompt.
-    screen = ed.wait_screen("Choose an option:")
-    assert "+    return a + b" in screen and "-    return a - b" in screen
+    # The prompt's last line can be drawn before the minibuffer grows to show the whole prompt
+    # (a loaded machine): wait for the redraw that shows the diff, as the user does.
+    screen = ed.wait_until(
+        lambda: "Choose an option:" in (s := ed.screen()) and "+    return a + b" in s and s,
+        "the question with its diff on screen",
+    )
+    assert "-    return a - b" in screen
+    # What is asked comes last, where the minibuffer shows a long prompt's end (issue 30).
+    assert "[Permission needed] edit_file changes file: calc.py" in screen
     answer_prompt(ed, "Allow once")
     # Eglot's own question before it applies a server's edit (eglot 1.9's default).
     ed.wait_screen("Server wants to edit")
@@ -93,6 +100,12 @@ def test_plain_eglot_edit_lands_after_both_questions(
     ed.wait_until(lambda: ed.file_lines("calc.py") == CALC_FIXED.split("\n"), "and in the buffer")
     # The run's story is only in the events buffer, as logMessage lines.
     ed.wait_until(lambda: "KeSi > Fixed." in ed.story(), "the story in the events buffer")
+    # ... and the end of the run is on screen: one line in the echo area (issue 30).
+    ed.wait_until(
+        lambda: any("KeSi: done · " in m for m in ed.messages().splitlines()),
+        "the run's end line in the echo area",
+        30,
+    )
     assert ed.in_file("calc.py", "(and (buffer-modified-p) t)") is True, (
         "what the README says: without the package the buffer stays modified"
     )

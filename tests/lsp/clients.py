@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
+import dataclasses
 import functools
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
@@ -42,6 +43,8 @@ from kesi_lsp.testing import (
     connected,
     with_kesi,
 )
+from kesi_lsp.testing.generic import LSP_MODE, VIM_LSP, YEGAPPAN
+from kesi_lsp.testing.presets import helix_capabilities
 from tests.lsp.servers import ServerChoice, server_for
 
 __all__ = [
@@ -80,13 +83,38 @@ def _annotations_without_create() -> types.ClientCapabilities:
     return attrs.evolve(caps, workspace=attrs.evolve(caps.workspace, workspace_edit=edit))
 
 
+def _knows_kesi(caps: types.ClientCapabilities) -> types.ClientCapabilities:
+    """`caps` announcing `experimental.kesi` with no extension in it: the editor knows
+    `kesi/runFinished` (the test's word on how each run ended) and nothing else of KeSi."""
+    return with_kesi(caps, {})
+
+
 PRESETS: dict[str, Preset] = {
-    "vscode": Preset("vscode", lambda: client_capabilities("visual-studio-code")),
+    # The recorded editors, but for `experimental.kesi: {}` (see `_knows_kesi`): every
+    # fallback of the wire contract, with `kesi/runFinished` to tell the test how a run ended.
+    "vscode": Preset("vscode", lambda: _knows_kesi(client_capabilities("visual-studio-code"))),
     "neovim": Preset(
-        "neovim", lambda: client_capabilities("neovim"), stale_edits="skip", edit_model="neovim"
+        "neovim",
+        lambda: _knows_kesi(client_capabilities("neovim")),
+        stale_edits="skip",
+        edit_model="neovim",
     ),
-    "emacs": Preset("emacs", lambda: client_capabilities("emacs"), stale_edits="error"),
-    "helix": HELIX,
+    "emacs": Preset(
+        "emacs", lambda: _knows_kesi(client_capabilities("emacs")), stale_edits="error"
+    ),
+    "helix": dataclasses.replace(HELIX, capabilities=lambda: _knows_kesi(helix_capabilities())),
+    # Generic clients exactly as they announce themselves: no `experimental.kesi` at all
+    # (kesi_lsp/testing/generic.py; plain Neovim 0.11 and eglot as pytest-lsp recorded them).
+    "lsp-mode": LSP_MODE,
+    "yegappan": YEGAPPAN,
+    "vim-lsp": VIM_LSP,
+    "neovim-plain": Preset(
+        "neovim-plain",
+        lambda: client_capabilities("neovim"),
+        stale_edits="skip",
+        edit_model="neovim",
+    ),
+    "eglot": Preset("eglot", lambda: client_capabilities("emacs"), stale_edits="error"),
     # Our own thin clients: the editor plus the `experimental.kesi` extensions.
     "vscode+kesi": Preset(
         "vscode+kesi",
@@ -102,9 +130,12 @@ PRESETS: dict[str, Preset] = {
         edit_model="neovim",
     ),
     # A made-up editor: the annotated preview, but no CreateFile (see _apply's fallback).
-    "annotations-no-create": Preset("annotations-no-create", _annotations_without_create),
+    "annotations-no-create": Preset(
+        "annotations-no-create", lambda: _knows_kesi(_annotations_without_create())
+    ),
 }
 EDITOR_PRESETS = ("vscode", "neovim", "emacs", "helix")
+GENERIC_PRESETS = ("lsp-mode", "yegappan", "vim-lsp", "neovim-plain", "eglot")
 
 
 class KesiClient(LanguageClient):

@@ -93,7 +93,7 @@ def test_a_field_on_one_side_only_or_a_changed_type_is_drift() -> None:
     assert with_edit("  subtotal?: Usage;", "  subtotal: Usage;") == [
         "UsageEvent.subtotal: the server may leave it out; mark it optional"
     ]
-    (kinds,) = with_edit(" | EditEvent | TurnEvent;", " | EditEvent;")
+    (kinds,) = with_edit("  | EditEvent\n  | TurnEvent;", "  | EditEvent;")
     assert kinds.startswith("StreamEvent: ") and "TurnEvent" in kinds
     assert with_edit("export interface RunStarted {", "export interface RunBegun {") == [
         "RunBegun: in protocol.ts only",

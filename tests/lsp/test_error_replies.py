@@ -44,7 +44,12 @@ async def test_every_command_answers_a_nul_uri_with_a_sentence(
         commands = result.capabilities.execute_command_provider.commands
         assert "kesi.reset" in commands and len(commands) >= 8
         for name in commands:
-            argument: dict[str, Any] = {"uri": "file:///%00", "prompt": "hi", "range": WHOLE}
+            argument: dict[str, Any] = {
+                "uri": "file:///%00",
+                "prompt": "hi",
+                "range": WHOLE,
+                "taskId": "1",
+            }
             try:
                 await editor.command(name, argument)
             except JsonRpcException as error:

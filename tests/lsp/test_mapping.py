@@ -25,7 +25,7 @@ from kesi_lsp.core.events import (
     UsageReported,
 )
 from kesi_lsp.core.settings.agent import AgentSettings
-from kesi_lsp.core.settings.parse import kesi_section, parse_settings
+from kesi_lsp.core.settings.parse import environment_settings, kesi_section, parse_settings
 from kesi_lsp.lsp.approver import MAX_DIFF_LINES, truncate_diff
 from kesi_lsp.lsp.args import unstructure
 from kesi_lsp.lsp.capabilities import ReviewRoute, client_features
@@ -95,6 +95,9 @@ def test_valid_settings_map_onto_agent_settings() -> None:
         ("locale", "fr"),
         ("model", ""),
         ("baseUrl", "ftp://x"),
+        ("passEnv", "GH_TOKEN"),
+        ("passEnv", ["GH TOKEN"]),
+        ("passEnv", [1]),
     ],
 )
 def test_bad_values_are_reported_and_defaulted(key: str, value: object) -> None:
@@ -115,6 +118,20 @@ def test_a_bad_approvals_value_says_what_is_allowed_and_keeps_asking() -> None:
     (zh,) = parse_settings({"locale": "zh-TW", "approvals": "auto"}).problems
     assert zh.startswith("KeSi 設定 kesi.approvals：應該是「ask」")
     assert zh.endswith('先用預設值 "ask"。')
+
+
+def test_pass_env_is_a_list_of_names_from_json_or_the_environment() -> None:
+    assert parse_settings({"passEnv": ["GH_TOKEN", "NPM_TOKEN", "GH_TOKEN"]}).settings.pass_env == (
+        "GH_TOKEN",
+        "NPM_TOKEN",
+    )
+    layer = environment_settings({"KESI_PASS_ENV": " GH_TOKEN, NPM_TOKEN "})
+    assert parse_settings(layer).settings.pass_env == ("GH_TOKEN", "NPM_TOKEN")
+    (problem,) = parse_settings({"passEnv": "GH_TOKEN"}).problems
+    assert problem == (
+        "KeSi setting kesi.passEnv: expected a list of environment variable names, such as "
+        '["GH_TOKEN"], got "GH_TOKEN"; using [].'
+    )
 
 
 def test_later_layers_win_and_null_means_unset() -> None:
@@ -349,7 +366,8 @@ def test_progress_text() -> None:
 def test_long_diffs_are_cut_and_say_so() -> None:
     diff = "\n".join(f"+line {i}" for i in range(100))
     shown = truncate_diff(diff, "en").splitlines()
-    assert len(shown) == MAX_DIFF_LINES + 1 and shown[-1] == "… 60 more diff lines not shown"
+    assert len(shown) == MAX_DIFF_LINES + 1
+    assert shown[-1] == "… 88 more diff lines: the whole diff is in the KeSi log"
 
 
 def test_fix_task_text() -> None:
@@ -415,5 +433,6 @@ def test_every_agent_setting_has_a_rule() -> None:
     from kesi_lsp.core.settings.parse import PERMISSIONS_KEY, RULES
 
     reachable = {rule.attr for rule in RULES} | {PERMISSIONS_KEY}  # the rules' own parser
+    reachable.add("mcp_servers")  # mcpServers, with its own parser (settings.mcp_servers)
     reachable.add("editor")  # the front end's (which editor it serves), never the user's
     assert reachable == {f.name for f in fields(AgentSettings)}

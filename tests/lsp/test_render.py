@@ -22,10 +22,11 @@ from kesi_lsp.core import (
     Usage,
     UsageReported,
     Verdict,
+    end_line,
+    tool_detail,
 )
 from kesi_lsp.lsp.approver import review_words
 from kesi_lsp.lsp.args import unstructure
-from kesi_lsp.lsp.render import end_line, tool_detail
 from kesi_lsp.lsp.stream import LogStory, StreamPayloads, plan_params
 
 USAGE = Usage(requests=1, input_tokens=120, output_tokens=30, cost_usd=0.002)

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from kesi_lsp.core.untrusted import unmarked
 from kesi_lsp.scripted_api import reply, script, tool_use
 from tests.lsp.clients import Editor, EditorRefusalError, kesi_client
 from tests.lsp.conftest import BUGGY, FIXED
@@ -274,7 +275,9 @@ async def test_ranged_and_parallel_reads_of_the_editors_text(
         client.type_text(big, "line_150 = 150", "line_150 = 'typed'")  # unsaved, in the editor
         done = await client.run("kesi.ask", {"prompt": "look"})
     assert done["status"] == "done"
-    results = [b["content"] for b in api.requests[1].body["messages"][-1]["content"]]
+    marked = [b["content"] for b in api.requests[1].body["messages"][-1]["content"]]
+    assert all(r.startswith('<data from="file content"') for r in marked)  # outside content
+    results = [unmarked(r) for r in marked]
     assert results[0] == (
         "150 | line_150 = 'typed'\n151 | line_151 = 151\n\n"
         "[lines 150-151 of 300 in big.py; read on with offset=152]"

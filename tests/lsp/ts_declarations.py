@@ -49,7 +49,9 @@ class Declarations:
 
     def _members(self, raw: str) -> set[str]:
         members: set[str] = set()
-        for part in _split(raw.strip(), "|"):
+        raw = raw.strip()
+        # A union written one member a line (`| A | B`, as Prettier breaks a long one).
+        for part in _split(raw[1:] if raw.startswith("|") else raw, "|"):
             members |= self._member(part.strip())
         return members
 

@@ -44,6 +44,7 @@ def test_lsp_config_announces_kesi_and_commands_exist(
         "kesi/runFinished",
         "kesi/saveDocuments",
         "kesi/stream",
+        "kesi/tasks",
         "textDocument/publishDiagnostics",  # Neovim's own, plus signs and lenses of changes
     ]
     assert config["enabled"] is True
@@ -61,6 +62,8 @@ def test_lsp_config_announces_kesi_and_commands_exist(
         "KeSiKeep",
         "KeSiUndo",
         "KeSiUndoRun",
+        "KeSiTasks",
+        "KeSiTaskStop",
     ):
         assert name in commands
     # No server serves this buffer: the statusline helper is silent and commands say why.
@@ -464,3 +467,35 @@ def test_output_indents_a_searchs_text_and_shows_its_lines_as_the_server_placed_
     assert ed.lua("return require('kesi.runs').session_cost(9)") == 0.007
     commands = ed.lua("return vim.tbl_keys(vim.api.nvim_get_commands({}))")
     assert "KeSiCompact" in commands
+
+
+def test_output_shows_a_calls_input_arriving_in_place_then_the_calls_line(
+    open_editor: OpenEditor, tmp_path: Path
+) -> None:
+    """`toolInput` (issue 31 item 6): each progress line replaces the last, under the model's
+    text, and the call's own line replaces the last of them."""
+    ed = open_editor(tmp_path)
+
+    def progress(line: str) -> None:
+        ed.lua(
+            """
+            require('kesi.handlers').stream(nil, { runId = 'run-i', kind = 'toolInput',
+              toolUseId = 'toolu_w', tool = 'write_file', received = 1, line = ...,
+              lines = {} }, { client_id = 9 })
+            """,
+            line,
+        )
+
+    ed.lua(
+        """require('kesi.handlers').stream(nil, { runId = 'run-i', kind = 'text',
+          text = 'Writing it.' }, { client_id = 9 })"""
+    )
+    for size in ("1 KB", "4 KB", "12 KB"):
+        progress(f"〔write · {size}〕")
+        assert ed.output()[1:] == ["Writing it.", f"〔write · {size}〕"]
+    ed.lua(
+        """require('kesi.handlers').stream(nil, { runId = 'run-i', kind = 'toolStart',
+          toolUseId = 'toolu_w', tool = 'write_file', lines = { '〔write〕' } },
+          { client_id = 9 })"""
+    )
+    assert ed.output()[1:] == ["Writing it.", "〔write〕"]

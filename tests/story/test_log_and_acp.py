@@ -29,6 +29,15 @@ def streamed(events: list[dict[str, Any]]) -> list[str]:
     return [line for event in events if event["kind"] != "text" for line in event["lines"]]
 
 
+def told(updates: list[tuple[str, dict[str, Any]]]) -> list[str]:
+    """Every story line the `session/update`s of a run carry (`_meta.kesi.lines`), in order."""
+    return [
+        line
+        for _, update in updates
+        for line in update.get("_meta", {}).get("kesi", {}).get("lines", [])
+    ]
+
+
 @pytest.mark.parametrize("locale", LOCALES)
 async def test_the_log_reads_the_lines_the_stream_carries(
     tmp_path: Path, scripted_api: StartServer, locale: Locale
@@ -55,7 +64,7 @@ async def test_the_log_reads_the_lines_the_stream_carries(
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-async def test_acp_asks_and_bills_in_the_same_words(
+async def test_acp_tells_the_same_story_asks_and_bills_in_the_same_words(
     tmp_path: Path, scripted_api: StartServer, locale: Locale
 ) -> None:
     folder = project(tmp_path / "calc")
@@ -67,6 +76,13 @@ async def test_acp_asks_and_bills_in_the_same_words(
         session = await agent.start(folder)
         done = await agent.prompt(session, PROMPT)
     assert done.stop_reason == "end_turn"
+    # The story lines ACP's updates carry are the log's, line for line, in the session's words.
+    assert story(told(client.updates), folder, locale) == reference.lines
+    # The search's own calls show in its card, under the call they work for.
+    (search,) = [c for c in client.cards() if c["rawInput"] == {"task": "Where is add defined?"}]
+    trail = [u for u in client.card_updates(search["toolCallId"]) if u.get("content")]
+    grep = text("lsp.log.tool", locale, tool="grep", detail="def add").strip()
+    assert any(grep in c["content"]["text"] for u in trail for c in u["content"]), trail
     words = [text(f"permissions.answer.{k}", locale) for k in ("deny", "once", "session")]
     assert [[o["name"] for o in asked.options] for asked in client.asked] == [words, words]
     plans = client.of_kind("plan")
@@ -78,10 +94,14 @@ async def test_acp_asks_and_bills_in_the_same_words(
 
 def test_a_log_client_hears_no_kesi_notification() -> None:
     """The reference is honest only if the log-only client is one: it announces no KeSi
-    extension (so every line it shows came as `window/logMessage`)."""
+    extension (so every line it shows came as `window/logMessage`). The test preset announces
+    `experimental.kesi: {}`, an empty set of extensions, only so that it hears
+    `kesi/runFinished`, the test's word on how the run ended (issue 30: a client announcing
+    nothing hears no `kesi/*` at all)."""
     from tests.lsp.clients import PRESETS
 
     capabilities = PRESETS["emacs"].capabilities()
     experimental = capabilities.experimental
-    assert not (isinstance(experimental, dict) and "kesi" in experimental)
+    kesi = experimental.get("kesi") if isinstance(experimental, dict) else None
+    assert kesi == {}
     assert types.WINDOW_LOG_MESSAGE  # the channel it reads

@@ -10,7 +10,7 @@ import json
 
 from kesi_lsp.catalog import LOCALES
 from kesi_lsp.core.settings.agent import APPROVAL_MODES, SANDBOX_MODES, AgentSettings
-from kesi_lsp.core.settings.parse import PERMISSIONS_KEY, RULES, parse_settings
+from kesi_lsp.core.settings.parse import MCP_SERVERS_KEY, PERMISSIONS_KEY, RULES, parse_settings
 from tests.vscode.rig import EXTENSION_DIR
 
 MANIFEST = json.loads((EXTENSION_DIR / "package.json").read_text())
@@ -25,9 +25,15 @@ EXPOSED = {rule.key: rule.attr for rule in RULES if rule.key not in KEPT_OUT}
 USER_ONLY = {
     "kesi.sandbox",
     "kesi.commandMemoryLimit",
+    "kesi.sandboxNetwork",
+    "kesi.sandboxNetworkAllow",
+    "kesi.sandboxNetworkDeny",
     "kesi.baseUrl",
     "kesi.approvals",
     "kesi.permissions",
+    "kesi.passEnv",
+    "kesi.auditLog",
+    "kesi.mcpServers",
 }
 
 
@@ -44,7 +50,8 @@ def test_defaults_match_the_server() -> None:
         if key in NO_DEFAULT:
             assert declared["default"] == "" and getattr(defaults, attr) is None
             continue
-        assert declared["default"] == getattr(defaults, attr), key
+        default = getattr(defaults, attr)
+        assert declared["default"] == (list(default) if isinstance(default, tuple) else default)
         assert len(declared.get("markdownDescription", declared.get("description", ""))) > 10
 
 
@@ -72,6 +79,7 @@ def test_client_settings() -> None:
     assert PROPERTIES["kesi.review"]["enum"] == ["refactorPreview", "diffEditor"]
     assert set(PROPERTIES) == {f"kesi.{key}" for key in EXPOSED} | {
         f"kesi.{PERMISSIONS_KEY}",
+        f"kesi.{MCP_SERVERS_KEY}",
         "kesi.serverPath",
         "kesi.review",
         "kesi.trace.server",
@@ -109,6 +117,20 @@ def test_the_permission_rules_setting_is_declared_like_the_server_reads_it() -> 
             assert pattern.replace('"', "") in declared["properties"][kind]["markdownDescription"]
     parsed = parse_settings({"permissions": examples})
     assert parsed.problems == () and len(parsed.settings.permissions.rules) == 7
+
+
+def test_the_mcp_servers_setting_is_declared_like_the_server_reads_it() -> None:
+    """An object of servers, default none, machine-scoped; its example is one the server
+    reads without a complaint."""
+    declared = PROPERTIES["kesi.mcpServers"]
+    assert declared["type"] == "object" and declared["default"] == {}
+    assert AgentSettings().mcp_servers == ()
+    example = {"time": {"command": "uvx", "args": ["mcp-server-time"]}}
+    assert '{"time": {"command": "uvx", "args": ["mcp-server-time"]}}' in declared[
+        "markdownDescription"
+    ].replace("\\", "")
+    parsed = parse_settings({"mcpServers": example})
+    assert parsed.problems == () and parsed.settings.mcp_servers[0].name == "time"
 
 
 def _minimum(caret: str) -> tuple[int, ...]:

@@ -107,6 +107,38 @@ function say(result: unknown): void {
   }
 }
 
+/** `kesi.audit`: the server's lines in a read-only log document beside the editor. */
+function showAudit(result: unknown): void {
+  const lines = serverLines(result);
+  if (!lines) {
+    return;
+  }
+  void vscode.workspace
+    .openTextDocument({ content: lines.join("\n") + "\n", language: "log" })
+    .then((document) => vscode.window.showTextDocument(document, { preview: true }));
+}
+
+/** The title of the run `command` starts, if it starts one. */
+function startingTitle(command: ServerCommand, args: Args, locale: Locale): string | undefined {
+  switch (command) {
+    case "kesi.fixThis":
+    case "kesi.ask":
+      return runTitle(command, args, relativePath, locale);
+    case "kesi.compact":
+      return t("run.title.compact", locale);
+    default:
+      return undefined;
+  }
+}
+
+/** The user's own words for a run (the question asked, or the instruction to a fix), if any. */
+function saidBy(command: ServerCommand, args: Args): string | undefined {
+  const said = command === "kesi.ask" ? args.prompt : args.instruction;
+  return (command === "kesi.ask" || command === "kesi.fixThis") && typeof said === "string"
+    ? said
+    : undefined;
+}
+
 /** Tell the user what the server answered. */
 function present(
   runs: Runs,
@@ -120,9 +152,8 @@ function present(
     case "kesi.ask": {
       const started = asRunStarted(result);
       if (started) {
-        const said = command === "kesi.ask" ? args.prompt : args.instruction;
         const title = runTitle(command, args, relativePath, locale);
-        runs.started(started.runId, title, typeof said === "string" ? said : undefined);
+        runs.started(started.runId, title, saidBy(command, args));
       }
       break;
     }
@@ -146,11 +177,23 @@ function present(
       say(result);
       break;
     }
+    case "kesi.audit":
+      showAudit(result);
+      break;
     case "kesi.reset":
     case "kesi.permissions":
     case "kesi.revoke":
       say(result);
       break;
+    case "kesi.mcp": {
+      // The folder's MCP servers, one pick item per line the server rendered (state, reason,
+      // tools): a list to read, so picking an item does nothing more.
+      const lines = serverLines(result);
+      if (lines) {
+        void vscode.window.showQuickPick(lines, { canPickMany: false, matchOnDetail: true });
+      }
+      break;
+    }
     case "kesi.keep":
     case "kesi.undo":
     case "kesi.undoRun": {
@@ -211,6 +254,11 @@ export function executeCommandMiddleware(
     }
     if (!arg) {
       return undefined;
+    }
+    const title = startingTitle(command, arg, locale);
+    if (title !== undefined) {
+      // the run's first event can come before this request's answer
+      runs.expect(title, saidBy(command, arg));
     }
     let result: unknown;
     try {

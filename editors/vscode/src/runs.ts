@@ -26,8 +26,20 @@ export class Runs implements vscode.Disposable {
     return t("run.title.other", currentLocale());
   }
 
+  /** The title (and the user's words) of a run a command is starting, for events before its id. */
+  private expected: { title: string; prompt?: string } | undefined;
+
+  /** A command that starts a run is being sent: its run's events may come before its answer. */
+  expect(title: string, prompt?: string): void {
+    this.expected = { title, prompt };
+  }
+
   /** A command returned a run id: title it, and bring the panel up (the focus stays put). */
   started(runId: string, title: string, prompt?: string): void {
+    this.expected = undefined;
+    if (this.titles.has(runId)) {
+      return; // its first event came first and titled it already
+    }
     this.titles.set(runId, title);
     this.plan.runStarted(runId);
     this.renderer.runStarted(runId, title);
@@ -39,6 +51,9 @@ export class Runs implements vscode.Disposable {
   onStream(params: unknown): void {
     const event = asStreamEvent(params);
     if (event) {
+      if (this.expected !== undefined && !this.titles.has(event.runId)) {
+        this.started(event.runId, this.expected.title, this.expected.prompt);
+      }
       this.plan.runStarted(event.runId);
       this.renderer.event(event);
       this.panel.transcript.event(event, this.fallback());

@@ -37,6 +37,7 @@ import {
   SAVE_DOCUMENTS,
   SERVER_COMMANDS,
   STREAM,
+  TASKS,
 } from "./core/protocol";
 import { resolveServerPath, type Host } from "./core/serverPath";
 import { asReviewMode, initializationOptions, serverSection } from "./core/settings";
@@ -48,6 +49,7 @@ import { DiffReview } from "./review";
 import type { Runs } from "./runs";
 import { handleSaveDocuments } from "./saveHandler";
 import type { KesiStatusBar } from "./statusBar";
+import { TasksStatus } from "./tasksStatus";
 
 function isExecutable(file: string): boolean {
   try {
@@ -81,6 +83,7 @@ export class KesiServer implements vscode.Disposable {
   private client: LanguageClient | undefined;
   /** The **KeSi Changes** view's data: the server's change sets (design.md §2.9). */
   readonly changes = new ChangesView(() => this.client);
+  readonly tasks = new TasksStatus(() => this.client);
   private placeholders: vscode.Disposable[] = [];
   private stopping = false;
   private whyNotRunning = "";
@@ -198,6 +201,7 @@ export class KesiServer implements vscode.Disposable {
       this.changes.refreshSoon();
     });
     client.onNotification(PLAN, (params: unknown) => this.runs.onPlan(params));
+    client.onNotification(TASKS, (params: unknown) => this.tasks.onChanged(params));
     client.onRequest(DIAGNOSTICS, (params: unknown) => this.diagnostics.answer(client, params));
     client.onRequest(SAVE_DOCUMENTS, (params: unknown) => handleSaveDocuments(params));
     client.onDidChangeState(({ newState }) => {
@@ -205,6 +209,7 @@ export class KesiServer implements vscode.Disposable {
       this.changes.refreshSoon();
       if (newState === State.Stopped) {
         this.runs.serverStopped();
+        this.tasks.serverStopped();
         // A crash restart passes through Stopped; only a client still stopped a moment later
         // (and not stopped by us) has really gone away.
         clearTimeout(this.stopCheck);
@@ -262,6 +267,7 @@ export class KesiServer implements vscode.Disposable {
     void this.stop();
     this.review.dispose();
     this.changes.dispose();
+    this.tasks.dispose();
     this.diagnostics.dispose();
     this.log.dispose();
     this.trace.dispose();

@@ -85,6 +85,7 @@ class ChangeSets:
         self.max_bytes = max_bytes
         self.live_text: Callable[[Path], str | None] = _no_buffer
         self.listeners: list[Listener] = []
+        self.observer: Callable[[Transition], None] | None = None
         self.dropped: dict[str, str] = {}  # run id -> task, of change sets dropped for memory
         self.dropped_seqs: dict[int, str] = {}  # their run numbers -> run id
         self.transitions: list[Transition] = []  # what the model has not been told yet
@@ -143,6 +144,11 @@ class ChangeSets:
 
     def say(self, transition: Transition) -> None:
         self.transitions.append(transition)
+        if self.observer is not None:  # the audit log: what the user kept or undid
+            try:
+                self.observer(transition)
+            except Exception:
+                log.exception("the change-set observer failed")
 
     # --- the editor's typing ---
 

@@ -23,6 +23,7 @@ import anthropic
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.history import block_type, text_param, with_cache_breakpoint
 from kesi_lsp.core.trim.calls import estimate_tokens, result_text
+from kesi_lsp.core.untrusted import marked_history
 
 if TYPE_CHECKING:
     from anthropic.types import Message, MessageParam
@@ -80,6 +81,7 @@ def summary_params(
 ) -> dict[str, Any]:
     """The summarising request built from the loop's request `base` and the part to summarise
     (which ends with a user message)."""
+    summarised = marked_history(summarised, locale)  # as the loop sends them: one cached prefix
     messages = _clipped(summarised, locale) if clip else [copy.copy(m) for m in summarised]
     last = messages[-1]
     content = last["content"]

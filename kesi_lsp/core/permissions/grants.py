@@ -8,19 +8,23 @@ revoke isn't a real grant list". The grants themselves are session state (`Sessi
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.session import Session
+from kesi_lsp.core.settings.agent import AgentSettings
 
 
 @dataclass(frozen=True)
 class GrantsView:
     """What `kesi.permissions` returns: granted commands, and files as POSIX paths relative to
-    the workspace (absolute when a file is somehow outside it), both sorted."""
+    the workspace (absolute when a file is somehow outside it), and hosts sandboxed commands
+    may reach (`core.network`), all sorted."""
 
     commands: list[str]
     files: list[str]
+    hosts: list[str] = field(default_factory=list)
+    tools: list[str] = field(default_factory=list)
 
 
 def describe_grants(session: Session) -> GrantsView:
@@ -31,7 +35,12 @@ def describe_grants(session: Session) -> GrantsView:
             files.append(path.relative_to(session.root).as_posix())
         except ValueError:
             files.append(path.as_posix())
-    return GrantsView(commands=sorted(session.grants.commands), files=sorted(files))
+    return GrantsView(
+        commands=sorted(session.grants.commands),
+        files=sorted(files),
+        hosts=sorted(session.grants.hosts),
+        tools=sorted(f"mcp:{t}" for t in session.grants.tools),
+    )
 
 
 def revoke(session: Session) -> None:
@@ -40,15 +49,37 @@ def revoke(session: Session) -> None:
 
 
 def grants_lines(view: GrantsView, locale: Locale) -> list[str]:
-    """The two `/permissions` lines: allowed commands, allowed files, or "(none)"."""
+    """The two `/permissions` lines: allowed commands, allowed files, or "(none)"; and a
+    third for MCP tools allowed for the session, when there are any."""
     separator = text("common.list_sep", locale)
     none = text("common.none", locale)
     commands = separator.join(view.commands) or none
     files = separator.join(view.files) or none
-    return [
+    lines = [
         text("permissions.granted_commands", locale, items=commands),
         text("permissions.granted_files", locale, items=files),
     ]
+    if view.hosts:  # without any, the listing stays the seed's own two lines
+        lines.append(text("network.granted_hosts", locale, items=separator.join(view.hosts)))
+    if view.tools:
+        lines.append(text("permissions.granted_tools", locale, items=separator.join(view.tools)))
+    return lines
+
+
+def network_rules_line(settings: AgentSettings) -> str | None:
+    """The line of the network's settings (mode, allowed and denied hosts), when any is set
+    away from the default (`ask`, both lists empty)."""
+    if settings.sandbox_network == "ask" and not settings.network_allow + settings.network_deny:
+        return None
+    locale = settings.locale
+    separator, none = text("common.list_sep", locale), text("common.none", locale)
+    return text(
+        "network.rules",
+        locale,
+        mode=settings.sandbox_network,
+        allow=separator.join(settings.network_allow) or none,
+        deny=separator.join(settings.network_deny) or none,
+    )
 
 
 def revoked_line(locale: Locale) -> str:

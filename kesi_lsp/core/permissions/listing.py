@@ -14,7 +14,7 @@ __all__ = ["describe_rule", "rule_fields", "rules_line"]
 
 def rule_fields(rule: Rule, locale: Locale) -> dict[str, str]:
     """How a rule is named to the user: its pattern as written and its source, in words."""
-    pattern = f"edit:{rule.pattern}" if rule.target == "edit" else rule.pattern
+    pattern = f"{rule.target}:{rule.pattern}" if rule.target != "command" else rule.pattern
     return {"pattern": pattern, "source": text(f"permissions.source.{rule.source}", locale)}
 
 

@@ -83,6 +83,8 @@ class CommandVerdict:
     kind: VerdictKind
     reason: str
     command: str | None = None
+    by: Literal["classifier", "red_line", "rule"] = "classifier"
+    """Who judged: the classifier, the red line, or one of the user's rules (the audit log)."""
 
 
 def classify(
@@ -110,7 +112,7 @@ def classify(
     denial = red_line(script, places)
     if denial is not None:
         fields = {"command": denial.command} if denial.command else {}
-        return CommandVerdict("deny", text(denial.key, locale, **fields))
+        return CommandVerdict("deny", text(denial.key, locale, **fields), by="red_line")
     if any(_invisible(char) for char in command):
         return ask("permissions.reason.invisible")
     if not script.commands:

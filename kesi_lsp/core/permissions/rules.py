@@ -86,13 +86,14 @@ def apply_rules(
                     if kind == "deny"
                     else "permissions.reason.rule_asks"
                 )
-                return CommandVerdict(kind, text(key, locale, **rule_fields(rule, locale)))
+                reason = text(key, locale, **rule_fields(rule, locale))
+                return CommandVerdict(kind, reason, by="rule")
     if verdict.kind == "allow":
         return verdict
     allowed = _allowed_by_rules(script, root, home, rules, locale, secrets_masked)
     if allowed is not None:
         reason = text("permissions.reason.rule_allows", locale, **rule_fields(allowed, locale))
-        return CommandVerdict("allow", reason)
+        return CommandVerdict("allow", reason, by="rule")
     return verdict
 
 
@@ -152,3 +153,37 @@ def edit_decision(rules: PermissionRules, relative: str) -> Rule | None:
             if rule.matches(relative):
                 return rule
     return None
+
+
+COMMAND_KEYS: Final = ("command", "cmd", "script", "shell")
+
+
+def tool_decision(rules: PermissionRules, subject: str) -> Rule | None:
+    """The rule that decides an MCP call of `subject` (`server:tool`): deny beats ask beats
+    allow, whatever the order they were written in; None when no rule names it."""
+    for kind in RULE_KINDS:
+        rule = next((r for r in rules.of(kind, "mcp") if r.matches(subject)), None)
+        if rule is not None:
+            return rule
+    return None
+
+
+def command_texts(arguments: object, depth: int = 0) -> list[str]:
+    """The texts among an MCP call's arguments that a server may hand to a shell: values of
+    keys that name a command, a script or a shell, at any depth (a list of words is joined)."""
+    found: list[str] = []
+    if depth > 5:
+        return found
+    if isinstance(arguments, dict):
+        for key, value in arguments.items():
+            named = any(word in str(key).lower() for word in COMMAND_KEYS)
+            if named and isinstance(value, str):
+                found.append(value)
+            elif named and isinstance(value, list) and all(isinstance(v, str) for v in value):
+                found.append(shlex.join(value))
+            else:
+                found += command_texts(value, depth + 1)
+    elif isinstance(arguments, list):
+        for item in arguments:
+            found += command_texts(item, depth + 1)
+    return found

@@ -11,7 +11,7 @@ where one of its anchors starts (`bench/redaction.py` measures it per 100 KB of 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from functools import lru_cache
 
 from kesi_lsp.catalog import Locale, text
@@ -94,9 +94,11 @@ def _replace(content: str, spans: list[tuple[int, int, str]]) -> str:
     return "".join(pieces)
 
 
-def secret_values(environ: Mapping[str, str]) -> dict[str, str]:
-    """The credential variables of `environ` (the names the sandbox scrubs) with their values."""
-    return {name: value for name, value in environ.items() if is_sensitive(name)}
+def secret_values(environ: Mapping[str, str], named: Collection[str] = ()) -> dict[str, str]:
+    """The credential variables of `environ` (those the sandbox scrubs, and the `named` ones:
+    what the user passes through with `passEnv` is theirs to use, never the model's to read),
+    with their values."""
+    return {n: v for n, v in environ.items() if n in named or is_sensitive(n, v)}
 
 
 @lru_cache(maxsize=16)
@@ -104,11 +106,16 @@ def _cached(items: tuple[tuple[str, str], ...], locale: Locale) -> Redactor:
     return Redactor(dict(items), locale)
 
 
-def redactor_for(environ: Mapping[str, str], locale: Locale) -> Redactor:
-    """The redactor of a host environment: built once per environment and locale."""
-    return _cached(tuple(sorted(secret_values(environ).items())), locale)
+def redactor_for(
+    environ: Mapping[str, str], locale: Locale, named: Collection[str] = ()
+) -> Redactor:
+    """The redactor of a host environment (and the user's `named` variables): built once per
+    environment, names and locale."""
+    return _cached(tuple(sorted(secret_values(environ, named).items())), locale)
 
 
-def redact(content: str, environ: Mapping[str, str], locale: Locale) -> str:
+def redact(
+    content: str, environ: Mapping[str, str], locale: Locale, named: Collection[str] = ()
+) -> str:
     """`content` with the secrets of `environ` and every known token shape replaced."""
-    return redactor_for(environ, locale)(content)
+    return redactor_for(environ, locale, named)(content)

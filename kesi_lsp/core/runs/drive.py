@@ -22,10 +22,12 @@ from typing import TYPE_CHECKING, Protocol
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.approval import Approver
+from kesi_lsp.core.audit import AuditLog, AuditTrail, audit_directory
 from kesi_lsp.core.cost.meter import Usage
 from kesi_lsp.core.diagnostics.editor import EditorProblems
 from kesi_lsp.core.errors import SandboxUnavailableError
 from kesi_lsp.core.events import Event, Notice, RunFinished
+from kesi_lsp.core.mcp.hub import McpHandle, McpHub
 from kesi_lsp.core.runs.agent import AgentRunner, CoreAgent
 from kesi_lsp.core.runs.loading import Busy, never_busy
 from kesi_lsp.core.runs.registry import Run
@@ -101,8 +103,11 @@ class Runtime:
         self.runner: AgentRunner = runner or self.agent
         self.compaction: AgentRunner = compaction or self.agent.compact
         self.sandboxes = Sandboxes(environ)
+        directory = audit_directory(environ)
+        self.audit = AuditLog(directory) if directory is not None else None
         self.told_edits_accepted: set[Path] = set()
         self.told_workspace: set[Path] = set()
+        self.mcp = McpHub()
 
     async def prepare(
         self, folders: Sequence[tuple[Path, AgentSettings]], busy: Busy = never_busy
@@ -110,9 +115,17 @@ class Runtime:
         """Get ready for the first run of each folder, in the background of a front end that
         has just connected: let the agent load itself and its model client
         (`CoreAgent.prepare`, stepping aside while `busy()`; a stand-in runner has nothing to
-        load), then choose the sandboxes (a bwrap probe each). A failure here is only logged:
+        load), then choose the sandboxes (a bwrap probe each); the folders' MCP servers are
+        started before all that, in the background (`core.mcp.hub`). A failure here is only logged:
         the run that needs the part tries again and says why.
         """
+        for root, settings in folders:  # MCP servers first: they start in the background
+            if not settings.mcp_servers:
+                continue
+            try:
+                await self.start_mcp(str(root), root, settings)
+            except SandboxUnavailableError as exc:
+                log.info("no sandbox for %s, so no MCP servers yet: %s", root, exc)
         if self.runner is self.agent and folders:
             await self.agent.prepare(folders[0][1], self.environ, busy)
         for root, settings in folders:
@@ -121,9 +134,30 @@ class Runtime:
             except SandboxUnavailableError as exc:
                 log.info("no sandbox for %s yet: %s", root, exc)
 
+    async def start_mcp(self, key: str, root: Path, settings: AgentSettings) -> None:
+        """Start the MCP servers of `settings` for `key` in the background (`core.mcp.hub`),
+        in `root`'s sandbox (chosen, not taken: the first run still announces it, Day 15)."""
+        sandbox = await self.sandboxes.choose(root, settings)
+        self.mcp.ensure(key, settings.mcp_servers, root, sandbox, self.environ, settings.locale)
+
+    async def prepare_agent(self, settings: AgentSettings) -> None:
+        """Load the agent and its model client for `settings` now, before any folder is known
+        (ACP's `initialize`: its sessions name their folders later). Only logged on failure,
+        as `prepare`."""
+        if self.runner is not self.agent:
+            return
+        try:
+            await self.agent.prepare(settings, self.environ)
+        except Exception as exc:  # the run that needs it tries again and says why
+            log.warning("could not prepare the agent: %s", exc)
+
     async def aclose(self) -> None:
-        """The front end is going away: let the agent release what it kept."""
+        """The front end is going away: let the agent release what it kept, stop the MCP
+        servers, and let the audit log's last records reach the disk."""
+        if self.audit is not None:
+            await asyncio.to_thread(self.audit.flush)
         await self.agent.aclose()
+        await self.mcp.aclose()
 
 
 def _cancelled(run: Run) -> RunFinished:
@@ -147,17 +181,37 @@ async def drive(run: Run, runtime: Runtime, frontend: RunFrontend) -> RunFinishe
         _announce_sandbox(run, runtime, frontend, sandbox)
     _announce_approvals(run, runtime, frontend)
     ctx = _context(run, runtime, frontend, sandbox)
+    ctx.mcp = _mcp(run, runtime, sandbox)
 
     async def agent(ctx: ToolContext, prompt: str) -> RunFinished:
         await frontend.prepare()  # inside the agent's task, so a cancel here is a cancelled run
         return await (run.runner or runtime.runner)(ctx, prompt)
 
-    return _finish(frontend, await _run_agent(agent, ctx, run))
+    finished = await _run_agent(agent, ctx, run)
+    if finished.status == "cancelled":
+        _tasks_left(run, frontend)
+    return _finish(frontend, finished)
+
+
+def _tasks_left(run: Run, frontend: RunFrontend) -> None:
+    """A cancel stops the run, not its background tasks (they are the user's now): say which
+    still run and how this editor stops them."""
+    running = run.session.tasks.views()
+    if not any(view.state == "running" for view in running):
+        return
+    from kesi_lsp.core.background.words import listing
+
+    settings = run.session.settings
+    locale = settings.locale
+    how = text(f"background.how.{settings.editor}", locale)
+    alive = listing([view for view in running if view.state == "running"], locale)
+    frontend.emit(Notice("info", text("background.cancelled", locale, tasks=alive, how=how)))
 
 
 def _context(run: Run, runtime: Runtime, frontend: RunFrontend, sandbox: Sandbox) -> ToolContext:
     """The run's tools, its permission gate and its recorders. Imported here: they are half of
     KeSi's own import time, and a server being started does not need them yet (benchmark 4)."""
+    from kesi_lsp.core.network.access import NetworkAccess
     from kesi_lsp.core.permissions import PermissionGate, home_from
     from kesi_lsp.core.sandbox.selection import describe, masks_secrets
     from kesi_lsp.core.tools.context import ToolContext
@@ -176,7 +230,32 @@ def _context(run: Run, runtime: Runtime, frontend: RunFrontend, sandbox: Sandbox
         emit=frontend.emit,
         changes=_run_changes(run),
         problems=_problems(frontend, run.session.settings.locale),
+        audit=_audit_trail(run, runtime),
+        network=NetworkAccess.for_environment(runtime.environ),
     )
+
+
+def _audit_trail(run: Run, runtime: Runtime) -> AuditTrail | None:
+    """The run's records in the folder's audit log; later keeps and undos of its changes too."""
+    settings = run.session.settings
+    log_ = runtime.audit
+    if log_ is None or not settings.audit_log or log_.inside(run.root):
+        return None
+    from kesi_lsp.core.redaction import redactor_for
+
+    redact = redactor_for(runtime.environ, settings.locale, settings.pass_env)
+    trail = AuditTrail(log_, run.root, run.id, redact)
+    run.session.changes.observer = trail.transition
+    return trail
+
+
+def _mcp(run: Run, runtime: Runtime, sandbox: Sandbox) -> McpHandle | None:
+    """The session's MCP servers, started now if the preparation did not, restarted if the
+    setting changed (never waited for)."""
+    settings = run.session.settings
+    key = run.session.mcp_group_key
+    configs = settings.mcp_servers
+    return runtime.mcp.ensure(key, configs, run.root, sandbox, runtime.environ, settings.locale)
 
 
 def _run_changes(run: Run) -> RunChanges | None:

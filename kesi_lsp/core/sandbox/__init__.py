@@ -18,11 +18,22 @@ from pathlib import Path
 from typing import Literal, Protocol
 
 from kesi_lsp.core.sandbox.children import tied
+from kesi_lsp.core.sandbox.netns import SharedNetwork
 from kesi_lsp.core.sandbox.toolchain import command_environment
 
 SandboxKind = Literal["bubblewrap", "seatbelt", "none"]
 OffReason = Literal["setting", "unavailable"]
 SHELL_PATH = "/bin/sh"
+
+
+@dataclass(frozen=True)
+class NetworkBridge:
+    """How one command reaches KeSi's network proxy (`core.network`): its UNIX socket
+    (`socket_path`, bound into a bubblewrap sandbox) or its loopback `port` (Seatbelt, whose
+    profile then allows that one port). Passed to `argv` only when the proxy is on."""
+
+    socket_path: str = ""
+    port: int = 0
 
 
 class Sandbox(Protocol):
@@ -31,9 +42,19 @@ class Sandbox(Protocol):
     @property
     def kind(self) -> SandboxKind: ...
 
-    def argv(self, command: str, root: Path) -> list[str]:
+    def argv(
+        self,
+        command: str,
+        root: Path,
+        network: NetworkBridge | None = None,
+        shared: SharedNetwork | None = None,
+    ) -> list[str]:
         """Return the argv that runs `command` through `/bin/sh -c` with `root` as workspace,
-        under a watcher of the server's lifeline (`children.py`)."""
+        under a watcher of the server's lifeline (`children.py`); `network`, when the proxy is
+        on, is this command's way to it (only confining sandboxes are given one); `shared`,
+        once the session runs a background task, is the session's network namespace that its
+        commands share (`netns.py`: its descriptors are then passed to the child; only
+        namespace sandboxes use it)."""
         ...
 
     def environment(self, base: Mapping[str, str], root: Path) -> dict[str, str]:
@@ -57,8 +78,14 @@ class NoSandbox:
     def kind(self) -> SandboxKind:
         return "none"
 
-    def argv(self, command: str, root: Path) -> list[str]:
-        return tied([SHELL_PATH, "-c", command])
+    def argv(
+        self,
+        command: str,
+        root: Path,
+        network: NetworkBridge | None = None,
+        shared: SharedNetwork | None = None,
+    ) -> list[str]:
+        return tied([SHELL_PATH, "-c", command])  # the host's own network: nothing to share
 
     def environment(self, base: Mapping[str, str], root: Path) -> dict[str, str]:
         return command_environment(base, root)

@@ -11,7 +11,12 @@ it is stricter than the seed's Seatbelt profile where Linux makes that easy:
   host keys) are masked too, which matters when the editor runs as root.
 - Writes go only to the workspace and to private, size-limited tmpfs folders (`/tmp`,
   `/var/tmp`, `/dev/shm`, home) that vanish with the command. The rest is read-only.
-- No network: a new network namespace with only a loopback of its own. A UNIX socket file in
+- No network: a new network namespace with only a loopback of its own. With the network proxy
+  on (`sandboxNetwork`, `core/network`), the proxy's UNIX socket for this command is bound in
+  at `/run/kesi/proxy.sock` and a small forwarder (`network/forwarder.py`, run by the server's
+  own interpreter, mounted read-only) listens on the namespace's loopback and leads there; it
+  sets the proxy variables and starts the command. The socket is outside the workspace, so the
+  masks below never cover it. A UNIX socket file in
   the workspace would still reach the host service listening on it (a database, a docker or
   git fsmonitor daemon), so the guard masks every socket it finds there when the command starts;
   sockets the command creates itself work.
@@ -47,9 +52,11 @@ from pathlib import Path
 from typing import Final
 
 from kesi_lsp.catalog import Locale, text
-from kesi_lsp.core.sandbox import SHELL_PATH, SandboxKind
+from kesi_lsp.core.network import forwarder as forwarder_module
+from kesi_lsp.core.sandbox import SHELL_PATH, NetworkBridge, SandboxKind
 from kesi_lsp.core.sandbox import guard as guard_module
 from kesi_lsp.core.sandbox.env import home_from
+from kesi_lsp.core.sandbox.netns import SharedNetwork
 from kesi_lsp.core.sandbox.toolchain import command_environment, readable_folders
 from kesi_lsp.core.sandbox.zones import READONLY_NAMES, SECRET_NAMES, SECRET_PREFIXES
 
@@ -73,6 +80,9 @@ PRIVATE_TMP: Final = ("/tmp", "/var/tmp", "/dev/shm")
 GUARD_PATH: Final = str(Path(guard_module.__file__).resolve())
 SANDBOX_TMPDIR: Final = "/tmp"
 PRLIMIT: Final = "/usr/bin/prlimit"
+FORWARDER_PATH: Final = str(Path(forwarder_module.__file__).resolve())
+INSIDE_FORWARDER: Final = "/run/kesi/forwarder.py"
+INSIDE_SOCKET: Final = "/run/kesi/proxy.sock"
 
 
 def gib(value: int) -> str:
@@ -151,8 +161,18 @@ class BubblewrapSandbox:
     def kind(self) -> SandboxKind:
         return "bubblewrap"
 
-    def argv(self, command: str, root: Path) -> list[str]:
-        spec = self.spec(command, root)
+    def argv(
+        self,
+        command: str,
+        root: Path,
+        network: NetworkBridge | None = None,
+        shared: SharedNetwork | None = None,
+    ) -> list[str]:
+        spec = self.spec(command, root, network)
+        if shared is not None and not shared.closed:
+            spec["shared_net"] = shared.spec()
+            bwrap = list(spec["bwrap"])  # type: ignore[call-overload]
+            spec["bwrap"] = [*bwrap[:2], "--share-net", *bwrap[2:]]
         return [self.python, "-I", "-S", self.guard, json.dumps(spec, ensure_ascii=False)]
 
     def environment(self, base: Mapping[str, str], root: Path) -> dict[str, str]:
@@ -161,13 +181,28 @@ class BubblewrapSandbox:
         env["HOME"] = str(self.home)
         return env
 
-    def spec(self, command: str, root: Path) -> dict[str, object]:
+    def spec(
+        self, command: str, root: Path, network: NetworkBridge | None = None
+    ) -> dict[str, object]:
         """What the guard needs for one command (see `guard.Spec`)."""
         root = root.resolve()
         limits = self.limits
+        bwrap = [self.program, *self.static_args(root)]
+        inner = self.inner_argv()
+        if network is not None and network.socket_path:
+            bwrap += self.network_args(network)
+            inner = [
+                self.inside_python(),
+                "-I",
+                "-S",
+                INSIDE_FORWARDER,
+                INSIDE_SOCKET,
+                "--",
+                *inner,
+            ]
         return {
-            "bwrap": [self.program, *self.static_args(root)],
-            "inner": self.inner_argv(),
+            "bwrap": bwrap,
+            "inner": inner,
             "command": command,
             "root": str(root),
             "secret_names": list(SECRET_NAMES),
@@ -212,6 +247,23 @@ class BubblewrapSandbox:
         if Path(PRLIMIT).is_file():
             return [PRLIMIT, f"--nproc={self.limits.max_processes}", "--", *shell]
         return shell
+
+    def inside_python(self) -> str:
+        """The interpreter that runs the forwarder inside: the server's own, by its real path
+        (a virtualenv's `python` is a link to it)."""
+        return os.path.realpath(self.python)
+
+    def network_args(self, network: NetworkBridge) -> list[str]:
+        """Mounts for the way out: the forwarder, the interpreter's installation (read-only,
+        when not a system folder already) and this command's proxy socket."""
+        args = ["--ro-bind", FORWARDER_PATH, INSIDE_FORWARDER]
+        prefix = Path(self.inside_python()).parent.parent
+        if not any(prefix.is_relative_to(p) for p in SYSTEM_PATHS):
+            args += ["--ro-bind", str(prefix), str(prefix)]
+        base = Path(sys.base_prefix).resolve()
+        if base != prefix and not any(base.is_relative_to(p) for p in SYSTEM_PATHS):
+            args += ["--ro-bind", str(base), str(base)]
+        return [*args, "--bind", network.socket_path, INSIDE_SOCKET]
 
     def probe_args(self, root: Path) -> list[str]:
         """A complete argv that starts and ends an empty sandbox (for `select_sandbox`)."""

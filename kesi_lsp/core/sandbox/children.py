@@ -104,20 +104,22 @@ async def start(
     env: Mapping[str, str] | None = None,
     cwd: str | Path | None = None,
     watches_itself: bool = False,
+    extra_fds: Sequence[int] = (),
     **kwargs: Any,
 ) -> asyncio.subprocess.Process:
     """Start `argv` in its own process group, tied to the server (asyncio's streams in
     `kwargs`). `watches_itself` says that `argv` already runs a watcher of the lifeline (a
     sandbox's argv: the guard, or a tethered shell), so it is not tethered again.
 
-    The child's pid is its process group's: kill that group to stop it all.
+    The child's pid is its process group's: kill that group to stop it all. `extra_fds` are
+    passed on too (the session's shared network namespace, `netns.py`).
     """
     full = list(argv) if watches_itself else tied([program_path(argv[0], env, cwd), *argv[1:]])
     return await asyncio.create_subprocess_exec(
         *full,
         env=environment(env),
         cwd=cwd,
-        pass_fds=(lifeline(),),
+        pass_fds=(lifeline(), *extra_fds),
         start_new_session=True,
         **kwargs,
     )

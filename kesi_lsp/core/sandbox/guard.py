@@ -22,6 +22,9 @@ sandbox, where the command cannot reach it. It does five things bwrap cannot do 
 4. Cap the disk. `RLIMIT_FSIZE` stops any single file at the limit (the writer dies of SIGXFSZ:
    exit status 153, reported in words); the guard also stops the command when the workspace's
    filesystem loses more than the budget or runs low. Temp folders are size-limited tmpfs.
+6. Join the session's shared network namespace when the session runs background tasks
+   (`netns.py`), so a task's server and a later command meet on 127.0.0.1; bwrap then keeps
+   that namespace (`--share-net`) and unshares everything else.
 5. Leave nothing behind. bwrap runs with `--die-with-parent` in its own PID namespace, so when
    the guard dies (the tool's SIGTERM, SIGKILL or a closed editor) every process of the command
    dies with it; the guard removes its mask kit and cgroup on the way out. The guard itself
@@ -36,6 +39,7 @@ SPEC is one JSON argument built by `bubblewrap.py`.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import json
 import os
 import resource
@@ -62,6 +66,8 @@ POLL_SECONDS: Final = 0.05
 EXIT_REFUSED: Final = 126
 EXIT_STOPPED: Final = 137  # 128 + SIGKILL: what a shell reports for a killed command
 EXIT_FILE_TOO_BIG: Final = 128 + signal.SIGXFSZ
+CLONE_NEWUSER: Final = 0x10000000
+CLONE_NEWNET: Final = 0x40000000
 
 
 @dataclass(frozen=True)
@@ -85,6 +91,8 @@ class Spec:
     max_memory_bytes: int
     use_cgroup: bool
     messages: dict[str, str]
+    shared_net: dict[str, int] | None = None
+    """The session's shared namespaces (`netns.py`): descriptors to join before bwrap runs."""
 
     @classmethod
     def from_json(cls, raw: str) -> Spec:
@@ -158,6 +166,13 @@ class Supervisor:
             self.stop("server")  # it died while the masks were computed: start nothing
         if self.stopped_for is None:  # a signal may have come first
             self.proc = subprocess.Popen(argv, preexec_fn=self._enter_limits)
+            stopped_for = self._stopped_for()  # (a signal handler may have set it meanwhile)
+            if stopped_for is not None:  # or during the start, before `proc` was set
+                self.stop(stopped_for)
+
+    def _stopped_for(self) -> str | None:
+        """Why it was stopped, read afresh: signal handlers set it between statements."""
+        return self.stopped_for
 
     def watch(self) -> int:
         if self.proc is None:
@@ -196,6 +211,8 @@ class Supervisor:
         memory = self.spec.max_memory_bytes
         if memory > 0 and not self.cgroup.limits_memory:
             resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+        if self.spec.shared_net is not None:  # last: the cgroup is joined with our own rights
+            join_network(self.spec.shared_net)
 
     def close(self) -> None:
         if self.cgroup is not None:
@@ -216,6 +233,18 @@ class Supervisor:
         used = start_free - now
         low = now < self.spec.min_free_bytes <= start_free
         return used > self.spec.disk_budget_bytes or low
+
+
+def join_network(network: dict[str, int]) -> None:
+    """Enter the session's shared network namespace (`netns.py`): its user namespace first
+    (whose owner we are, so we hold every capability there), then the network namespace it
+    owns. Runs in bwrap's process before exec; an error there fails the start, never runs
+    the command in a network it was not meant for."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    for key, kind in (("user_fd", CLONE_NEWUSER), ("net_fd", CLONE_NEWNET)):
+        if libc.setns(network[key], kind) != 0:
+            error = ctypes.get_errno()
+            raise OSError(error, os.strerror(error))
 
 
 def _pidfd(pid: int) -> int | None:

@@ -16,7 +16,8 @@ must not break or rewrite the profile. The profile starts from `(allow default)`
   bracket pair (`[eE][nN][vV]`); the patterns are fixed text built from our own lists, while
   paths still come in only as parameters;
 - writes: only the workspace, the temp folder, `/private/var/folders` and `/dev`;
-- no network at all.
+- no network at all; with the network proxy on (`core/network`), outbound connections to the
+  proxy's one loopback port only, and the proxy variables point there (`/usr/bin/env`).
 
 This module only builds the argv; it cannot be exercised on Linux, where its tests check the
 profile's text and the parameters.
@@ -29,8 +30,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kesi_lsp.core.sandbox import SHELL_PATH, SandboxKind
+from kesi_lsp.core.network.forwarder import proxy_environment
+from kesi_lsp.core.sandbox import SHELL_PATH, NetworkBridge, SandboxKind
 from kesi_lsp.core.sandbox.children import tied
+from kesi_lsp.core.sandbox.netns import SharedNetwork
 from kesi_lsp.core.sandbox.toolchain import command_environment, readable_folders
 from kesi_lsp.core.sandbox.zones import READONLY_NAMES, SECRET_NAMES, SECRET_PREFIXES
 
@@ -60,8 +63,16 @@ def _under_base(pattern: str) -> str:
     )
 
 
-def profile(toolchains: int) -> str:
-    """The profile text; `toolchains` says how many TOOLCHAIN_i parameters follow."""
+ENV_PROGRAM = "/usr/bin/env"
+
+
+def profile(toolchains: int, proxy_port: int = 0) -> str:
+    """The profile text; `toolchains` says how many TOOLCHAIN_i parameters follow;
+    `proxy_port`, when not 0, is the one loopback port commands may connect to (the proxy's;
+    a number we chose, so it is part of the text, unlike paths)."""
+    network = ["(deny network*)"]
+    if proxy_port:
+        network.append(f'(allow network-outbound (remote tcp "localhost:{int(proxy_port)}"))')
     toolchain_rules = " ".join(f'(subpath (param "TOOLCHAIN_{i}"))' for i in range(toolchains))
     return "\n".join(
         [
@@ -76,7 +87,7 @@ def profile(toolchains: int) -> str:
             '(allow file-write* (subpath (param "BASE_DIR")) (subpath (param "TMP_DIR")) '
             '(subpath "/private/var/folders") (subpath "/dev"))',
             f"(deny file-write* {_under_base(READONLY_PATTERN)})",
-            "(deny network*)",
+            *network,
         ]
     )
 
@@ -106,12 +117,22 @@ class SeatbeltSandbox:
         params += [(f"TOOLCHAIN_{i}", str(path)) for i, path in enumerate(toolchains)]
         return params
 
-    def argv(self, command: str, root: Path) -> list[str]:
+    def argv(
+        self,
+        command: str,
+        root: Path,
+        network: NetworkBridge | None = None,
+        shared: SharedNetwork | None = None,
+    ) -> list[str]:
         params = self.parameters(root)
         toolchains = sum(name.startswith("TOOLCHAIN_") for name, _ in params)
         definitions = [item for name, value in params for item in ("-D", f"{name}={value}")]
         shell = [SHELL_PATH, "-c", command]
-        return tied([self.program, *definitions, "-p", profile(toolchains), *shell])
+        port = network.port if network is not None else 0
+        if port:
+            variables = proxy_environment({}, port)
+            shell = [ENV_PROGRAM, *(f"{k}={v}" for k, v in variables.items()), *shell]
+        return tied([self.program, *definitions, "-p", profile(toolchains, port), *shell])
 
     def environment(self, base: Mapping[str, str], root: Path) -> dict[str, str]:
         return command_environment(base, root)

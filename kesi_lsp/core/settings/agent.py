@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from kesi_lsp.catalog import Editor, Locale
+from kesi_lsp.core.settings.mcp_servers import ServerConfig
+from kesi_lsp.core.settings.network import NetworkMode
 from kesi_lsp.core.settings.permission_rules import PermissionRules
 
 SandboxMode = Literal["auto", "bubblewrap", "seatbelt", "off"]
@@ -45,6 +47,21 @@ class AgentSettings:
     and glob, as rg leaves it out of grep (`kesi_lsp.core.tools.gitignore`).
     `command_memory_limit` is the memory (MiB) a sandboxed command may use, 0 for no limit
     (`core.sandbox.bubblewrap.Limits`).
+    `pass_env` names host variables that shell commands get although they look like
+    credentials (`core.sandbox.env`), from user-level settings only; their values are still
+    redacted from what a command prints.
+    `audit_log` records commands, edits, MCP calls and network grants in the folder's audit
+    log (`core.audit`), from user-level settings only.
+    `mcp_servers` are the MCP servers of the `mcpServers` setting (`settings.mcp_servers`),
+    from user-level settings only, like `permissions`: a folder must not start programs.
+    `task_timeout` is how long a background task may run before it is stopped (seconds,
+    `kesi_lsp.core.background`).
+    `run_end_message` shows one message when a run ends (status, verdict, bill) in clients
+    that do not stream the run themselves (lsp-mode, Vim, Neovim without KeSi's plugin).
+    `sandbox_network` is the sandboxed commands' network (`core.network`): `off` (none), `ask`
+    (a proxy with the allow-list; a refused host is named and the user asked), `allowList`
+    (refused without asking); `network_allow` / `network_deny` are its host patterns
+    (`settings.network`), from user-level settings only, like `permissions`.
     `editor` is not a user setting: the front end says which editor it serves, so a sentence
     that sends the user to the seed's `/reset` names that editor's own command.
     """
@@ -54,8 +71,12 @@ class AgentSettings:
     max_turns: int = 20
     max_tool_failures: int = 3
     command_timeout: float = 120.0
+    task_timeout: float = 1800.0
     sandbox: SandboxMode = "auto"
     command_memory_limit: int = 4096
+    sandbox_network: NetworkMode = "ask"
+    network_allow: tuple[str, ...] = ()
+    network_deny: tuple[str, ...] = ()
     approvals: ApprovalMode = "ask"
     prompt_caching: bool = True
     context_trimming: bool = True
@@ -67,7 +88,11 @@ class AgentSettings:
     locale: Locale = "en"
     editor: Editor = "lsp"
     change_sets: bool = True
+    run_end_message: bool = True
     max_message_megabytes: int = 64
     api_key: str | None = None
     base_url: str | None = None
     permissions: PermissionRules = field(default_factory=PermissionRules)
+    pass_env: tuple[str, ...] = ()
+    audit_log: bool = True
+    mcp_servers: tuple[ServerConfig, ...] = ()

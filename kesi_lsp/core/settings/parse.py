@@ -19,6 +19,8 @@ from typing import Final, Literal
 
 from kesi_lsp.catalog import Editor, Locale, is_locale, text
 from kesi_lsp.core.settings.agent import APPROVAL_MODES, SANDBOX_MODES, AgentSettings
+from kesi_lsp.core.settings.mcp_servers import ServerProblem, parse_servers
+from kesi_lsp.core.settings.network import NETWORK_MODES, parse_patterns, split_patterns
 from kesi_lsp.core.settings.permission_rules import parse_rules
 
 log = logging.getLogger(__name__)
@@ -28,7 +30,8 @@ DEFAULTS: Final = AgentSettings()
 ENV_PREFIX: Final = "KESI_"
 
 Check = Callable[[object], bool]
-Kind = Literal["text", "int", "number", "bool"]
+Kind = Literal["text", "int", "number", "bool", "hosts", "names"]
+_NAME: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _is_int(low: int, high: int) -> Check:
@@ -49,6 +52,11 @@ def _is_url(v: object) -> bool:
 
 def _is_bool(v: object) -> bool:
     return isinstance(v, bool)
+
+
+def _is_names(v: object) -> bool:
+    """A list of environment variable names (`passEnv`)."""
+    return isinstance(v, list | tuple) and all(isinstance(n, str) and _NAME.fullmatch(n) for n in v)
 
 
 @dataclass(frozen=True)
@@ -91,6 +99,13 @@ RULES: Final = (
         "settings.expect.timeout",
         "number",
     ),
+    SettingRule(
+        "taskTimeout",
+        "task_timeout",
+        _is_number(0, 86_400),
+        "settings.expect.task_timeout",
+        "number",
+    ),
     SettingRule("sandbox", "sandbox", lambda v: v in SANDBOX_MODES, "settings.expect.sandbox"),
     SettingRule(
         "commandMemoryLimit",
@@ -98,6 +113,18 @@ RULES: Final = (
         lambda v: v == 0 or _is_int(64, 1 << 20)(v),
         "settings.expect.memory",
         "int",
+    ),
+    SettingRule(
+        "sandboxNetwork",
+        "sandbox_network",
+        lambda v: v in NETWORK_MODES,
+        "settings.expect.sandbox_network",
+    ),
+    SettingRule(
+        "sandboxNetworkAllow", "network_allow", lambda v: True, "settings.expect.hosts", "hosts"
+    ),
+    SettingRule(
+        "sandboxNetworkDeny", "network_deny", lambda v: True, "settings.expect.hosts", "hosts"
     ),
     SettingRule(
         "approvals", "approvals", lambda v: v in APPROVAL_MODES, "settings.expect.approvals"
@@ -129,6 +156,7 @@ RULES: Final = (
     ),
     SettingRule("locale", "locale", is_locale, "settings.expect.locale"),
     SettingRule("changeSets", "change_sets", _is_bool, "settings.expect.bool", "bool"),
+    SettingRule("runEndMessage", "run_end_message", _is_bool, "settings.expect.bool", "bool"),
     SettingRule(
         "maxMessageMegabytes",
         "max_message_megabytes",
@@ -138,11 +166,16 @@ RULES: Final = (
     ),
     SettingRule("apiKey", "api_key", _is_text, "settings.expect.api_key", from_env=False),
     SettingRule("baseUrl", "base_url", _is_url, "settings.expect.base_url", from_env=False),
+    SettingRule("passEnv", "pass_env", _is_names, "settings.expect.names", "names"),
+    SettingRule("auditLog", "audit_log", _is_bool, "settings.expect.bool", "bool"),
 )
 PERMISSIONS_KEY: Final = "permissions"
 """The user's permission rules (`settings.permission_rules`): a JSON object of lists, so no
 environment variable; its own checks say which entries are ignored."""
-KNOWN_KEYS: Final = frozenset(rule.key for rule in RULES) | {PERMISSIONS_KEY}
+MCP_SERVERS_KEY: Final = "mcpServers"
+"""The MCP servers (`settings.mcp_servers`): an object of servers, user-level only, like the
+permission rules; each malformed server is left out with a sentence, the others stay."""
+KNOWN_KEYS: Final = frozenset(rule.key for rule in RULES) | {PERMISSIONS_KEY, MCP_SERVERS_KEY}
 
 
 def kesi_section(raw: object) -> Mapping[str, object]:
@@ -191,6 +224,10 @@ def _from_text(raw: str, kind: Kind) -> object:
             return raw
     if kind == "bool" and value.lower() in _TRUE | _FALSE:
         return value.lower() in _TRUE
+    if kind == "names":  # KESI_PASS_ENV="GH_TOKEN NPM_TOKEN" or "GH_TOKEN,NPM_TOKEN"
+        return re.split(r"[\s,]+", value)
+    if kind == "hosts":
+        return split_patterns(value)
     return raw
 
 
@@ -205,6 +242,15 @@ def environment_settings(environ: Mapping[str, str]) -> EnvironmentSettings:
         values[rule.key] = _from_text(raw, rule.kind)
         names[rule.key] = rule.env
     return EnvironmentSettings(values, names)
+
+
+def _trusted(value: object, kind: Kind) -> object:
+    """A checked value as AgentSettings holds it (a number as float, names as a tuple)."""
+    if kind == "number":
+        return float(value)  # type: ignore[arg-type]
+    if kind == "names":
+        return tuple(dict.fromkeys(value))  # type: ignore[call-overload]
+    return value
 
 
 def _describe(value: object) -> str:
@@ -228,6 +274,21 @@ def _problem(rule: SettingRule, value: object, name: str, locale: Locale) -> str
     )
 
 
+def _server_problem(problem: ServerProblem, key: str, locale: Locale) -> str:
+    why = text(problem.why, locale, detail=problem.detail)
+    return text("settings.mcp_server_invalid", locale, key=key, name=problem.name, why=why)
+
+
+def _pattern_problem(name: str, pattern: str, why: str, locale: Locale) -> str:
+    return text(
+        "settings.host_pattern_invalid",
+        locale,
+        key=name,
+        pattern=pattern,
+        why=text(f"settings.host_problem.{why}", locale),
+    )
+
+
 def parse_settings(
     *layers: Mapping[str, object] | EnvironmentSettings,
     sources: Sequence[str] = (),
@@ -244,11 +305,13 @@ def parse_settings(
     """
     merged: dict[str, object] = {}
     spelled: dict[str, str] = {}
-    source = "user"
+    source = servers_source = "user"
     for position, layer in enumerate(layers):
         values = layer.values if isinstance(layer, EnvironmentSettings) else layer
         if values.get(PERMISSIONS_KEY) is not None and position < len(sources):
             source = sources[position]
+        if values.get(MCP_SERVERS_KEY) is not None and position < len(sources):
+            servers_source = sources[position]
         for key, value in values.items():
             if value is None:
                 continue
@@ -264,8 +327,12 @@ def parse_settings(
         if rule.key not in merged:
             continue
         value = merged[rule.key]
+        if rule.kind == "hosts":
+            values_ok[rule.attr], bad = parse_patterns(value)
+            problems += [_pattern_problem(spelled[rule.key], p, why, locale) for p, why in bad]
+            continue
         if rule.check(value):
-            values_ok[rule.attr] = float(value) if rule.kind == "number" else value  # type: ignore[arg-type]
+            values_ok[rule.attr] = _trusted(value, rule.kind)
             continue
         problems.append(_problem(rule, value, spelled[rule.key], locale))
     if PERMISSIONS_KEY in merged:
@@ -281,6 +348,10 @@ def parse_settings(
             )
             for rule, why in bad
         ]
+    if MCP_SERVERS_KEY in merged:
+        servers, left_out = parse_servers(merged[MCP_SERVERS_KEY], servers_source)
+        values_ok["mcp_servers"] = servers
+        problems += [_server_problem(p, spelled[MCP_SERVERS_KEY], locale) for p in left_out]
     for key in sorted(set(merged) - KNOWN_KEYS - set(quiet)):
         log.info("ignoring unknown setting %s", spelled[key])
     return ParsedSettings(replace(DEFAULTS, **values_ok), tuple(problems))  # type: ignore[arg-type]

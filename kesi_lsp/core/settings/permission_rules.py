@@ -17,7 +17,7 @@ from typing import Final, Literal
 
 RuleKind = Literal["allow", "ask", "deny"]
 RULE_KINDS: Final[tuple[RuleKind, ...]] = ("deny", "ask", "allow")
-Target = Literal["command", "edit"]
+Target = Literal["command", "edit", "mcp"]
 MAX_RULES: Final = 500
 
 _TAGGED = re.compile(r"^(Bash|Edit|Write)\((.*)\)$", re.DOTALL)
@@ -84,6 +84,8 @@ def _rule(kind: RuleKind, item: object, source: str) -> Rule | str:
         pattern = pattern[:-2] + " *" if pattern.endswith(":*") else pattern
     elif pattern.startswith("edit:"):
         target, pattern = "edit", pattern[5:].strip()
+    elif pattern.startswith(("mcp:", "mcp__")):
+        return _mcp_rule(kind, pattern, source)
     if not pattern:
         return "empty"
     if target == "command" and not _quotes_closed(pattern):
@@ -91,6 +93,19 @@ def _rule(kind: RuleKind, item: object, source: str) -> Rule | str:
     if target == "edit" and (pattern.startswith(("/", "~")) or ".." in Path(pattern).parts):
         return "outside"
     return Rule(kind, target, pattern, source)
+
+
+def _mcp_rule(kind: RuleKind, pattern: str, source: str) -> Rule | str:
+    """`mcp:<server>:<tool>` (or Claude Code's `mcp__<server>__<tool>`), `*` anywhere; a
+    server alone (`mcp:time`, `mcp__time`) means all of its tools. Matched on `server:tool`."""
+    if pattern.startswith("mcp__"):
+        server, _, tool = pattern[5:].partition("__")
+    else:
+        server, _, tool = pattern[4:].partition(":")
+    server, tool = server.strip(), tool.strip() or "*"
+    if not server or ":" in tool or " " in server + tool:
+        return "mcp"
+    return Rule(kind, "mcp", f"{server}:{tool}", source)
 
 
 def _quotes_closed(pattern: str) -> bool:
@@ -102,6 +117,8 @@ def _quotes_closed(pattern: str) -> bool:
 
 
 def _compiled(target: Target, pattern: str) -> re.Pattern[str]:
+    if target == "mcp":
+        return re.compile(".*".join(re.escape(part) for part in pattern.split("*")))
     if target == "command":
         body = ".*".join(re.escape(part) for part in pattern.split("*"))
         if pattern.endswith(" *"):  # `npm run *` also matches `npm run`

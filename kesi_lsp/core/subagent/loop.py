@@ -38,6 +38,7 @@ from kesi_lsp.core.tools.context import ToolContext
 from kesi_lsp.core.tools.dispatch import dispatch
 from kesi_lsp.core.tools.result import ToolResult
 from kesi_lsp.core.tools.schemas import tool_schema
+from kesi_lsp.core.untrusted import marked_history
 
 if TYPE_CHECKING:
     from anthropic.types import ContentBlockParam, ToolResultBlockParam, ToolUseBlockParam
@@ -178,7 +179,7 @@ class _Search:
 
     def _params(self, *, final: bool) -> dict[str, Any]:
         caching = self.settings.prompt_caching
-        history = self.child.history
+        marked = marked_history(self.child.history, self.locale)  # outside content as data
         params: dict[str, Any] = {
             "model": self.settings.model,
             "max_tokens": self.settings.max_tokens,
@@ -190,7 +191,7 @@ class _Search:
                 caching=caching,
             ),
             "tools": [tool_schema(name, self.locale) for name in SEARCH_TOOLS],
-            "messages": with_cache_breakpoint(history) if caching else list(history),
+            "messages": with_cache_breakpoint(marked) if caching else marked,
         }
         if final:
             params["tool_choice"] = {"type": "none"}

@@ -36,6 +36,7 @@ __all__ = [
     "TOOL_NAMES",
     "ToolContext",
     "ToolResult",
+    "request_tools",
     "run_tool",
     "tool_schemas",
 ]
@@ -48,6 +49,8 @@ TOOL_NAMES: Final = (
     "edit_file",
     "write_file",
     "run_command",
+    "task_output",
+    "task_stop",
     "todo",
     "search_agent",
 )
@@ -58,10 +61,27 @@ def tool_schemas(locale: Locale) -> list[ToolParam]:
     return [tool_schema(name, locale) for name in TOOL_NAMES]
 
 
+def request_tools(ctx: ToolContext) -> tuple[list[ToolParam], list[str]]:
+    """The tools of one request: KeSi's own, then the MCP tools of the session's ready
+    servers (`mcp__<server>__<tool>`, in a stable order); and the notices of MCP tools left
+    out because the API would refuse them (each said once)."""
+    own = tool_schemas(ctx.locale)
+    if ctx.mcp is None:
+        return own, []
+    offered, notices = ctx.mcp.offered()
+    return own + offered, notices  # type: ignore[operator]
+
+
 async def run_tool(
     name: str, tool_input: object, ctx: ToolContext, *, call_id: str = ""
 ) -> ToolResult:
     """Run one tool call and return its result; only cancellation propagates."""
+    if ctx.mcp is not None and ctx.mcp.owns(name):
+        try:
+            return redacted(await ctx.mcp.call(name, tool_input, ctx), ctx)
+        except Exception as exc:
+            error = type(exc).__name__
+            return ToolResult(text("tools.crashed", ctx.locale, name=name, error=error), True)
     if name != "search_agent":
         return await dispatch(name, tool_input, ctx)
     arguments = check_arguments(name, tool_input, ctx.locale)

@@ -1,7 +1,8 @@
 """The seed's dispatch table (Day 07): look the name up, check the arguments, run, and turn
 anything unexpected into an error result, so one broken tool never brings a loop down.
 
-It holds the seed's seven tools and the plan (todo, Day 01). The registry
+It holds the seed's seven tools, the plan (todo, Day 01) and the background tasks' two
+(task_output, task_stop; run_command itself starts one with `background: true`). The registry
 (`kesi_lsp.core.tools`) adds search_agent on top; the search sub-agent dispatches through this
 table directly, limited to the read-only four, so the sub-agent and the tool that starts it
 never import each other.
@@ -13,6 +14,7 @@ from collections.abc import Awaitable, Callable, Collection, Mapping
 from typing import Any, Final
 
 from kesi_lsp.catalog import text
+from kesi_lsp.core.background.tools import run_command, task_output, task_stop
 from kesi_lsp.core.redaction import redactor_for
 from kesi_lsp.core.tools.context import ToolContext
 from kesi_lsp.core.tools.files import edit_file, read_file, write_file
@@ -20,7 +22,6 @@ from kesi_lsp.core.tools.result import ToolResult
 from kesi_lsp.core.tools.ripgrep import grep
 from kesi_lsp.core.tools.schemas import check_arguments
 from kesi_lsp.core.tools.search import glob_files, list_files
-from kesi_lsp.core.tools.shell import run_command
 from kesi_lsp.core.tools.todo import todo
 
 ToolFunction = Callable[[dict[str, Any], ToolContext], Awaitable[ToolResult]]
@@ -33,6 +34,8 @@ TOOL_FUNCTIONS: Final[Mapping[str, ToolFunction]] = {
     "edit_file": edit_file,
     "write_file": write_file,
     "run_command": run_command,
+    "task_output": task_output,
+    "task_stop": task_stop,
     "todo": todo,
 }
 READ_ONLY_TOOLS: Final = frozenset({"read_file", "list_files", "glob", "grep"})
@@ -41,7 +44,7 @@ READ_ONLY_TOOLS: Final = frozenset({"read_file", "list_files", "glob", "grep"})
 
 def redacted(result: ToolResult, ctx: ToolContext) -> ToolResult:
     """The result with every secret replaced: the one place tool text passes before it leaves."""
-    redact = redactor_for(ctx.environ, ctx.locale)
+    redact = redactor_for(ctx.environ, ctx.locale, ctx.session.settings.pass_env)
     summary = None if result.summary is None else redact(result.summary)
     content = redact(result.text)
     if content is result.text and summary == result.summary:

@@ -41,6 +41,7 @@ from kesi_lsp.core.paths import (
 )
 from kesi_lsp.core.reads.parts import seen
 from kesi_lsp.core.tools import ranged
+from kesi_lsp.core.tools.audited import audit_edit
 from kesi_lsp.core.tools.context import ToolContext
 from kesi_lsp.core.tools.result import ToolResult
 from kesi_lsp.core.tools.typed_over import typed_over
@@ -301,6 +302,7 @@ async def _deliver(ctx: ToolContext, change: FileChange, done: str) -> ToolResul
     what the editor's language servers newly report once it settled (design §2.10)."""
     refusal = ctx.gate.edit_refusal(change.path)  # the user's edit rules: deny first
     if refusal is not None:
+        await audit_edit(ctx, change, None, review=False)
         return ToolResult(refusal, True)
     watch = ctx.problems
     before = await watch.before([change.path]) if watch is not None else None
@@ -310,6 +312,7 @@ async def _deliver(ctx: ToolContext, change: FileChange, done: str) -> ToolResul
         emit_dropped(ctx.changes, ctx.emit, ctx.locale)
     else:
         delivery = await ctx.view.deliver(change, review=review)
+    await audit_edit(ctx, change, delivery, review=review)
     if delivery.status is DeliveryStatus.REJECTED:
         refusal = delivery.reason or text("permissions.refused_edit", ctx.locale)
         return ToolResult(refusal, True)

@@ -28,8 +28,8 @@ from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.paths import IGNORED_NAMES, is_ignored, names_ignored, relative, safe_path
 from kesi_lsp.core.sandbox import children
 from kesi_lsp.core.sandbox.env import scrub_environment
+from kesi_lsp.core.sandbox.pipes import settle
 from kesi_lsp.core.tools.context import ToolContext
-from kesi_lsp.core.tools.pipes import settle
 from kesi_lsp.core.tools.result import ToolResult
 
 MAX_SEARCH_LINES: Final = 100

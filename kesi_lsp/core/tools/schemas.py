@@ -2,7 +2,8 @@
 
 Each schema is `strict` with `additionalProperties: false` (seed Day 06). Arguments are strings,
 except read_file's `offset` and `limit` (integers: Days 06 and 10 promise the "page buttons"
-of Claude Code's Read tool) and the todo tool's `items` (the whole plan, a list of objects).
+of Claude Code's Read tool), task_output's `lines`, run_command's `background` (a boolean) and
+the todo tool's `items` (the whole plan, a list of objects).
 The descriptions say when to use a tool and when another one fits better, in the session's
 locale (the zh-TW wording is the seed's). The same table drives `check_arguments`, so
 the schema the model is shown and the check the input meets cannot drift apart.
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
     from anthropic.types import ToolParam
 
 
-FieldKind = Literal["string", "integer", "plan"]
+FieldKind = Literal["string", "integer", "boolean", "plan"]
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,9 @@ TOOL_FIELDS: Final[Mapping[str, tuple[Field, ...]]] = {
     "grep": (Field("pattern"), Field("path", required=False)),
     "edit_file": (Field("file_path"), Field("old_string"), Field("new_string")),
     "write_file": (Field("file_path"), Field("content")),
-    "run_command": (Field("command"),),
+    "run_command": (Field("command"), Field("background", required=False, kind="boolean")),
+    "task_output": (Field("task_id"), Field("lines", required=False, kind="integer")),
+    "task_stop": (Field("task_id"),),
     "todo": (Field("items", kind="plan"),),
     "search_agent": (Field("task"),),
 }
@@ -55,6 +58,8 @@ def _property(name: str, field: Field, locale: Locale) -> dict[str, object]:
     description = text(f"tools.param.{name}.{field.name}", locale)
     if field.kind == "integer":
         return {"type": "integer", "description": description}
+    if field.kind == "boolean":
+        return {"type": "boolean", "description": description}
     if field.kind == "plan":
         item = {
             "type": "object",
@@ -122,6 +127,8 @@ def _fits(kind: FieldKind, value: object) -> bool:
         return isinstance(value, int) and not isinstance(value, bool)
     if kind == "plan":
         return isinstance(value, list)
+    if kind == "boolean":
+        return isinstance(value, bool)
     return isinstance(value, str)
 
 

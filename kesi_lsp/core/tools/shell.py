@@ -16,31 +16,37 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
-import signal
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.approval import Refused
 from kesi_lsp.core.diagnostics.watch import Before, disk_signatures
 from kesi_lsp.core.events import CommandFinished, Notice
+from kesi_lsp.core.network.widen import widened
 from kesi_lsp.core.paths import relative
-from kesi_lsp.core.sandbox import children
-from kesi_lsp.core.sandbox.env import scrub_environment
+from kesi_lsp.core.sandbox.env import passed_variables, scrub_environment
+from kesi_lsp.core.sandbox.groups import (
+    KILL_GRACE_SECONDS,
+    POLL_SECONDS,
+    READ_CHUNK,
+    settle,
+    spawn,
+    stop_group,
+)
 from kesi_lsp.core.sandbox.hidden import explain
 from kesi_lsp.core.summary import summarize
 from kesi_lsp.core.tools.context import ToolContext
-from kesi_lsp.core.tools.pipes import settle
 from kesi_lsp.core.tools.result import ToolResult
+
+if TYPE_CHECKING:
+    from kesi_lsp.core.network.access import OpenChannel
 
 MAX_CAPTURE_BYTES: Final = 1_000_000
 MAX_OUTPUT_BYTES: Final = 8000
-KILL_GRACE_SECONDS: Final = 3.0
-READ_CHUNK: Final = 65536
-POLL_SECONDS: Final = 0.05
 
 Explain = Callable[[str], list[str]]
 
@@ -63,57 +69,6 @@ async def _drain(stream: asyncio.StreamReader, capture: _Capture) -> None:
                 capture.overflow = True
                 return
             capture.data += chunk
-
-
-def _group_alive(pgid: int) -> bool:
-    """Tell whether any live (non-zombie) process is left in process group `pgid`."""
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True
-    proc = Path("/proc")
-    if not (proc / "self" / "stat").exists():
-        return True
-    for entry in proc.iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            continue
-        fields = stat.rpartition(")")[2].split()
-        if len(fields) > 2 and fields[2] == str(pgid) and fields[0] not in ("Z", "X"):
-            return True
-    return False
-
-
-def _signal_group(pgid: int, sig: signal.Signals) -> bool:
-    """Send `sig` to the group; False when the group no longer exists."""
-    try:
-        os.killpg(pgid, sig)
-    except OSError:
-        return False
-    return True
-
-
-async def stop_group(pgid: int) -> None:
-    """Knock, then break the door: SIGTERM the group, wait up to 3 s for it, then SIGKILL.
-
-    A second cancellation while waiting skips straight to SIGKILL.
-    """
-    if not _signal_group(pgid, signal.SIGTERM):
-        return
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + KILL_GRACE_SECONDS
-    try:
-        while loop.time() < deadline:
-            if not await asyncio.to_thread(_group_alive, pgid):
-                return
-            await asyncio.sleep(POLL_SECONDS)
-    finally:
-        _signal_group(pgid, signal.SIGKILL)
 
 
 @dataclass(frozen=True)
@@ -219,61 +174,124 @@ def report(
     return ToolResult(body + joined, is_error)
 
 
-async def _spawn(argv: list[str], root: Path, env: dict[str, str]) -> asyncio.subprocess.Process:
-    """Start the shell in its own process group, tied to the server (`children.start`: it dies
-    with the server, also a killed one); a cancel during the start still kills the group.
+class _Audit:
+    """The command's record in the audit log: how the gate decided, and how it ended."""
 
-    If the task is cancelled while asyncio is still creating the process, asyncio's own clean-up
-    kills only the shell, and a background child it already forked would live on. So the start
-    itself is shielded; on cancellation the start is awaited, the whole group is stopped, and the
-    cancellation goes on.
-    """
-    start = asyncio.ensure_future(
-        children.start(
-            argv,
-            cwd=root,
-            env=env,
-            watches_itself=True,  # the sandbox's argv: the guard, or the tethered shell
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT,
+    def __init__(self, ctx: ToolContext, command: str) -> None:
+        self.ctx, self.command = ctx, command
+        self.decision = ctx.gate.decision(command)
+        self.started = time.monotonic()
+
+    def done(self, actual: str | None = None, outcome: _Outcome | None = None) -> None:
+        trail, decision = self.ctx.audit, self.decision
+        if trail is None or decision is None:
+            return
+        ran = actual is not None
+        trail.command(
+            self.command,
+            verdict=decision.verdict,
+            reason=decision.reason,
+            decided_by=decision.by,
+            answer=decision.answer,
+            ran_as=actual,
+            sandbox=self.ctx.sandbox.kind if ran else None,
+            exit_code=outcome.returncode if outcome is not None else None,
+            duration_ms=round((time.monotonic() - self.started) * 1000) if ran else None,
+            bytes_out=len(outcome.output) if outcome is not None else None,
+            timed_out=outcome.timed_out if outcome is not None else None,
         )
-    )
-    try:
-        return await asyncio.shield(start)
-    except asyncio.CancelledError:
-        with contextlib.suppress(OSError, ValueError):
-            proc = await start
-            try:
-                await stop_group(proc.pid)
-            finally:
-                await settle(proc)
-        raise
 
 
-async def run_command(args: dict[str, str], ctx: ToolContext) -> ToolResult:
-    """Ask the gate, then run the command in the workspace and report what happened."""
+@dataclass(frozen=True)
+class Launch:
+    """A command the gate allowed, ready to start: the text that runs (`gate.runs_as`), the
+    line that says so when it differs from what the model asked (`ran_as`), the environment."""
+
+    command: str
+    ran_as: str
+    env: dict[str, str]
+    audit: _Audit | None = None
+    """The command's audit record, written once it ended (`run_command`)."""
+
+
+async def authorized(
+    args: dict[str, Any],
+    ctx: ToolContext,
+    *,
+    refuse: Callable[[], ToolResult | None] = lambda: None,
+) -> Launch | ToolResult:
+    """The gate's answer for `args["command"]`: a `Launch`, or the result that refuses it.
+
+    `refuse` is asked first, before anyone is asked anything: a background start past the
+    limit of running tasks is refused without a prompt the user would answer for nothing.
+    """
     command = args["command"]
     if not command.strip():
         return ToolResult(text("tools.run.empty", ctx.locale), True)
+    refused = refuse()
+    if refused is not None:
+        return refused
     answer = await ctx.gate.authorize_command(command)
+    audit = _Audit(ctx, command)
     if isinstance(answer, Refused):
+        audit.done()
         return ToolResult(answer.message, True)
     actual = ctx.gate.runs_as(command)
     ran_as = _ran_as(ctx, command, actual)
+    env = scrub_environment(ctx.sandbox.environment(ctx.environ, ctx.session.root))
+    env |= passed_variables(ctx.environ, ctx.session.settings.pass_env)
+    return Launch(actual, ran_as, env, audit)
+
+
+async def start_process(
+    launch: Launch, ctx: ToolContext, opened: OpenChannel | None = None
+) -> asyncio.subprocess.Process | ToolResult:
+    """Start an allowed command in the session's sandbox (its own group, tied to the server),
+    with its way to the network proxy (`opened`) and, once the session runs a background task,
+    in the session's shared network namespace (`sandbox/netns.py`); the result that says why
+    when it could not start."""
     root = ctx.session.root
-    timeout = ctx.session.settings.command_timeout
-    env = scrub_environment(ctx.sandbox.environment(ctx.environ, root))
-    watched = await _watch(ctx)
+    shared = ctx.session.tasks.network
+    shared = None if shared is None or shared.closed else shared
+    bridge = opened.bridge if opened is not None else None
     try:
-        proc = await _spawn(ctx.sandbox.argv(actual, root), root, env)
+        if shared is None and bridge is None:
+            argv = ctx.sandbox.argv(launch.command, root)
+        else:
+            argv = ctx.sandbox.argv(launch.command, root, network=bridge, shared=shared)
+        return await spawn(argv, root, launch.env, shared.fds() if shared is not None else ())
     except (OSError, ValueError) as exc:
         error = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         return ToolResult(text("tools.run.launch_failed", ctx.locale, error=error), True)
-    outcome = await supervise(proc, timeout)
-    result = report(outcome, timeout, ctx.locale, explain=_explainer(ctx))
+
+
+async def run_command(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
+    """Ask the gate, then run the command in the workspace and report what happened."""
+    launch = await authorized(args, ctx)
+    if isinstance(launch, ToolResult):
+        return launch
+    timeout = ctx.session.settings.command_timeout
+    watched = await _watch(ctx)
+    opened = await ctx.network.open(ctx.session, ctx.sandbox) if ctx.network else None
+    try:
+        proc = await start_process(launch, ctx, opened)
+        if isinstance(proc, ToolResult):
+            if launch.audit is not None:
+                launch.audit.done(launch.command)
+            return proc
+        outcome = await supervise(proc, timeout)
+        if launch.audit is not None:
+            launch.audit.done(launch.command, outcome)
+    finally:
+        refusals = await opened.channel.close() if opened is not None else []
+    result = report(outcome, timeout, ctx.locale, explain=explainer(ctx))
+    ran_as = launch.ran_as
     result = ToolResult(ran_as + result.text, result.is_error) if ran_as else result
-    return await _reported(ctx, actual, result, outcome, watched)
+    if opened is not None and (
+        told := await widened(refusals, ctx.gate, opened.channel.limits, ctx.emit)
+    ):
+        result = ToolResult(f"{result.text}\n{told}", result.is_error, result.summary)
+    return await _reported(ctx, launch.command, result, outcome, watched)
 
 
 _Watched = tuple[dict[Path, Any], Before] | None
@@ -318,6 +336,6 @@ def _ran_as(ctx: ToolContext, command: str, actual: str) -> str:
     return line + "\n"
 
 
-def _explainer(ctx: ToolContext) -> Explain:
+def explainer(ctx: ToolContext) -> Explain:
     sandbox, root, locale = ctx.sandbox, ctx.session.root, ctx.locale
     return lambda output: explain(sandbox, output, root, locale)

@@ -59,5 +59,7 @@ def unchanged_read(
         lines = len(outcome.text.splitlines())
         path = str(tool_input.get("file_path", ""))
         note = text("loop.trim.unchanged", locale, path=path, lines=lines)
-        return ToolResult(f"{UNCHANGED_MARK} {note}")
+        # What the output panel says is what the model got: a note, not the file again.
+        summary = text("loop.summary.unchanged", locale, lines=lines)
+        return ToolResult(f"{UNCHANGED_MARK} {note}", summary=summary)
     return outcome

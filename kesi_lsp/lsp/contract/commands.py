@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+import attrs
 from attrs import field, frozen
 from lsprotocol import types
 
@@ -85,6 +86,15 @@ class UndoRunArgs:
     run_id: str | None = None
 
 
+@frozen(kw_only=True)
+class AuditArgs:
+    """`kesi.audit`: the audit log of the folder that holds `uri` (else the first folder), its
+    newest `limit` records (default 50)."""
+
+    uri: str | None = None
+    limit: int | None = None
+
+
 # -- results ----------------------------------------------------------------------------------
 
 
@@ -115,6 +125,16 @@ class CostResult(Usage):
 
 
 @frozen(kw_only=True)
+class NetworkView:
+    """The sandbox's network settings in force: `mode` (`sandboxNetwork`), the allowed and the
+    denied host patterns."""
+
+    mode: Literal["off", "ask", "allowList"]
+    allow: list[str]
+    deny: list[str]
+
+
+@frozen(kw_only=True)
 class RuleView:
     """A permission rule in force: what it does, to what, the pattern, where it was set."""
 
@@ -126,13 +146,39 @@ class RuleView:
 
 @frozen(kw_only=True)
 class PermissionsResult:
-    """`kesi.permissions`: the session's grants, the approvals mode, the rules, and `lines`,
-    the seed's `/permissions` listing of them."""
+    """`kesi.permissions`: the session's grants (`hosts`: hosts sandboxed commands may reach
+    this session), the approvals mode, the rules, the network's settings, and `lines`, the
+    seed's `/permissions` listing of them."""
 
     commands: list[str]
     files: list[str]
+    hosts: list[str]
     approvals: Literal["ask", "acceptEdits"]
     rules: list[RuleView]
+    network: NetworkView
+    lines: list[str]
+    tools: list[str] = attrs.Factory(list)
+    """MCP tools allowed for the session, as `mcp:<server>:<tool>`."""
+
+
+@frozen(kw_only=True)
+class McpServerView:
+    """One MCP server as `kesi.mcp` lists it: where it came from (`user`, `init`, `acp`,
+    `workspace`), how KeSi reaches it, its state and the reason in words, its tools."""
+
+    name: str
+    source: str
+    transport: Literal["stdio", "http", "sse"]
+    state: Literal["starting", "ready", "failed", "auth", "stopped"]
+    reason: str | None = None
+    tools: list[str]
+
+
+@frozen(kw_only=True)
+class McpResult:
+    """`kesi.mcp`: the folder's MCP servers, and `lines`, the listing rendered by the server."""
+
+    servers: list[McpServerView]
     lines: list[str]
 
 
@@ -207,3 +253,63 @@ class ChangeOutcomeResult:
     already: list[HunkRef]
     skipped: list[SkippedHunk]
     failed: list[FailedFile]
+
+
+@frozen(kw_only=True)
+class AuditResult:
+    """`kesi.audit`: the folder's newest audit records as `lines` (a title first, or the one
+    sentence saying there are none or why there is no log), the file's `path` (None: no log)
+    and whether recording is `enabled` (the `auditLog` setting)."""
+
+    lines: list[str]
+    path: str | None
+    enabled: bool
+
+
+# -- background tasks (issue 28) ----------------------------------------------------------------
+
+TaskState = Literal["running", "exited", "stopped", "timed_out"]
+
+
+@frozen(kw_only=True)
+class StopTaskArgs:
+    """`kesi.stopTask`: stop background task `taskId` of the folder that holds `uri` (else
+    the first folder)."""
+
+    task_id: str = field(metadata=NONEMPTY)
+    uri: str | None = None
+
+
+@frozen(kw_only=True)
+class TaskItem:
+    """One background task: what it runs, its state, when it started (ISO 8601), its exit
+    code once it ended, its last output line, and `line`, all of it rendered by the server."""
+
+    task_id: str
+    command: str
+    state: TaskState
+    started: str
+    exit_code: int | None
+    last_line: str
+    line: str
+
+
+@frozen(kw_only=True)
+class TasksResult:
+    """`kesi.tasks`: the folder's background tasks, newest last; `lines` says it in the
+    session's words (one line per task, or that there are none)."""
+
+    tasks: list[TaskItem]
+    lines: list[str]
+
+
+@frozen(kw_only=True)
+class TasksChangedParams:
+    """`kesi/tasks` (to clients with `experimental.kesi.stream`): a task of folder `uri`
+    started or ended; `line` says which in words (log-only clients get it as a log line),
+    `tasks` and `lines` are the folder's listing now, as `kesi.tasks` answers."""
+
+    uri: str
+    line: str
+    tasks: list[TaskItem]
+    lines: list[str]

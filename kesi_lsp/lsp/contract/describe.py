@@ -28,6 +28,7 @@ FROM_CLIENT: frozenset[type[Any]] = frozenset(
         contract.KeepArgs,
         contract.UndoArgs,
         contract.UndoRunArgs,
+        contract.StopTaskArgs,
         contract.ReviewEditAnswer,
         contract.SaveDocumentsResult,
         contract.DiagnosticsResult,

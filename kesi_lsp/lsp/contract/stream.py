@@ -66,6 +66,25 @@ class ToolStartEvent(Nesting):
 
 
 @frozen(kw_only=True)
+class ToolInputEvent(Nesting):
+    """A tool call's input is still arriving (Day 17), reported a few times as it grows, not
+    per chunk. `line` is the server's progress line (`  [tool] write_file: shop/rates.py ·
+    12 KB so far`), which a client shows in place: each `toolInput` of the call replaces the
+    last, and the call's `toolStart` (which carries the whole input) replaces it in turn.
+    `lines` is empty: the log shows none of them. `received` counts the input's bytes so far;
+    `detail` what the line shows of it ("" until a path or command is whole)."""
+
+    run_id: str
+    kind: Literal["toolInput"] = "toolInput"
+    tool_use_id: str
+    tool: str
+    received: int
+    detail: str
+    line: str
+    lines: list[str]
+
+
+@frozen(kw_only=True)
 class ToolEndEvent(Nesting):
     """A tool call produced its result; `summary` is its one-line digest."""
 
@@ -140,10 +159,18 @@ class TurnEvent(Nesting):
 
 
 StreamEvent = (
-    TextEvent | ToolStartEvent | ToolEndEvent | NoticeEvent | UsageEvent | EditEvent | TurnEvent
+    TextEvent
+    | ToolInputEvent
+    | ToolStartEvent
+    | ToolEndEvent
+    | NoticeEvent
+    | UsageEvent
+    | EditEvent
+    | TurnEvent
 )
 STREAM_EVENTS: tuple[type[Nesting], ...] = (
     TextEvent,
+    ToolInputEvent,
     ToolStartEvent,
     ToolEndEvent,
     NoticeEvent,

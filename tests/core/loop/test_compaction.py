@@ -164,9 +164,9 @@ async def test_prompt_too_long_is_compacted_and_sent_again(make_agent: MakeAgent
     """The fallback: the API refuses the size; KeSi summarises and resends once."""
     steps = [_read("a.py"), _read("b.py"), _read("c.py"), reply(SUMMARY), reply("A, B and C.")]
     agent = make_agent(
-        # a and b fit (9,519); with c it is too long. The API does not report the window (else
+        # a and b fit (10,552); with c it is too long. The API does not report the window (else
         # the summary would come first: test_context_window), so only its refusal triggers it.
-        script(*steps, context_window=10_500, models="no_window"),
+        script(*steps, context_window=11_500, models="no_window"),
         locale="en",
         context_trimming=False,
         context_budget=1_000_000,  # never due by the budget: only the API's answer triggers it

@@ -42,12 +42,12 @@ UNKNOWN = {
 async def test_compaction_measures_against_the_window_the_api_reports(
     make_agent: MakeAgent,
 ) -> None:
-    """The API says 12,000 tokens: the summary comes before a request that large is sent, so
+    """The API says 13,000 tokens: the summary comes before a request that large is sent, so
     the API never has to refuse one (with a hard-coded 200,000 it refused, then KeSi
     compacted)."""
     steps = [_read("a.py"), _read("b.py"), _read("c.py"), reply(SUMMARY), reply("A, B and C.")]
     agent = make_agent(
-        script(*steps, context_window=12_000),
+        script(*steps, context_window=13_000),
         locale="en",
         context_trimming=False,
         context_budget=1_000_000,  # never due by the budget: only the window can make it due

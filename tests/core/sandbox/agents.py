@@ -29,9 +29,14 @@ class Agent:
 
 
 def agent(
-    playground: Playground, sandbox: Sandbox, *, locale: str = "en", timeout: float = 120
+    playground: Playground,
+    sandbox: Sandbox,
+    *,
+    locale: str = "en",
+    timeout: float = 120,
+    pass_env: tuple[str, ...] = (),
 ) -> Agent:
-    settings = AgentSettings(locale=locale, command_timeout=timeout)  # type: ignore[arg-type]
+    settings = AgentSettings(locale=locale, command_timeout=timeout, pass_env=pass_env)  # type: ignore[arg-type]
     session = Session(playground.root, settings)
     approver = AlwaysAllow(Choice.ALLOW_ONCE)
     gate = PermissionGate(session, approver, home=playground.home)

@@ -169,15 +169,15 @@ def test_environment_is_scrubbed_and_points_temp_inside(tmp_path: Path) -> None:
         "github_token": "x",
         "DATABASE_URL": "x",
         "MY_SECRET": "x",
-        "OPENAI_KEY": "kept (name-based scrub, as the seed admits)",
-        "GH_PAT": "kept",
+        "OPENAI_KEY": "withheld by pattern now (issue 29)",
+        "GH_PAT": "withheld",
+        "GIT_AUTHOR_NAME": "kept",
         "PATH": "/usr/bin",
         "TMPDIR": "/somewhere/else",
     }
     env = sandbox_for(tmp_path).environment(base, tmp_path)
     assert env == {
-        "OPENAI_KEY": base["OPENAI_KEY"],
-        "GH_PAT": "kept",
+        "GIT_AUTHOR_NAME": "kept",
         "PATH": "/usr/bin",
         "TMPDIR": "/tmp",
         "HOME": str(tmp_path),

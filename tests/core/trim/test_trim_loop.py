@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from kesi_lsp.core.trim import PLACEHOLDER_MARK
+from kesi_lsp.core.untrusted import unmarked
 from kesi_lsp.scripted_api import reply, script, tool_use
 from tests.core.loop.conftest import Agent, MakeAgent
 
@@ -79,7 +80,7 @@ async def test_a_budget_trim_keeps_requests_valid_and_write_file_must_read_again
     last = dict(_results(requests[-1]))
     assert last["toolu_m0"].startswith(PLACEHOLDER_MARK)
     assert "m0.py" in last["toolu_m0"] and "call read_file again" in last["toolu_m0"]
-    assert last["toolu_m9"] == _code("m9")
+    assert unmarked(last["toolu_m9"]) == _code("m9")  # inside the data marker
     agent.assert_history_sound()
 
 
@@ -135,7 +136,8 @@ async def test_without_caching_superseded_output_is_cleared_at_once(
         assert last[f"toolu_{i}"].startswith(PLACEHOLDER_MARK)
         assert f"`{SEQ}`" in last[f"toolu_{i}"] and "(exit code 0)" in last[f"toolu_{i}"]
     for i in (2, 3, 4, 5):
-        assert last[f"toolu_{i}"].startswith("1\n2\n3\n")
+        assert last[f"toolu_{i}"].startswith('<data from="command output"')  # outside content
+        assert unmarked(last[f"toolu_{i}"]).startswith("1\n2\n3\n")
     agent.assert_history_sound()
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kesi_lsp.core.events import ToolFinished
 from kesi_lsp.core.trim import Cut, apply
 from kesi_lsp.core.trim.unchanged import UNCHANGED_MARK
 from kesi_lsp.scripted_api import reply, script, tool_use
@@ -31,6 +32,12 @@ async def test_a_second_read_of_the_same_text_is_a_note(make_agent: MakeAgent) -
     assert _result(agent, 2)["content"] == BODY
     note = _result(agent, 4)["content"]
     assert note.startswith(UNCHANGED_MARK) and "unchanged" in note and "60 lines" in note
+    # The output panel says what the model got (issue 30: it said "read 1 lines").
+    summaries = [e.summary for e in agent.of(ToolFinished) if e.name == "read_file"]
+    assert summaries == [
+        "read 60 lines",
+        "unchanged since the last read (60 lines): the model was told so, not sent it again",
+    ]
     # The read happened, so its record is current: the overwrite is allowed.
     assert not _result(agent, 6)["is_error"]
     assert (agent.ctx.session.root / "a.py").read_text() == "A = 1\n"

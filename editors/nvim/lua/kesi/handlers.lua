@@ -34,6 +34,9 @@ function M.stream(_, params, ctx)
   if kind == 'text' then
     output.text(params.text or '', INDENT:rep(math.max(0, tonumber(params.depth) or 0)))
     return
+  elseif kind == 'toolInput' then
+    output.in_place(params.line) -- the call's input is still arriving (Day 17)
+    return
   end
   output.story(params)
   if kind == 'toolEnd' and params.tool == 'run_command' then
@@ -112,6 +115,9 @@ M.handlers = {
   ['kesi/saveDocuments'] = M.save_documents,
   ['kesi/plan'] = M.plan,
   ['kesi/diagnostics'] = M.diagnostics,
+  ['kesi/tasks'] = function(err, params, ctx)
+    require('kesi.tasks').changed(err, params, ctx)
+  end,
 }
 
 return M

@@ -307,6 +307,13 @@ function M.permissions()
   end)
 end
 
+--- Show this folder's MCP servers: where each came from, its state (with the reason), its tools.
+function M.mcp()
+  session_command('kesi.mcp', function(result)
+    say(result, 'MCP servers unknown (update kesi-lsp)')
+  end)
+end
+
 --- Withdraw every grant of this session (the seed's /revoke).
 function M.revoke()
   session_command('kesi.revoke', function(result)

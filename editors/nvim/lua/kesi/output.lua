@@ -43,6 +43,11 @@ end
 local in_text = false
 local text_indent = ''
 
+--- The in-place line of a call whose input is still arriving (`toolInput`, Day 17), followed
+--- by an extmark of its own so the plan block above it may grow or shrink.
+local progress_ns = vim.api.nvim_create_namespace('kesi.output.progress')
+local progress_mark = nil ---@type integer?
+
 ---@return integer?
 local function find_buf()
   local buf = vim.fn.bufnr(M.name)
@@ -69,6 +74,7 @@ function M.buf()
   vim.keymap.set('n', 'q', '<Cmd>close<CR>', { buffer = buf, nowait = true, desc = 'Close' })
   in_text = false
   text_indent = ''
+  progress_mark = nil
   return buf
 end
 
@@ -143,11 +149,29 @@ function M.scroll()
   end
 end
 
---- Run `fn(buf)` with the buffer modifiable.
+--- Remove the in-place line, if one is shown: whatever comes next replaces it.
+---@param buf integer
+local function settle(buf)
+  if not progress_mark then
+    return
+  end
+  local row = vim.api.nvim_buf_get_extmark_by_id(buf, progress_ns, progress_mark, {})[1]
+  vim.api.nvim_buf_clear_namespace(buf, progress_ns, 0, -1)
+  progress_mark = nil
+  if row and row < vim.api.nvim_buf_line_count(buf) then
+    vim.api.nvim_buf_set_lines(buf, row, row + 1, true, {})
+  end
+end
+
+--- Run `fn(buf)` with the buffer modifiable (the in-place line gives way first, unless `keep`).
 ---@param fn fun(buf: integer)
-local function edit(fn)
+---@param keep boolean?
+local function edit(fn, keep)
   local buf = M.buf()
   vim.bo[buf].modifiable = true
+  if not keep then
+    settle(buf)
+  end
   local ok, err = pcall(fn, buf)
   vim.bo[buf].modifiable = false
   if not ok then
@@ -160,6 +184,29 @@ end
 ---@return boolean
 local function is_empty(buf)
   return vim.api.nvim_buf_line_count(buf) == 1 and vim.api.nvim_buf_get_lines(buf, 0, 1, true)[1] == ''
+end
+
+--- Show `line` (the server's progress line of a call whose input is arriving) in place of the
+--- last one: each report replaces it, and the next thing written removes it.
+---@param line string?
+function M.in_place(line)
+  if type(line) ~= 'string' or line == '' then
+    return
+  end
+  edit(function(buf)
+    local row = progress_mark and vim.api.nvim_buf_get_extmark_by_id(buf, progress_ns, progress_mark, {})[1]
+    if row then
+      vim.api.nvim_buf_set_lines(buf, row, row + 1, true, { line })
+    elseif is_empty(buf) then
+      row = 0
+      vim.api.nvim_buf_set_lines(buf, 0, -1, true, { line })
+    else
+      row = vim.api.nvim_buf_line_count(buf)
+      vim.api.nvim_buf_set_lines(buf, -1, -1, true, { line })
+    end
+    vim.api.nvim_buf_clear_namespace(buf, progress_ns, 0, -1)
+    progress_mark = vim.api.nvim_buf_set_extmark(buf, progress_ns, row, 0, { end_col = #line, hl_group = 'KeSiTool' })
+  end, true)
 end
 
 --- Append whole lines, the first highlighted with `group` (or all, with `all`).

@@ -22,6 +22,7 @@ export const SAVE_DOCUMENTS = "kesi/saveDocuments";
 export const REVIEW_EDIT = "kesi/reviewEdit";
 export const PLAN = "kesi/plan";
 export const DIAGNOSTICS = "kesi/diagnostics";
+export const TASKS = "kesi/tasks";
 
 /**
  * What this client announces under `capabilities.experimental.kesi` (§2.2). `reviewEdit` only
@@ -42,11 +43,13 @@ export const SERVER_COMMANDS = [
   "kesi.cost",
   "kesi.permissions",
   "kesi.revoke",
+  "kesi.mcp",
   "kesi.compact",
   "kesi.changes",
   "kesi.keep",
   "kesi.undo",
   "kesi.undoRun",
+  "kesi.audit",
 ] as const;
 export type ServerCommand = (typeof SERVER_COMMANDS)[number];
 
@@ -130,6 +133,21 @@ export interface ToolStartEvent extends Nesting, Rendered {
   detail?: string;
 }
 
+/**
+ * A tool call's input is still arriving (Day 17): `line` is the server's progress line
+ * (`  [tool] write_file: shop/rates.py · 12 KB so far`), shown in place: each `toolInput` of a
+ * call replaces the last, and its `toolStart` replaces that. `lines` is empty (the log shows
+ * none); `received` counts the input's bytes so far.
+ */
+export interface ToolInputEvent extends Nesting, Rendered {
+  runId: string;
+  kind: "toolInput";
+  toolUseId: string;
+  tool: string;
+  received: number;
+  detail?: string;
+}
+
 export interface ToolEndEvent extends Nesting, Rendered {
   runId: string;
   kind: "toolEnd";
@@ -179,7 +197,14 @@ export interface TurnEvent extends Nesting, Rendered {
 }
 
 export type StreamEvent =
-  TextEvent | ToolStartEvent | ToolEndEvent | NoticeEvent | UsageEvent | EditEvent | TurnEvent;
+  | TextEvent
+  | ToolInputEvent
+  | ToolStartEvent
+  | ToolEndEvent
+  | NoticeEvent
+  | UsageEvent
+  | EditEvent
+  | TurnEvent;
 
 export type RunStatus = "done" | "cancelled" | "failed" | "limit";
 
@@ -346,6 +371,50 @@ export interface UndoRunArgs {
   runId?: string | null;
 }
 
+/** `kesi.audit`: the folder's newest audit records (default 50). */
+export interface AuditArgs {
+  uri?: string | null;
+  limit?: number | null;
+}
+
+/** `kesi.audit`: the records as the server's lines, the log file, whether recording is on. */
+export interface AuditResult {
+  lines: string[];
+  path: string | null;
+  enabled: boolean;
+}
+
+/** `kesi.stopTask`'s argument: the background task to stop (issue 28). */
+export interface StopTaskArgs {
+  taskId: string;
+  uri?: string | null;
+}
+
+/** One background task as `kesi.tasks` lists it; `line` is the server's rendering of it. */
+export interface TaskItem {
+  taskId: string;
+  command: string;
+  state: "running" | "exited" | "stopped" | "timed_out";
+  started: string;
+  exitCode: number | null;
+  lastLine: string;
+  line: string;
+}
+
+/** `kesi.tasks`: the folder's background tasks, and `lines` in the server's words. */
+export interface TasksResult {
+  tasks: TaskItem[];
+  lines: string[];
+}
+
+/** `kesi/tasks`: a task of folder `uri` started or ended (`line` says which). */
+export interface TasksChangedParams {
+  uri: string;
+  line: string;
+  tasks: TaskItem[];
+  lines: string[];
+}
+
 /** `kesi.reset`, `kesi.revoke`: the seed's answer in the server's words. */
 export interface MessageResult {
   message: string;
@@ -354,6 +423,13 @@ export interface MessageResult {
 /** `kesi.cost`: the session's usage, and the seed's `/cost` report of it. */
 export interface CostResult extends Usage {
   lines: string[];
+}
+
+/** The sandbox's network settings in force (`sandboxNetwork` and its host patterns). */
+export interface NetworkView {
+  mode: "off" | "ask" | "allowList";
+  allow: string[];
+  deny: string[];
 }
 
 export interface RuleView {
@@ -367,8 +443,28 @@ export interface RuleView {
 export interface PermissionsResult {
   commands: string[];
   files: string[];
+  hosts: string[];
   approvals: "ask" | "acceptEdits";
   rules: RuleView[];
+  network: NetworkView;
+  lines: string[];
+  /** MCP tools allowed for the session, as `mcp:<server>:<tool>`. */
+  tools?: string[];
+}
+
+/** One MCP server as `kesi.mcp` lists it (issue 26). */
+export interface McpServerView {
+  name: string;
+  source: string;
+  transport: "stdio" | "http" | "sse";
+  state: "starting" | "ready" | "failed" | "auth" | "stopped";
+  reason?: string | null;
+  tools: string[];
+}
+
+/** `kesi.mcp`: the folder's MCP servers and the listing rendered by the server. */
+export interface McpResult {
+  servers: McpServerView[];
   lines: string[];
 }
 
@@ -441,6 +537,10 @@ export function asStreamEvent(value: unknown): StreamEvent | undefined {
   switch (value.kind) {
     case "text":
       return typeof value.text === "string" ? (value as unknown as TextEvent) : undefined;
+    case "toolInput":
+      return typeof value.tool === "string" && typeof value.toolUseId === "string"
+        ? (value as unknown as ToolInputEvent)
+        : undefined;
     case "toolStart":
     case "toolEnd":
       return typeof value.tool === "string" ? (value as unknown as StreamEvent) : undefined;

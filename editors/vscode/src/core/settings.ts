@@ -13,8 +13,12 @@ export const SERVER_SETTINGS = {
   maxTurns: 20,
   maxToolFailures: 3,
   commandTimeout: 120,
+  taskTimeout: 1800,
   sandbox: "auto",
   commandMemoryLimit: 4096,
+  sandboxNetwork: "ask",
+  sandboxNetworkAllow: [],
+  sandboxNetworkDeny: [],
   approvals: "ask",
   promptCaching: true,
   contextTrimming: true,
@@ -24,9 +28,13 @@ export const SERVER_SETTINGS = {
   searchMaxTurns: 10,
   locale: "en",
   changeSets: true,
+  runEndMessage: true,
   respectGitignore: true,
   maxMessageMegabytes: 64,
   permissions: {},
+  passEnv: [],
+  auditLog: true,
+  mcpServers: {},
 } as const;
 
 export type ServerSettingKey = keyof typeof SERVER_SETTINGS;
@@ -36,16 +44,23 @@ export const CLIENT_SETTINGS = ["serverPath", "review", "trace.server"] as const
 /**
  * Settings taken from the user's own (global) settings only, never from a workspace or folder:
  * a cloned repository's `.vscode/settings.json` must not turn the sandbox off, skip the review
- * of edits, grant its own commands (`permissions`), or send the API key and the code to another
- * address. package.json gives them
+ * of edits, grant its own commands (`permissions`) or hosts (`sandboxNetworkAllow`), hand the
+ * user's tokens to its own scripts (`passEnv`), hide what it made KeSi do (`auditLog`), or send
+ * the API key and the code to another address. package.json gives them
  * `"scope": "machine"` too, and the server ignores them in a folder's answer.
  */
 export const USER_ONLY_SETTINGS = [
   "sandbox",
   "commandMemoryLimit",
+  "sandboxNetwork",
+  "sandboxNetworkAllow",
+  "sandboxNetworkDeny",
   "approvals",
   "baseUrl",
   "permissions",
+  "passEnv",
+  "auditLog",
+  "mcpServers",
 ] as const;
 
 /** Never sent by this client: the API key belongs in `ANTHROPIC_API_KEY` (Settings Sync would

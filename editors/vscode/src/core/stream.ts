@@ -6,7 +6,10 @@
  * and its diff, the plan, the end of a run. This renderer only places them: model text is
  * appended exactly as it streams (a sub-agent's indented under the call that started it),
  * every other event's lines start lines of their own, and a rule with the run's title
- * separates runs. It only knows an `append` sink, which keeps it testable without VS Code.
+ * separates runs. A call whose input is still arriving (`toolInput`, Day 17) shows the server's
+ * progress line in place: each report replaces the last, and whatever comes next (the call's own
+ * line) replaces it. It only knows a sink that appends and may replace its whole text (VS Code's
+ * output channel does both), which keeps it testable without VS Code.
  */
 
 import { t, type Locale } from "./messages";
@@ -14,6 +17,8 @@ import { renderedLines, type PlanParams, type RunFinished, type StreamEvent } fr
 
 export interface Sink {
   append(text: string): void;
+  /** Replace everything shown (without it, progress lines are not shown). */
+  replace?(text: string): void;
 }
 
 export const MARK = {
@@ -32,6 +37,10 @@ export class StreamRenderer {
   private atLineStart = true;
   private written = false;
   private readonly announced = new Set<string>();
+  /** Everything written but the in-place line (what `replace` restores). */
+  private shown = "";
+  /** The in-place line of a call whose input is still arriving, as it is shown. */
+  private progress: string | undefined;
 
   constructor(
     private readonly sink: Sink,
@@ -49,6 +58,11 @@ export class StreamRenderer {
 
   event(event: StreamEvent): void {
     this.runStarted(event.runId, t("run.title.other", this.locale()));
+    if (event.kind === "toolInput") {
+      this.inPlace(event.line ?? "");
+      return;
+    }
+    this.settle();
     if (event.kind === "text") {
       this.write(event.text, INDENT.repeat(Math.max(0, event.depth ?? 0)));
     } else {
@@ -62,6 +76,7 @@ export class StreamRenderer {
    * status, its verdict and the seed's bill, Day 18), which stands for the close's bill.
    */
   runFinished(finished: RunFinished, plan?: PlanParams): void {
+    this.settle();
     this.runStarted(finished.runId, t("run.title.other", this.locale()));
     if (plan?.lines?.length) {
       this.lines([plan.title ?? "", ...plan.lines.map((line) => `  ${line}`)]);
@@ -69,6 +84,23 @@ export class StreamRenderer {
     this.lines(closingLines(finished));
     this.line(`${MARK.rule} ${finished.line ?? finished.status} ${MARK.rule}`);
     this.announced.delete(finished.runId);
+  }
+
+  /** Show `line` in place of the previous progress line (if any). */
+  private inPlace(line: string): void {
+    if (!this.sink.replace || line === "") {
+      return;
+    }
+    this.progress = `${this.atLineStart ? "" : "\n"}${line}\n`;
+    this.sink.replace(this.shown + this.progress);
+  }
+
+  /** The progress line gives way to what comes next. */
+  private settle(): void {
+    if (this.progress !== undefined && this.sink.replace) {
+      this.progress = undefined;
+      this.sink.replace(this.shown);
+    }
   }
 
   private lines(lines: readonly string[]): void {
@@ -90,6 +122,7 @@ export class StreamRenderer {
       }
     }
     this.sink.append(shown);
+    this.shown += shown;
     this.written = true;
     this.atLineStart = text.endsWith("\n");
   }

@@ -72,6 +72,12 @@ describe("initializationOptions", () => {
           commandMemoryLimit: 4096,
           approvals: "ask",
           permissions: {},
+          sandboxNetwork: "ask",
+          sandboxNetworkAllow: [],
+          sandboxNetworkDeny: [],
+          passEnv: [],
+          auditLog: true,
+          mcpServers: {},
         },
       },
     );
@@ -95,6 +101,12 @@ describe("initializationOptions", () => {
           commandMemoryLimit: 4096,
           approvals: "ask",
           permissions: {},
+          sandboxNetwork: "ask",
+          sandboxNetworkAllow: [],
+          sandboxNetworkDeny: [],
+          passEnv: [],
+          auditLog: true,
+          mcpServers: {},
         },
       },
     );
@@ -103,7 +115,20 @@ describe("initializationOptions", () => {
         (key) => merged[key],
         () => undefined,
       ),
-      { kesi: { sandbox: "auto", commandMemoryLimit: 4096, approvals: "ask", permissions: {} } },
+      {
+        kesi: {
+          sandbox: "auto",
+          commandMemoryLimit: 4096,
+          approvals: "ask",
+          permissions: {},
+          sandboxNetwork: "ask",
+          sandboxNetworkAllow: [],
+          sandboxNetworkDeny: [],
+          passEnv: [],
+          auditLog: true,
+          mcpServers: {},
+        },
+      },
     );
   });
 
@@ -132,6 +157,28 @@ describe("initializationOptions", () => {
     );
     assert.equal(
       needsRestart((section) => section === "kesi.permissions"),
+      true,
+    );
+  });
+
+  it("takes passEnv from the user's settings only (a project cannot pass itself your tokens)", () => {
+    const merged: Record<string, unknown> = { passEnv: ["AWS_SECRET_ACCESS_KEY"] };
+    assert.deepEqual(
+      initializationOptions(
+        (key) => merged[key],
+        () => undefined,
+      ).kesi.passEnv,
+      [],
+    );
+    assert.deepEqual(
+      initializationOptions(
+        (key) => merged[key],
+        (key) => (key === "passEnv" ? ["GH_TOKEN"] : undefined),
+      ).kesi.passEnv,
+      ["GH_TOKEN"],
+    );
+    assert.equal(
+      needsRestart((section) => section === "kesi.passEnv"),
       true,
     );
   });
@@ -166,7 +213,19 @@ describe("serverSection", () => {
     };
     assert.deepEqual(
       serverSection(section, () => undefined),
-      { model: "m", sandbox: "auto", commandMemoryLimit: 4096, approvals: "ask", permissions: {} },
+      {
+        model: "m",
+        sandbox: "auto",
+        commandMemoryLimit: 4096,
+        approvals: "ask",
+        permissions: {},
+        sandboxNetwork: "ask",
+        sandboxNetworkAllow: [],
+        sandboxNetworkDeny: [],
+        passEnv: [],
+        auditLog: true,
+        mcpServers: {},
+      },
     );
     assert.equal(
       serverSection(null, () => undefined),
@@ -185,7 +244,19 @@ describe("serverSection", () => {
     // Nothing set by the user: the defaults, so removing "off" really turns the sandbox on.
     assert.deepEqual(
       serverSection(fromProject, () => undefined),
-      { model: "m", sandbox: "auto", commandMemoryLimit: 4096, approvals: "ask", permissions: {} },
+      {
+        model: "m",
+        sandbox: "auto",
+        commandMemoryLimit: 4096,
+        approvals: "ask",
+        permissions: {},
+        sandboxNetwork: "ask",
+        sandboxNetworkAllow: [],
+        sandboxNetworkDeny: [],
+        passEnv: [],
+        auditLog: true,
+        mcpServers: {},
+      },
     );
     const user: Record<string, unknown> = { baseUrl: "https://gateway.example", apiKey: "sk-u" };
     assert.deepEqual(
@@ -196,6 +267,12 @@ describe("serverSection", () => {
         commandMemoryLimit: 4096,
         approvals: "ask",
         permissions: {},
+        sandboxNetwork: "ask",
+        sandboxNetworkAllow: [],
+        sandboxNetworkDeny: [],
+        passEnv: [],
+        auditLog: true,
+        mcpServers: {},
         baseUrl: "https://gateway.example",
       },
     );

@@ -12,6 +12,33 @@ function renderer(): { out: () => string; r: StreamRenderer } {
 const run = "r1";
 
 describe("StreamRenderer", () => {
+  it("shows a call's input arriving in place, then the call's own line instead", () => {
+    let text = "";
+    const sink = { append: (s: string) => (text += s), replace: (s: string) => (text = s) };
+    const r = new StreamRenderer(sink, () => "en");
+    r.runStarted(run, "t");
+    r.event({ runId: run, kind: "text", text: "Writing it." });
+    for (const size of ["1 KB", "4 KB", "12 KB"]) {
+      const line = `  [tool] write_file: rates.py · ${size} so far`;
+      r.event({
+        runId: run,
+        kind: "toolInput",
+        toolUseId: "u",
+        tool: "write_file",
+        received: 1,
+        line,
+      });
+      assert.equal(text, `━━ t ━━\nWriting it.\n${line}\n`);
+    }
+    r.event({
+      runId: run,
+      kind: "toolStart",
+      tool: "write_file",
+      line: "  [tool] write_file: rates.py",
+    });
+    assert.equal(text, "━━ t ━━\nWriting it.\n  [tool] write_file: rates.py\n");
+  });
+
   it("appends model text exactly as it streams", () => {
     const { out, r } = renderer();
     r.runStarted(run, "Fix this · calc.py:3");

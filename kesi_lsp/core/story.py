@@ -1,12 +1,15 @@
-"""The lines a run's story is told in, rendered once by the server in the session's locale.
+"""The lines a run's story is told in, rendered once in the session's locale, for every front
+end (issue 25).
 
-A log-only client reads them as `window/logMessage` lines; our own clients get the very same
-lines inside each payload (`kesi/stream` `line`/`lines`, `kesi/plan` `title`/`lines`/`current`,
-`kesi/runFinished` `line`/`lines`), so no client renders a tool call, a bill or a plan itself
-and every editor tells the same story in the same words (issue 25). Clients only style them.
+A log-only LSP client reads them as `window/logMessage` lines; our own editor clients get the
+very same lines inside each payload (`kesi/stream` `line`/`lines`, `kesi/plan`
+`title`/`lines`/`current`, `kesi/runFinished` `line`/`lines`); an ACP client gets them in the
+`_meta.kesi.lines` of each `session/update`. So no client renders a tool call, a bill or a plan
+itself, and every front end tells the same story in the same words. Clients only style them.
 
-Pure functions of core events and the catalog (nothing LSP-shaped), so the mapping is testable
-without a client.
+It lives in the core, not in either adapter, because both adapters tell the story and neither
+may import the other. Pure functions of core events and the catalog, so the mapping is
+testable without a client.
 """
 
 from __future__ import annotations
@@ -17,19 +20,19 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from kesi_lsp.catalog import Locale, text
-from kesi_lsp.core import (
+from kesi_lsp.core.cost.meter import Usage
+from kesi_lsp.core.events import (
     EditApplied,
     Event,
     Nested,
     Notice,
-    Plan,
     RunFinished,
     ToolFinished,
+    ToolInputProgress,
     ToolStarted,
-    Usage,
     UsageReported,
-    step_label,
 )
+from kesi_lsp.core.plan import Plan, step_label
 
 DETAIL_MAX: Final = 120
 SUMMARY_MAX: Final = 400
@@ -64,10 +67,18 @@ def _first(tool_input: Mapping[str, object], keys: tuple[str, ...]) -> str | Non
     return None
 
 
-def tool_detail(tool_input: Mapping[str, object], locale: Locale, limit: int = DETAIL_MAX) -> str:
+def tool_detail(
+    tool_input: Mapping[str, object],
+    locale: Locale,
+    limit: int = DETAIL_MAX,
+    *,
+    whole: bool = True,
+) -> str:
     """The part of a tool's input a reader follows along by: the command (or a search's task),
     else the pattern and where it is looked for (`LIMIT in config.py`), else the path; "" for
-    the todo tool (the plan shows itself) and for no input."""
+    the todo tool (the plan shows itself) and for no input. An input without any of those
+    shows as its JSON when it is `whole`; one still arriving shows nothing instead (its JSON so
+    far is half a file's content)."""
     if isinstance(tool_input.get("items"), list):
         return ""
     shown = _first(tool_input, _COMMAND_KEYS)
@@ -76,7 +87,7 @@ def tool_detail(tool_input: Mapping[str, object], locale: Locale, limit: int = D
         shown = text("lsp.detail.in", locale, pattern=pattern, path=where) if where else pattern
     if shown is None:
         shown = _first(tool_input, (*_PATH_KEYS, "glob"))
-    if shown is None and tool_input:
+    if shown is None and tool_input and whole:
         shown = json.dumps(tool_input, ensure_ascii=False, sort_keys=True, default=str)
     return one_line(shown, limit) if shown else ""
 
@@ -87,6 +98,43 @@ def tool_line(name: str, tool_input: Mapping[str, object], locale: Locale) -> st
     if not detail:
         return text("lsp.log.tool_bare", locale, tool=name)
     return text("lsp.log.tool", locale, tool=name, detail=detail)
+
+
+def size_words(size: int) -> str:
+    """A byte count as a reader takes it in at a glance: `640 B`, `3.5 KB`, `12 KB`, `1.2 MB`."""
+    if size < 1024:
+        return f"{size} B"
+    if size < 10 * 1024:
+        return f"{size / 1024:.1f} KB"
+    if size < 1024 * 1024:
+        return f"{size // 1024} KB"
+    return f"{size / (1024 * 1024):.1f} MB"
+
+
+def input_so_far(received: int, locale: Locale) -> str:
+    """`12 KB so far`: how much of a tool call's input has arrived."""
+    return text("story.tool_input.so_far", locale, size=size_words(received))
+
+
+def tool_input_line(event: ToolInputProgress, locale: Locale) -> str:
+    """`  [tool] write_file: shop/rates.py · 12 KB so far`: a call whose input is still arriving
+    (Day 17), as its `tool_line` will read once the input is whole, and how much has come. A
+    client shows it in place, each report replacing the last, until the call's own line
+    replaces it; the log shows none of them (a log cannot replace a line)."""
+    detail = tool_detail(event.input, locale, whole=False)
+    so_far = input_so_far(event.received, locale)
+    if not detail:
+        return text("story.tool_input.bare", locale, tool=event.name, so_far=so_far)
+    return text("story.tool_input", locale, tool=event.name, detail=detail, so_far=so_far)
+
+
+def progress_line(event: Event, locale: Locale) -> str | None:
+    """The in-place line of a `ToolInputProgress` (a sub-agent's indented under its call, as
+    its other lines are), None for every other event."""
+    if isinstance(event, Nested):
+        inner = progress_line(event.event, locale)
+        return None if inner is None else nested_line(inner, locale)
+    return tool_input_line(event, locale) if isinstance(event, ToolInputProgress) else None
 
 
 def part_bill_line(key: str, usage: Usage, locale: Locale) -> str:

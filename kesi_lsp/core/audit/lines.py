@@ -1,0 +1,159 @@
+"""The audit log's records as lines a user reads: `kesi.audit` in the editor and `kesi-lsp
+audit` on the command line show the same words (the catalog's `audit.*`, en or zh-TW).
+
+A record this KeSi does not know (a kind added by a newer one, a field missing) still gets a
+line: its kind and its fields as JSON, never an error.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from kesi_lsp.catalog import Locale, text
+
+Record = Mapping[str, Any]
+
+
+def _time(record: Record) -> str:
+    try:
+        when = datetime.datetime.fromisoformat(str(record.get("time", "")))
+    except ValueError:
+        return str(record.get("time", "?"))
+    return when.strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _answer(record: Record, locale: Locale) -> str:
+    answer = record.get("answer") or "none"
+    key = f"audit.answer.{answer}"
+    return text(key if answer in ("once", "session", "deny") else "audit.answer.none", locale)
+
+
+def _decision(record: Record, locale: Locale) -> str:
+    """Who decided, and how, in words."""
+    by = record.get("decided_by")
+    reason = str(record.get("reason", ""))
+    answer = _answer(record, locale)
+    if by == "rule":
+        verdict = record.get("verdict")
+        verdict = verdict if verdict in ("deny", "ask") else "allow"
+        return text(f"audit.by.rule.{verdict}", locale, reason=reason, answer=answer)
+    if by in ("red_line", "classifier", "grant", "user", "accept_edits"):
+        return text(f"audit.by.{by}", locale, reason=reason, answer=answer)
+    return answer
+
+
+def _seconds(record: Record) -> str:
+    return f"{int(record.get('duration_ms') or 0) / 1000:.1f}"
+
+
+def _command(record: Record, locale: Locale) -> str:
+    ran = ""
+    if record.get("exit_code") is not None or record.get("timed_out"):
+        sandbox = str(record.get("sandbox") or "none")
+        shown = text("audit.sandbox.none", locale) if sandbox == "none" else sandbox
+        fields: dict[str, object] = {"sandbox": shown, "seconds": _seconds(record)}
+        fields |= {"code": record.get("exit_code"), "bytes": record.get("bytes_out", 0)}
+        ran = text("audit.timed_out" if record.get("timed_out") else "audit.ran", locale, **fields)
+    command = str(record.get("command", ""))
+    return text(
+        "audit.line.command",
+        locale,
+        time=_time(record),
+        command=command,
+        decision=_decision(record, locale),
+        ran=ran,
+    )
+
+
+def _edit(record: Record, locale: Locale) -> str:
+    if record.get("review") == "reviewed" and record.get("decided_by") == "user":
+        decision = _answer(record, locale)
+    else:
+        decision = _decision(record, locale)
+    outcome = str(record.get("outcome", "failed"))
+    known = outcome in ("applied", "partial", "rejected", "failed")
+    return text(
+        "audit.line.edit",
+        locale,
+        time=_time(record),
+        tool=record.get("tool", "edit_file"),
+        path=record.get("path", "?"),
+        hunks=record.get("hunks", 0),
+        decision=decision,
+        outcome=text(f"audit.outcome.{outcome if known else 'failed'}", locale),
+    )
+
+
+def _change(record: Record, locale: Locale) -> str:
+    action = "kept" if record.get("action") == "kept" else "undone"
+    lines = f" {record['lines']}" if record.get("lines") else ""
+    return text(
+        "audit.line.change",
+        locale,
+        time=_time(record),
+        path=record.get("path", "?"),
+        lines=lines,
+        action=text(f"audit.action.{action}", locale),
+        run=record.get("of_run", "?"),
+    )
+
+
+def _mcp_call(record: Record, locale: Locale) -> str:
+    if record.get("is_error"):
+        result = text("audit.result.error", locale)
+    else:
+        result = text(
+            "audit.result.ok", locale, bytes=record.get("bytes_out", 0), seconds=_seconds(record)
+        )
+    return text(
+        "audit.line.mcp_call",
+        locale,
+        time=_time(record),
+        server=record.get("server", "?"),
+        tool=record.get("tool", "?"),
+        decision=_decision(record, locale),
+        result=result,
+    )
+
+
+def _network(record: Record, locale: Locale) -> str:
+    host = str(record.get("host", "?"))
+    if record.get("port"):
+        host = f"{host}:{record['port']}"
+    allowed = text("audit.allowed" if record.get("allowed") else "audit.blocked", locale)
+    decision = _decision(record, locale)
+    return text(
+        "audit.line.network",
+        locale,
+        time=_time(record),
+        host=host,
+        allowed=allowed,
+        decision=decision,
+    )
+
+
+_LINES: dict[str, Callable[[Record, Locale], str]] = {
+    "command": _command,
+    "edit": _edit,
+    "change": _change,
+    "mcp_call": _mcp_call,
+    "network": _network,
+}
+
+
+def record_line(record: Record, locale: Locale) -> str:
+    """One record as one line in `locale`."""
+    render = _LINES.get(str(record.get("kind")))
+    if render is not None:
+        try:
+            return render(record, locale)
+        except (KeyError, TypeError, ValueError):
+            pass
+    rest = {k: v for k, v in record.items() if k not in ("time", "kind")}
+    fields = json.dumps(rest, ensure_ascii=False, sort_keys=True)
+    return text(
+        "audit.line.other", locale, time=_time(record), kind=record.get("kind"), fields=fields
+    )
