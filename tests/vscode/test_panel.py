@@ -95,7 +95,7 @@ def test_the_panel_holds_the_session(
 
     # Cancel stops a run that streams and then stalls.
     panel.reply("think about it")
-    panel.wait_text("Let me think about this carefully first.")
+    panel.wait_text("Let me think about")  # the stream stalls after its first words
     _no_kesi_notification(wb)
     panel.cancel()
     cancelled = text("lsp.status.cancelled", locale)

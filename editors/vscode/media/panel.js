@@ -20,7 +20,16 @@
     for (const details of log.querySelectorAll("details[open]")) {
       open.add(details.querySelector("summary")?.textContent ?? "");
     }
+    // A re-render replaces the buttons: keep the keyboard on the hunk button it was on.
+    const focused = document.activeElement?.closest?.("button[data-hunk]");
+    const refocus = focused
+      ? `button[data-question="${focused.dataset.question}"][data-hunk="${focused.dataset.hunk}"]` +
+        `[data-accept="${focused.dataset.accept}"]`
+      : undefined;
     log.innerHTML = message.html;
+    if (refocus) {
+      log.querySelector(refocus)?.focus();
+    }
     for (const details of log.querySelectorAll("details")) {
       if (open.has(details.querySelector("summary")?.textContent ?? "")) {
         details.open = true;
@@ -50,6 +59,16 @@
   });
 
   log.addEventListener("click", (event) => {
+    const hunk = event.target.closest("button[data-hunk]");
+    if (hunk) {
+      vscode.postMessage({
+        type: "hunk",
+        id: hunk.dataset.question,
+        index: Number(hunk.dataset.hunk),
+        accept: hunk.dataset.accept === "true",
+      });
+      return;
+    }
     const button = event.target.closest("button[data-question]");
     if (button) {
       for (const other of button.parentElement.querySelectorAll("button")) {

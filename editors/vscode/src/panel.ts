@@ -12,7 +12,8 @@
 import { randomBytes } from "node:crypto";
 import * as vscode from "vscode";
 import { pageHtml, transcriptHtml } from "./core/panelHtml";
-import { Transcript, type Waiting } from "./core/transcript";
+import { t } from "./core/messages";
+import { Transcript, type ReviewHunk, type Waiting } from "./core/transcript";
 import { currentLocale } from "./locale";
 
 export const PANEL_VIEW = "kesi.panel";
@@ -26,6 +27,17 @@ export interface QuestionSpec {
   cancel?: string;
   /** A review of `changes` changes rather than a question (the status bar says which). */
   review?: number;
+  /** An edit review's hunks, each shown with its own Accept and Reject. */
+  hunks?: Omit<ReviewHunk, "accepted">[];
+}
+
+/** What the user answered: a button of the question, or (a review) one decision per hunk. */
+export interface PanelAnswer {
+  /** The button pressed; undefined when nothing was pressed (dismissed, cancelled, or every
+   * hunk decided one by one). */
+  answer: string | undefined;
+  /** Per hunk: true accepted, false rejected, undefined not decided. */
+  hunks: (boolean | undefined)[];
 }
 
 interface PanelActions {
@@ -36,7 +48,7 @@ interface PanelActions {
 export class KesiPanel implements vscode.WebviewViewProvider, vscode.Disposable {
   readonly transcript = new Transcript();
   private view: vscode.WebviewView | undefined;
-  private readonly pending = new Map<string, (answer: string | undefined) => void>();
+  private readonly pending = new Map<string, (answer: PanelAnswer) => void>();
   private readonly reviews = new Map<string, number>();
   private count = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -108,7 +120,15 @@ export class KesiPanel implements vscode.WebviewViewProvider, vscode.Disposable 
   }
 
   /** Ask in the panel (and in a notification while the panel is hidden); undefined: no answer. */
-  question(spec: QuestionSpec, token?: vscode.CancellationToken): Promise<string | undefined> {
+  async question(
+    spec: QuestionSpec,
+    token?: vscode.CancellationToken,
+  ): Promise<string | undefined> {
+    return (await this.ask(spec, token)).answer;
+  }
+
+  /** Ask, and hear a review's per-hunk decisions too. */
+  ask(spec: QuestionSpec, token?: vscode.CancellationToken): Promise<PanelAnswer> {
     const id = `q${++this.count}`;
     this.transcript.ask({
       id,
@@ -117,11 +137,12 @@ export class KesiPanel implements vscode.WebviewViewProvider, vscode.Disposable 
       question: spec.question,
       actions: spec.actions,
       cancel: spec.cancel,
+      ...(spec.hunks?.length ? { hunks: spec.hunks.map((hunk) => ({ ...hunk })) } : {}),
     });
     if (spec.review !== undefined) {
       this.reviews.set(id, spec.review);
     }
-    const answer = new Promise<string | undefined>((resolve) => this.pending.set(id, resolve));
+    const answer = new Promise<PanelAnswer>((resolve) => this.pending.set(id, resolve));
     this.fireWaiting();
     if (!this.visible) {
       const message = [...spec.lines, spec.question].join("\n");
@@ -133,16 +154,33 @@ export class KesiPanel implements vscode.WebviewViewProvider, vscode.Disposable 
     return answer;
   }
 
-  private answer(id: string, answer: string | undefined): void {
+  private answer(id: string, answer: string | undefined, said?: string): void {
     const resolve = this.pending.get(id);
     if (!resolve) {
       return;
     }
+    const hunks = (this.transcript.question(id)?.hunks ?? []).map((hunk) => hunk.accepted);
     this.pending.delete(id);
     this.reviews.delete(id);
-    this.transcript.answered(id, answer ?? "");
-    resolve(answer);
+    this.transcript.answered(id, said ?? answer ?? "");
+    resolve({ answer, hunks });
     this.fireWaiting();
+  }
+
+  /** One hunk decided; once every hunk is, that is the review's answer. */
+  private decideHunk(id: string, index: number, accept: boolean): void {
+    if (!this.pending.has(id) || !this.transcript.decideHunk(id, index, accept)) {
+      return;
+    }
+    const hunks = this.transcript.question(id)?.hunks ?? [];
+    if (hunks.every((hunk) => hunk.accepted !== undefined)) {
+      const accepted = hunks.filter((hunk) => hunk.accepted).length;
+      const said = t("panel.hunks.answered", currentLocale(), {
+        accepted: String(accepted),
+        total: String(hunks.length),
+      });
+      this.answer(id, undefined, said);
+    }
   }
 
   /** What KeSi waits for now, if anything. */
@@ -170,11 +208,25 @@ export class KesiPanel implements vscode.WebviewViewProvider, vscode.Disposable 
   }
 
   private received(message: unknown): void {
-    const m = message as { type?: unknown; id?: unknown; answer?: unknown; prompt?: unknown };
+    const m = message as {
+      type?: unknown;
+      id?: unknown;
+      answer?: unknown;
+      prompt?: unknown;
+      index?: unknown;
+      accept?: unknown;
+    };
     if (m?.type === "ready") {
       this.render();
     } else if (m?.type === "answer" && typeof m.id === "string" && typeof m.answer === "string") {
       this.answer(m.id, m.answer);
+    } else if (
+      m?.type === "hunk" &&
+      typeof m.id === "string" &&
+      typeof m.index === "number" &&
+      typeof m.accept === "boolean"
+    ) {
+      this.decideHunk(m.id, m.index, m.accept);
     } else if (m?.type === "ask" && typeof m.prompt === "string" && m.prompt.trim()) {
       this.actions.ask(m.prompt.trim());
     } else if (m?.type === "cancel") {

@@ -6,14 +6,15 @@
  */
 
 import * as vscode from "vscode";
-import { diffHunks } from "./core/transcript";
-import type { KesiPanel } from "./panel";
+import { applyHunks, parseHunks, type Hunk } from "./core/hunks";
+import type { KesiPanel, PanelAnswer } from "./panel";
 import {
   REVIEW_SCHEME,
   asReviewParams,
   decisionFor,
   reviewPaths,
   type Decision,
+  type ReviewParams,
 } from "./core/review";
 
 export class DiffReview implements vscode.Disposable {
@@ -25,7 +26,7 @@ export class DiffReview implements vscode.Disposable {
     provideTextDocumentContent: (uri) => this.texts.get(uri.path) ?? "",
   });
 
-  async handle(params: unknown, token: vscode.CancellationToken): Promise<{ decision: Decision }> {
+  async handle(params: unknown, token: vscode.CancellationToken): Promise<ReviewAnswer> {
     const review = asReviewParams(params);
     if (!review) {
       return { decision: "reject" };
@@ -39,18 +40,20 @@ export class DiffReview implements vscode.Disposable {
       await vscode.commands.executeCommand("vscode.diff", before, after, review.title, {
         preview: true,
       });
-      const answer = await this.panel.question(
+      const hunks = parseHunks(review.diff);
+      const said = await this.panel.ask(
         {
           runId: review.runId,
           lines: [review.title, ...(review.scope ? [review.scope] : [])],
           question: review.question,
           actions: review.actions.map((action) => action.title),
           cancel: review.actions.find((action) => action.decision === "reject")?.title,
-          review: diffHunks(review.diff),
+          review: Math.max(1, hunks.length),
+          hunks: hunks.map((hunk) => ({ header: hunk.header, shown: hunk.shown })),
         },
         token,
       );
-      return { decision: decisionFor(answer, review.actions) };
+      return answerOf(review, hunks, said);
     } finally {
       await closeDiff(after);
       this.texts.delete(paths.before);
@@ -61,6 +64,32 @@ export class DiffReview implements vscode.Disposable {
   dispose(): void {
     this.provider.dispose();
   }
+}
+
+type ReviewAnswer = { decision: Decision; after?: string };
+
+/**
+ * The review's answer: the button pressed (Deny rejects every hunk; an Allow takes the hunks not
+ * rejected), or, when every hunk was decided one by one, those decisions. Accepting only some
+ * hunks answers with the text they make (`after`); accepting none is a rejection.
+ */
+function answerOf(review: ReviewParams, hunks: Hunk[], said: PanelAnswer): ReviewAnswer {
+  const decided = said.hunks;
+  let decision: Decision;
+  if (said.answer === undefined && decided.length > 0 && decided.every((d) => d !== undefined)) {
+    decision = decided.some((d) => d) ? "accept" : "reject";
+  } else {
+    decision = decisionFor(said.answer, review.actions);
+  }
+  if (decision === "reject" || !decided.some((d) => d === false)) {
+    return { decision };
+  }
+  const after = applyHunks(
+    review.before,
+    hunks,
+    hunks.map((_, index) => decided[index] !== false),
+  );
+  return after === (review.before ?? "") ? { decision: "reject" } : { decision, after };
 }
 
 async function closeDiff(after: vscode.Uri): Promise<void> {

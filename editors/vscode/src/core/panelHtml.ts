@@ -52,9 +52,46 @@ function entryHtml(entry: Entry, locale: Locale): string {
   }
 }
 
-function questionHtml(entry: Extract<Entry, { kind: "question" }>, locale: Locale): string {
+type Question = Extract<Entry, { kind: "question" }>;
+
+function diffLine(line: string): string {
+  const kind = line[0] === "+" ? "add" : line[0] === "-" ? "del" : "ctx";
+  return `<span class="${kind}">${e(line)}</span>`;
+}
+
+/** One hunk of a review: its diff, and (while the review is open) its Accept and Reject. */
+function hunkHtml(entry: Question, index: number, locale: Locale): string {
+  const hunk = entry.hunks?.[index];
+  if (!hunk) {
+    return "";
+  }
+  const total = entry.hunks?.length ?? 0;
+  const label = t("panel.hunk.label", locale, { index: String(index + 1), total: String(total) });
+  const state = hunk.accepted === undefined ? "" : hunk.accepted ? "accepted" : "rejected";
+  const said = state ? `<span class="state">${e(t(`panel.hunk.${state}`, locale))}</span>` : "";
+  const button = (accept: boolean): string => {
+    const word = t(accept ? "panel.hunk.accept" : "panel.hunk.reject", locale);
+    const pressed = hunk.accepted === accept;
+    return (
+      `<button type="button" class="${accept ? "" : "secondary"}" data-hunk="${index}" ` +
+      `data-question="${e(entry.id)}" data-accept="${accept}" aria-pressed="${pressed}" ` +
+      `aria-label="${e(`${word} · ${label}`)}">${e(word)}</button>`
+    );
+  };
+  const buttons =
+    entry.answer === undefined ? `<div class="buttons">${button(true)}${button(false)}</div>` : "";
+  return (
+    `<div class="hunk ${state}" role="group" aria-label="${e(label)}">` +
+    `<div class="head">${e(hunk.header)} ${said}</div>` +
+    `<pre class="diff">${hunk.shown.map(diffLine).join("\n")}</pre>${buttons}</div>`
+  );
+}
+
+function questionHtml(entry: Question, locale: Locale): string {
   const open = entry.answer === undefined;
-  const head = `<pre>${lines(entry.lines)}</pre><div class="ask">${e(entry.question)}</div>`;
+  const hunks = (entry.hunks ?? []).map((_, index) => hunkHtml(entry, index, locale)).join("");
+  const head =
+    `<pre>${lines(entry.lines)}</pre>${hunks}` + `<div class="ask">${e(entry.question)}</div>`;
   if (!open) {
     const said = entry.answer ? t("panel.answered", locale, { answer: entry.answer }) : "";
     return `<section class="question answered">${head}<div class="said">${e(said)}</div></section>`;

@@ -36,8 +36,17 @@ export type Entry =
       actions: string[];
       answer?: string;
       cancel?: string;
+      /** An edit review's hunks, each with the user's decision once made (inline review). */
+      hunks?: ReviewHunk[];
     }
   | { kind: "end"; runId: string; status: string; line: string; lines: string[] };
+
+/** A hunk of an edit under review, as the panel shows it. */
+export interface ReviewHunk {
+  header: string;
+  shown: string[];
+  accepted?: boolean;
+}
 
 /** What the panel should say while KeSi waits for the user, or undefined. */
 export interface Waiting {
@@ -172,6 +181,17 @@ export class Transcript {
     this.changed();
   }
 
+  /** The user accepted or rejected one hunk of an open review; false if there is no such hunk. */
+  decideHunk(id: string, index: number, accepted: boolean): boolean {
+    const hunk = this.question(id)?.hunks?.[index];
+    if (!hunk || this.question(id)?.answer !== undefined) {
+      return false;
+    }
+    hunk.accepted = accepted;
+    this.changed();
+    return true;
+  }
+
   /** The question was answered (in the panel, a notification or by a cancel). */
   answered(id: string, answer: string): void {
     const entry = this.question(id);
@@ -229,10 +249,4 @@ export class Transcript {
       listener();
     }
   }
-}
-
-/** How many changes a unified diff proposes: its hunks (`@@` headers), at least one. */
-export function diffHunks(diff: string | undefined): number {
-  const count = (diff ?? "").split("\n").filter((line) => line.startsWith("@@")).length;
-  return Math.max(1, count);
 }

@@ -3,7 +3,8 @@ import { describe, it } from "node:test";
 import { renderMarkdown } from "../core/markdown";
 import { pageHtml, transcriptHtml } from "../core/panelHtml";
 import { statusView } from "../core/runState";
-import { diffHunks, Transcript } from "../core/transcript";
+import { parseHunks } from "../core/hunks";
+import { Transcript } from "../core/transcript";
 
 describe("renderMarkdown", () => {
   it("renders what a model writes: code spans, bold, lists, fences", () => {
@@ -155,7 +156,41 @@ describe("the status bar while KeSi works and waits", () => {
     assert.equal(question.text, "$(bell-dot) KeSi：等你回答一個問題");
   });
   it("counts a review's changes by its hunks", () => {
-    assert.equal(diffHunks("--- a\n+++ b\n@@ -1 +1 @@\n-x\n+y\n@@ -5 +5 @@\n-z\n+w"), 2);
-    assert.equal(diffHunks(undefined), 1);
+    assert.equal(parseHunks("--- a\n+++ b\n@@ -1 +1 @@\n-x\n+y\n@@ -5 +5 @@\n-z\n+w").length, 2);
+    assert.equal(parseHunks(undefined).length, 0);
+  });
+});
+
+describe("an inline review", () => {
+  const hunks = parseHunks("--- a\n+++ b\n@@ -1 +1 @@\n-x = 1\n+x = <2>\n@@ -5 +5 @@\n-z\n+w\n");
+  function reviewing(): Transcript {
+    const t = new Transcript();
+    t.runStarted("r", "Fix this", undefined);
+    t.ask({
+      id: "q1",
+      runId: "r",
+      lines: ["Edit calc.py"],
+      question: "Apply it?",
+      actions: ["Deny", "Allow"],
+      hunks: hunks.map((h) => ({ header: h.header, shown: h.shown })),
+    });
+    return t;
+  }
+
+  it("shows each hunk's lines, escaped, with its own Accept and Reject", () => {
+    const html = transcriptHtml(reviewing().entries, "en");
+    assert.match(html, /<span class="del">-x = 1<\/span>/);
+    assert.match(html, /<span class="add">\+x = &lt;2&gt;<\/span>/);
+    assert.equal(html.match(/data-hunk="\d" data-question="q1" data-accept="true"/g)?.length, 2);
+    assert.match(html, /aria-label="Reject · Change 2 of 2"/);
+  });
+
+  it("records a hunk's decision and shows it; an answered review takes no more", () => {
+    const t = reviewing();
+    assert.equal(t.decideHunk("q1", 1, false), true);
+    assert.match(transcriptHtml(t.entries, "zh-TW"), /class="hunk rejected"[^]*已拒絕/);
+    t.answered("q1", "Allow");
+    assert.equal(t.decideHunk("q1", 0, true), false);
+    assert.doesNotMatch(transcriptHtml(t.entries, "en"), /data-hunk=/);
   });
 });
