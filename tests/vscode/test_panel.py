@@ -38,6 +38,12 @@ def _script() -> object:
     )
 
 
+RATES = "".join(f"RATE_{i} = {i}\n" for i in range(1, 21))
+# Two changes far apart: the server's diff has two hunks.
+BOTH = RATES.replace("RATE_2 = 2\n", "RATE_2 = 20\n").replace("RATE_19 = 19\n", "RATE_19 = 190\n")
+ONLY_FIRST = RATES.replace("RATE_2 = 2\n", "RATE_2 = 20\n")
+
+
 def _no_kesi_notification(wb: object) -> None:
     texts = wb.notification_texts()  # type: ignore[attr-defined]
     assert not any("KeSi" in t or COMMAND in t for t in texts), texts
@@ -83,9 +89,6 @@ def test_the_panel_holds_the_session(
     assert "`add` still needs the fix" not in panel.text()  # rendered, backticks gone
     assert log.locator("code", has_text="add").count() >= 2
     assert text("lsp.prompt.question", locale) in panel.text()  # the answered question stays
-    if locale == "en":  # the README's picture (docs/images/vscode-panel.png) is this one
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(wb.screenshot("panel"), ARTIFACTS / "vscode-panel.png")
 
     # A follow-up through the reply box continues the same conversation.
     panel.reply("which line is it?")
@@ -105,3 +108,75 @@ def test_the_panel_holds_the_session(
         "the cancelled run's end",
     )
     _no_kesi_notification(wb)
+
+
+@pytest.mark.parametrize("locale", ["en", "zh-TW"])
+def test_an_edit_reviewed_hunk_by_hunk_in_the_panel(
+    vscode: OpenVSCode, scripted_api: StartServer, tmp_path: Path, locale: Locale
+) -> None:
+    project = failing_project(tmp_path)
+    (project / "rates.py").write_text(RATES)
+    api = scripted_api(
+        script(
+            reply("Reading.", tool_use("read_file", {"file_path": "rates.py"})),
+            reply(
+                "Two rates are **ten times** too low.",
+                tool_use("write_file", {"file_path": "rates.py", "content": BOTH}),
+            ),
+            reply("Only the first one, then."),
+        )
+    )
+    settings = {"kesi.locale": locale, "kesi.review": "diffEditor"}
+    session = vscode(project, api_url=api.base_url, settings=settings)
+    wb = session.workbench
+    panel = Panel(wb)
+    wb.run_command("KeSi: Ask")
+    wb.type_into_input_box("Fix the rates")
+
+    # The why and the what together: the explanation, then the proposal's two hunks inline,
+    # each with its own Accept and Reject, the removed and the added line both shown.
+    review = panel.question(text("lsp.prompt.question", locale))
+    wb.wait_until(lambda: review.locator(".hunk").count() == 2, 30_000, "both hunks")
+    assert review.locator(".hunk pre.diff .del", has_text="RATE_2 = 2").count() == 1
+    assert review.locator(".hunk pre.diff .add", has_text="RATE_19 = 190").count() == 1
+    assert panel.log().locator("strong", has_text="ten times").count() == 1
+    waiting = {"en": "KeSi: waiting for you — review 2 changes", "zh-TW": "KeSi：等你檢查 2 處修改"}
+    wb.wait_until(lambda: waiting[locale] in wb.status_text(), 15_000, "the status bar waiting")
+    _no_kesi_notification(wb)
+    if locale == "en":  # the README's picture (docs/images/vscode-panel.png) is this one
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(wb.screenshot("panel-review"), ARTIFACTS / "vscode-panel.png")
+    assert (project / "rates.py").read_text() == RATES  # nothing lands before the answer
+
+    accept, reject = (text_of(locale, k) for k in ("accept", "reject"))
+    review.locator(".hunk").nth(0).locator("button", has_text=accept).click()
+    wb.wait_until(
+        lambda: review.locator(".hunk.accepted").count() == 1, 10_000, "the first hunk accepted"
+    )
+    second = review.locator(".hunk").nth(1).locator("button", has_text=reject)
+    second.focus()
+    second.press("Enter")  # by the keyboard, as a screen-reader user would
+
+    # Every hunk decided: that is the answer; only the accepted hunk lands.
+    wb.wait_until(
+        lambda: (project / "rates.py").read_text() == ONLY_FIRST, 60_000, "the accepted hunk"
+    )
+    end = text("lsp.status.done", locale) + " · "
+    log = panel.log()
+    wb.wait_until(
+        lambda: log.locator("section.end .line", has_text=end).count() == 1, 90_000, "the end"
+    )
+    assert ANSWERED[locale] in panel.text()
+    assert log.locator("section.question.open").count() == 0
+    _no_kesi_notification(wb)
+
+
+ANSWERED = {"en": "1 of 2 changes accepted", "zh-TW": "接受了 2 處變更中的 1 處"}
+
+
+def text_of(locale: Locale, key: str) -> str:
+    """The panel's own words for a hunk's buttons (the client's, in editors/vscode)."""
+    return {
+        "en": {"accept": "Accept", "reject": "Reject"},
+        "zh-TW": {"accept": "接受", "reject": "拒絕"},
+    }[locale][key]

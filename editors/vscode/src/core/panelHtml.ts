@@ -83,7 +83,7 @@ function hunkHtml(entry: Question, index: number, locale: Locale): string {
   return (
     `<div class="hunk ${state}" role="group" aria-label="${e(label)}">` +
     `<div class="head">${e(hunk.header)} ${said}</div>` +
-    `<pre class="diff">${hunk.shown.map(diffLine).join("\n")}</pre>${buttons}</div>`
+    `<pre class="diff">${hunk.shown.map(diffLine).join("")}</pre>${buttons}</div>`
   );
 }
 
