@@ -150,6 +150,7 @@ def test_a_rejected_preview_leaves_the_file_untouched(
     wb.open_file("calc.py")
     wb.select_all()
     wb.code_action("KeSi: fix this")  # the lightbulb this time
+    wb.type_into_input_box("")  # what to keep in mind: nothing, find the cause and fix it
     wb.refactor_preview()
     wb.discard_preview()
     wb.wait_preview_closed()
