@@ -44,14 +44,18 @@ class Panel:
         return found.first
 
     def buttons(self, question: Locator) -> list[str]:
-        return [_normal(t) for t in question.locator("button").all_inner_texts()]
+        """The question's own buttons (a review's hunks have theirs: Accept, Reject)."""
+        own = question.locator(":scope > .buttons button")
+        return [_normal(t) for t in own.all_inner_texts()]
 
     def answer(self, text: str | re.Pattern[str], button: str, keyboard: bool = False) -> str:
         """Press `button` on the question that says `text` (by the keyboard: focus and Enter,
         as a screen-reader user would); return the question's text."""
         question = self.question(text)
         said = _normal(question.inner_text())
-        target = question.locator("button", has_text=re.compile(rf"^{re.escape(button)}$"))
+        target = question.locator(
+            ":scope > .buttons button", has_text=re.compile(rf"^{re.escape(button)}$")
+        )
         if keyboard:
             target.focus()
             target.press("Enter")
