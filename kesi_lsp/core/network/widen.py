@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from kesi_lsp.catalog import Locale, text
@@ -33,6 +33,11 @@ _TOLD = {
 }
 
 
+Decided = Callable[[str, bool, str, "str | None"], None]
+"""The audit log's hook: host, allowed, decided by ("user", "session", "setting", or the
+refusal's reason: "denied", "address", "sni", "limit"), and the user's answer when asked."""
+
+
 def rule_to_add(host: str, allow: Sequence[str], locale: Locale) -> str:
     """The user-settings rule that allows `host` always, shown whole (the list as it would be)."""
     patterns = json.dumps([*allow, host] if host not in allow else list(allow))
@@ -44,25 +49,31 @@ async def widened(
     gate: PermissionGate,
     limits: ChannelLimits,
     emit: EventSink,
+    decided: Decided | None = None,
 ) -> str:
-    """The lines to append to the command's result: the refused hosts and the decisions."""
+    """The lines to append to the command's result: the refused hosts and the decisions;
+    each refusal and each answer also goes to `decided` (the audit log)."""
     if not refusals:
         return ""
     session = gate.session
     settings, locale = session.settings, session.settings.locale
     lines = [refused_line(r, limits, locale) for r in refusals]
+    record: Decided = decided or (lambda host, allowed, by, answer: None)
     for refusal in refusals:
-        if refusal.why != "unlisted":
-            continue
         host = refusal.host
-        if settings.sandbox_network == "allowList":
+        if refusal.why != "unlisted":
+            record(host, False, refusal.why, None)
+        elif settings.sandbox_network == "allowList":
+            record(host, False, "setting", None)
             lines.append(text("network.allow_list_hint", locale, host=host))
         elif host in session.grants.hosts:
             continue  # allowed meanwhile (another command's answer)
         elif host in session.grants.hosts_refused:
+            record(host, False, "session", None)
             lines.append(text("network.told.refused_before", locale, host=host))
         else:
             choice = await gate.authorize_host(host)
+            record(host, choice is not Choice.DENY, "user", choice.value)
             lines.append(text(_TOLD[choice], locale, host=host))
             if choice is Choice.ALLOW_ALWAYS:
                 with contextlib.suppress(Exception):  # a broken sink must not lose the answer
