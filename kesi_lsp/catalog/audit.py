@@ -44,6 +44,14 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "{time} network {host}: {allowed}, {decision}",
         "{time} 網路 {host}：{allowed}，{decision}",
     ),
+    "audit.line.task": (
+        "{time} background task {task} `{command}`: {state}, after {seconds} s, {bytes} bytes out",
+        "{time} 背景工作 {task} `{command}`：{state}，{seconds} 秒，輸出 {bytes} 位元組",
+    ),
+    "audit.started_task": (
+        "; started {sandbox} as background task {task}",
+        "；在 {sandbox} 裡啟動為背景工作 {task}",
+    ),
     "audit.line.other": ("{time} {kind}: {fields}", "{time} {kind}：{fields}"),
     "audit.ran": (
         "; ran {sandbox}, exit {code}, {seconds} s, {bytes} bytes out",
@@ -65,6 +73,16 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "not reviewed (approvals: acceptEdits)",
         "沒有審閱（approvals: acceptEdits）",
     ),
+    "audit.by.sandbox": (
+        "by the sandbox's network settings ({reason})",
+        "依沙箱的網路設定（{reason}）",
+    ),
+    "audit.by.refused_before": (
+        "you had refused it earlier this session",
+        "你在這個 session 稍早已拒絕過",
+    ),
+    "audit.reason.mcp": ("an MCP tool call", "MCP 工具呼叫"),
+    "audit.answer.always": ("you allowed it always", "你永遠允許"),
     "audit.answer.once": ("you allowed it once", "你允許了這一次"),
     "audit.answer.session": ("you allowed it for the session", "你允許了整個 session"),
     "audit.answer.deny": ("you denied it", "你拒絕了"),

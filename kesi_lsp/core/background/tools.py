@@ -44,14 +44,39 @@ async def run_command(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
     opened = await ctx.network.open(ctx.session, ctx.sandbox) if ctx.network else None
     proc = await shell.start_process(launch, ctx, opened)
     if isinstance(proc, ToolResult):
+        if launch.audit is not None:
+            launch.audit.done(launch.command)
         if opened is not None:
             await opened.channel.close()
         return proc
     task = tasks.add(launch.command, proc, ctx.session.settings.task_timeout)
+    _audited(task, launch, ctx)  # (before any await: a quick task must not end unrecorded)
     if opened is not None:  # its way to the proxy closes when it ends
         task.cleanups.append(opened.channel.close)
     await task.first_output(FIRST_SECONDS, FIRST_LINES)
     return _started(task, launch.ran_as, ctx.locale)
+
+
+def _audited(task: BackgroundTask, launch: shell.Launch, ctx: ToolContext) -> None:
+    """The audit log's records of a task: its start (the command's, with the task's id) now,
+    its end (`task`: how, after how long, how much output) whenever it comes."""
+    trail = ctx.audit
+    if launch.audit is None or trail is None:
+        return
+    launch.audit.as_task(task.id)
+
+    def ended(task: BackgroundTask) -> None:
+        trail.task_ended(
+            task.id,
+            task.command,
+            state=task.state,
+            exit_code=task.exit_code,
+            duration_ms=round(task.seconds * 1000),
+            bytes_out=task.ring.written,
+            limit_s=task.limit,
+        )
+
+    task.watchers.append(ended)
 
 
 async def _shared_network(ctx: ToolContext) -> ToolResult | None:

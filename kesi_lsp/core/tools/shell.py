@@ -201,6 +201,21 @@ class _Audit:
             timed_out=outcome.timed_out if outcome is not None else None,
         )
 
+    def as_task(self, task: str) -> None:
+        """The command was started as background `task` (its end is the task's own record)."""
+        trail, decision = self.ctx.audit, self.decision
+        if trail is None or decision is None:
+            return
+        trail.command(
+            self.command,
+            verdict=decision.verdict,
+            reason=decision.reason,
+            decided_by=decision.by,
+            answer=decision.answer,
+            sandbox=self.ctx.sandbox.kind,
+            task=task,
+        )
+
 
 @dataclass(frozen=True)
 class Launch:
@@ -288,7 +303,7 @@ async def run_command(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
     ran_as = launch.ran_as
     result = ToolResult(ran_as + result.text, result.is_error) if ran_as else result
     if opened is not None and (
-        told := await widened(refusals, ctx.gate, opened.channel.limits, ctx.emit)
+        told := await widened(refusals, ctx, opened.channel.limits, launch.command)
     ):
         result = ToolResult(f"{result.text}\n{told}", result.is_error, result.summary)
     return await _reported(ctx, launch.command, result, outcome, watched)
