@@ -14,6 +14,10 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "KeSi audit log of {folder}: nothing recorded yet ({path}).",
         "KeSi 在 {folder} 的稽核紀錄：還沒有任何紀錄（{path}）。",
     ),
+    "audit.empty_since": (
+        "KeSi audit log of {folder}: nothing recorded since {since}.",
+        "KeSi 在 {folder} 的稽核紀錄：{since} 之後沒有任何紀錄。",
+    ),
     "audit.off": (
         "KeSi's audit log is off (the auditLog setting); older records stay in {path}.",
         "KeSi 的稽核紀錄已關閉（auditLog 設定）；先前的紀錄仍在 {path}。",
@@ -100,5 +104,16 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
     "audit.cli.no_folder": (
         "kesi-lsp audit: {folder} is not a folder.",
         "kesi-lsp audit：{folder} 不是資料夾。",
+    ),
+    "audit.cli.bad_since": (
+        "kesi-lsp audit: --since {value!r} is not a time; give an age (30m, 2h, 7d, 1w), a date "
+        "(2026-12-01) or a date and time (2026-12-01T14:30).",
+        "kesi-lsp audit：--since {value!r} 不是時間；請給一段時間（30m、2h、7d、1w）、日期"
+        "（2026-12-01）或日期與時間（2026-12-01T14:30）。",
+    ),
+    "audit.cli.bad_limit": (
+        "kesi-lsp audit: --limit {value!r} is not a count; give a whole number, 0 for every "
+        "record.",
+        "kesi-lsp audit：--limit {value!r} 不是數量；請給整數，0 表示全部紀錄。",
     ),
 }
