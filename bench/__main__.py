@@ -32,6 +32,7 @@ BENCHES = (
     "changes",
     "redaction",
     "cold_start",
+    "network",
 )
 
 
@@ -41,6 +42,7 @@ async def _run(names: list[str], report: Report, smoke: bool) -> None:
         changes,
         cold_start,
         first_request,
+        network,
         parallel_reads,
         redaction,
         responsiveness,
@@ -55,6 +57,7 @@ async def _run(names: list[str], report: Report, smoke: bool) -> None:
         "changes": changes.run,
         "cold_start": cold_start.run,
         "first_request": first_request.run,
+        "network": network.run,
         "parallel_reads": parallel_reads.run,
         "redaction": redaction.run,
         "streaming": streaming.run,

@@ -36,6 +36,7 @@ from kesi_lsp.core.network.http import (
     parse_request,
     response,
 )
+from kesi_lsp.core.network.relay import HostSide
 from kesi_lsp.core.network.tls import RECORD_HEADER, record_length, server_name
 from kesi_lsp.core.settings.network import HostVerdict, is_ip, normalize_host
 
@@ -179,11 +180,11 @@ class Channel:
             self.refuse(refusal)
             writer.write(response(403, "Forbidden", self.words(refusal)))
             return
-        upstream = await self._connect(allowed)
-        if upstream is None:
+        side = await self._connect(allowed, writer)
+        if side is None:
             writer.write(response(502, "Bad Gateway", f"cannot connect to {host}"))
             return
-        await self._relay(request, host, reader, writer, upstream)
+        await self._relay(request, host, reader, writer, side)
 
     def _judged(self, host: str) -> Refusal | None:
         if self.connections > self.limits.max_connections:
@@ -198,15 +199,28 @@ class Channel:
         return None
 
     async def _connect(
-        self, targets: Sequence[Target]
-    ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter] | None:
+        self, targets: Sequence[Target], client: asyncio.StreamWriter
+    ) -> HostSide | None:
+        loop = asyncio.get_running_loop()
         for target in targets:
             with contextlib.suppress(OSError, TimeoutError):
-                return await asyncio.wait_for(
-                    asyncio.open_connection(target.address, target.port, limit=CHUNK),
+                _, side = await asyncio.wait_for(
+                    loop.create_connection(
+                        lambda: HostSide(client, self._count), target.address, target.port
+                    ),
                     self.limits.connect_seconds,
                 )
+                return side
         return None
+
+    def _count(self, size: int) -> bool:
+        """Count bytes through the channel; False (and every connection ended) past the limit."""
+        self.transferred += size
+        if self.transferred <= self.limits.max_bytes:
+            return True
+        self.refuse(Refusal("*", "limit", "bytes"))
+        self._stop_serving()
+        return False
 
     async def _relay(
         self,
@@ -214,13 +228,11 @@ class Channel:
         host: str,
         reader: asyncio.StreamReader,
         writer: asyncio.StreamWriter,
-        upstream: tuple[asyncio.StreamReader, asyncio.StreamWriter],
+        side: HostSide,
     ) -> None:
-        up_reader, up_writer = upstream
         try:
             if request.head is not None:
-                up_writer.write(request.head)
-                first = b""
+                side.send(request.head)
             else:
                 writer.write(ESTABLISHED)
                 first = await self._client_hello(reader)
@@ -228,10 +240,10 @@ class Channel:
                 if sni is not None and not is_ip(host) and normalize_host(sni) != host:
                     self.refuse(Refusal(host, "sni", sni))
                     return
-            up_writer.write(first)
-            await asyncio.gather(self._pipe(reader, up_writer), self._pipe(up_reader, writer))
+                side.send(first)
+            await asyncio.gather(self._pipe(reader, side), side.finished)
         finally:
-            up_writer.close()
+            side.close()
 
     async def _client_hello(self, reader: asyncio.StreamReader) -> bytes:
         """The client's first bytes; a whole TLS record when they start one (for its SNI)."""
@@ -244,18 +256,14 @@ class Channel:
             first += more
         return first
 
-    async def _pipe(self, source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+    async def _pipe(self, source: asyncio.StreamReader, side: HostSide) -> None:
+        """The command's bytes to the host (the host's come back in `HostSide`)."""
         try:
             while chunk := await source.read(CHUNK):
-                self.transferred += len(chunk)
-                if self.transferred > self.limits.max_bytes:
-                    self.refuse(Refusal("*", "limit", "bytes"))
-                    self._stop_serving()
+                if not self._count(len(chunk)):
                     return
-                sink.write(chunk)
-                await sink.drain()
+                side.send(chunk)
+                await side.drain()
         except OSError:
             return
-        with contextlib.suppress(OSError):
-            if sink.can_write_eof():
-                sink.write_eof()
+        side.end_writing()
