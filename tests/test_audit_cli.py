@@ -66,7 +66,7 @@ def test_the_lines_are_the_servers_words_and_the_secret_is_a_marker(
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("KeSi audit log of project (") and out[0].endswith("newest last:")
     assert out[1].endswith("command `echo [redacted: GitHub token]`: run without asking (prints)")
-    assert out[2].endswith("command `rm -rf .git`: blocked by the red line (deletes the repository)")
+    assert out[2].endswith("`rm -rf .git`: blocked by the red line (deletes the repository)")
     assert GITHUB not in "\n".join(out)
     assert main(["audit", "--folder", str(folder), "--locale", "zh-TW"]) == 0
     assert "被紅線擋下（deletes the repository）" in capsys.readouterr().out
