@@ -15,6 +15,7 @@ from inside the sandbox (which must fail: the sandbox has a network namespace of
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import platform
 import shutil
@@ -241,14 +242,43 @@ def check_sandbox(environ: Mapping[str, str], locale: Locale) -> list[Check]:
             sandbox.environment(environ, root),
             root,
         )
-    first = Check("ok", state)
+        proxy = check_proxy(sandbox, root, environ, locale)
+    return [Check("ok", state), _blocked(probe, locale), *proxy]
+
+
+def _blocked(probe: Probe, locale: Locale) -> Check:
     if probe.blocked is None:
         line = text("demo.doctor.net_unknown", locale, detail=probe.detail)
-        return [first, Check("fail", line, text("demo.doctor.net_unknown_hint", locale))]
+        return Check("fail", line, text("demo.doctor.net_unknown_hint", locale))
     if probe.blocked:
-        return [first, Check("ok", text("demo.doctor.net_blocked", locale, port=probe.port))]
+        return Check("ok", text("demo.doctor.net_blocked", locale, port=probe.port))
     line = text("demo.doctor.net_open", locale, port=probe.port)
-    return [first, Check("fail", line, text("demo.doctor.net_open_hint", locale))]
+    return Check("fail", line, text("demo.doctor.net_open_hint", locale))
+
+
+def check_proxy(
+    sandbox: Any, root: Path, environ: Mapping[str, str], locale: Locale
+) -> list[Check]:
+    """The network's mode and lists as the user's settings (environment) give them, and a live
+    probe of the proxy: an allowed test host through it answers, a denied one is refused."""
+    from kesi_lsp.core import environment_settings, parse_settings, probe_proxy
+
+    settings = parse_settings(environment_settings(environ)).settings
+    if settings.sandbox_network == "off":
+        return [Check("ok", text("demo.doctor.network_off", locale))]
+    none = text("demo.doctor.network_none", locale)
+    mode = text(
+        "demo.doctor.network_mode",
+        locale,
+        mode=settings.sandbox_network,
+        allow=", ".join(settings.network_allow) or none,
+        deny=", ".join(settings.network_deny) or none,
+    )
+    probe = asyncio.run(probe_proxy(sandbox, root, environ))
+    if probe.ok:
+        return [Check("ok", mode), Check("ok", text("demo.doctor.proxy_ok", locale))]
+    line = text(f"demo.doctor.proxy_{probe.problem}", locale, detail=probe.detail)
+    return [Check("ok", mode), Check("fail", line, text("demo.doctor.proxy_hint", locale))]
 
 
 @dataclass(frozen=True)

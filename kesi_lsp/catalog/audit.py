@@ -77,14 +77,25 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "not reviewed (approvals: acceptEdits)",
         "沒有審閱（approvals: acceptEdits）",
     ),
-    "audit.by.sandbox": (
-        "by the sandbox's network settings ({reason})",
-        "依沙箱的網路設定（{reason}）",
-    ),
-    "audit.by.refused_before": (
+    "audit.network.user": ("asked, {answer}", "詢問過，{answer}"),
+    "audit.network.session": (
         "you had refused it earlier this session",
         "你在這個 session 稍早已拒絕過",
     ),
+    "audit.network.setting": (
+        "not in kesi.sandboxNetworkAllow (mode allowList)",
+        "不在 kesi.sandboxNetworkAllow 裡（allowList 模式）",
+    ),
+    "audit.network.denied": ("kesi.sandboxNetworkDeny names it", "kesi.sandboxNetworkDeny 有它"),
+    "audit.network.address": (
+        "it resolves to an address the sandbox never reaches",
+        "它解析到沙箱永遠不會連的位址",
+    ),
+    "audit.network.sni": (
+        "its TLS connection asked for another name",
+        "它的 TLS 連線要的是另一個名稱",
+    ),
+    "audit.network.limit": ("the command reached the proxy's limit", "這個指令用到了代理的上限"),
     "audit.reason.mcp": ("an MCP tool call", "MCP 工具呼叫"),
     "audit.answer.always": ("you allowed it always", "你永遠允許"),
     "audit.answer.once": ("you allowed it once", "你允許了這一次"),

@@ -36,6 +36,13 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "{path} 的修改沒有照預期套用：編輯器裡現在是另一份內容（使用者只套用了一部分，"
         "或同時在改這個檔案）。再改之前請先重新讀取檔案。",
     ),
+    "delivery.left_unsaved": (
+        "The edit to {path} is in the editor's buffer, which also holds the user's own unsaved "
+        "changes, so it was not saved: commands and tests see the file on disk without it "
+        "until the user saves.",
+        "{path} 的修改已經進到編輯器的緩衝區，但那裡也有使用者自己還沒存的修改，所以沒有存檔："
+        "在使用者存檔之前，指令和測試看到的是磁碟上沒有這次修改的檔案。",
+    ),
     "delivery.not_saved": (
         "The edit to {path} reached the editor but could not be saved to disk, so commands "
         "will not see it. Read the file again before any further change.",

@@ -91,6 +91,40 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "The probe needs bash or python3 and a loopback this machine can connect to.",
         "這個檢查需要 bash 或 python3，以及這台機器連得上的 loopback。",
     ),
+    "demo.doctor.network_mode": (
+        "sandbox network: {mode} (kesi.sandboxNetwork); allowed hosts: {allow}; denied: {deny}",
+        "沙箱的網路：{mode}（kesi.sandboxNetwork）；允許的主機：{allow}；拒絕的：{deny}",
+    ),
+    "demo.doctor.network_off": (
+        "sandbox network: off (kesi.sandboxNetwork): sandboxed commands have no network at all",
+        "沙箱的網路：off（kesi.sandboxNetwork）：沙箱裡的指令完全不能連網",
+    ),
+    "demo.doctor.network_none": ("none", "沒有"),
+    "demo.doctor.proxy_ok": (
+        "the network proxy works: an allowed test host on this machine's loopback answered "
+        "through it, a denied one was refused (403) and never reached",
+        "網路代理正常：允許的測試主機（這台機器的 loopback）透過它回應了，"
+        "拒絕的那個被擋下（403），完全沒連到",
+    ),
+    "demo.doctor.proxy_start": (
+        "the network proxy could not start for this sandbox ({detail})",
+        "網路代理沒辦法為這個沙箱啟動（{detail}）",
+    ),
+    "demo.doctor.proxy_allowed": (
+        "the network proxy did not let an allowed test host through ({detail})",
+        "網路代理沒有放行允許的測試主機（{detail}）",
+    ),
+    "demo.doctor.proxy_denied": (
+        "the network proxy did NOT refuse a denied test host ({detail})",
+        "網路代理「沒有」擋下被拒絕的測試主機（{detail}）",
+    ),
+    "demo.doctor.proxy_hint": (
+        "Sandboxed commands that need the network (pip, npm, git over https) will fail until "
+        'this works. Set kesi.sandboxNetwork to "off" to give them none, and report the '
+        "problem with this output.",
+        "在這修好之前，沙箱裡需要網路的指令（pip、npm、走 https 的 git）都會失敗。"
+        "可以把 kesi.sandboxNetwork 設成「off」讓它們完全不連網，並帶著這段輸出回報問題。",
+    ),
     "demo.doctor.git_ok": ("{version} ({path})", "{version}（{path}）"),
     "demo.doctor.git_missing": (
         "git not found: KeSi works without it, but cannot run git commands for you",

@@ -58,6 +58,9 @@ _PROMPTS: Final[dict[str, tuple[str, str]]] = {
     # Day 14's question: 放行嗎？[y=這次 / a=這個 session 都好 / N=不要]. Its three answers, the
     # prompt's buttons, are the gate's words (`permissions.answer.*`, the ACP adapter's too).
     "lsp.prompt.question": ("Allow it?", "放行嗎？"),
+    # For a client that may not show the buttons with the question (lsp-mode: after TAB).
+    "lsp.prompt.question_listed": ("Allow it? ({answers})", "放行嗎？（{answers}）"),
+    "lsp.prompt.answer_separator": (" / ", "／"),
     # What the third answer covers, said with the question (issue 32): the seed's grants are
     # this exact command, or this one file, until the session ends.
     "lsp.prompt.scope_command": (
@@ -123,10 +126,15 @@ _EDITS: Final[dict[str, tuple[str, str]]] = {
     ),
     "lsp.edit.no_reason": ("no reason given", "沒有說明原因"),
     "lsp.edit.skipped": (
-        "Not applied: the editor skipped the edit to {path} because its buffer changed in the "
-        "meantime. Nothing was changed. Read the file again, then redo the edit.",
-        "沒有套用：{path} 的緩衝區在這段時間改過，編輯器略過了這次修改。什麼都沒有改。"
-        "請重新讀取檔案，再重做修改。",
+        "Not confirmed: the editor answered that it applied the edit to {path}, but it reported "
+        "no change to that buffer. It may have skipped the edit (the buffer changed meanwhile) "
+        "or hold it without saying so (vim-lsp does, for a buffer in no window). Nothing was "
+        "saved to disk. Ask the user to check {path} in the editor, then read the file again "
+        "before you edit it.",
+        "沒有確認：編輯器回覆已經套用 {path} 的修改，但沒有回報那個緩衝區有任何變化。"
+        "它可能略過了這次修改（緩衝區在這段時間改過），也可能改了卻沒有說"
+        "（vim-lsp 對不在任何視窗裡的緩衝區就是這樣）。磁碟上什麼都沒有存。"
+        "請使用者先在編輯器裡看看 {path}，再重新讀取檔案，然後才改。",
     ),
 }
 

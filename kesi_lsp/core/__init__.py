@@ -101,6 +101,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "ProblemsReported",
     "ProblemsUnavailableError",
     "PromptInterrupted",
+    "ProxyProbe",
     "Purpose",
     "Redactor",
     "Refused",
@@ -181,6 +182,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "plan_line",
     "plan_title",
     "plan_undo",
+    "probe_proxy",
     "progress_line",
     "redactor_for",
     "refusal",
@@ -313,6 +315,7 @@ if TYPE_CHECKING:
     from kesi_lsp.core.model.anthropic import ModelClient
     from kesi_lsp.core.model.describe import describe_api_error
     from kesi_lsp.core.model.window import context_window
+    from kesi_lsp.core.network.probe import ProxyProbe, probe_proxy
     from kesi_lsp.core.paths import is_ignored
     from kesi_lsp.core.permissions.grants import (
         GrantsView,

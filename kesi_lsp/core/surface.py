@@ -196,6 +196,8 @@ EXPORTS: Final[dict[str, str]] = {
     "sandbox_status_line": "sandbox.selection:status_line",
     "select_sandbox": "sandbox.selection",
     "find_rg": "tools.ripgrep",
+    "ProxyProbe": "network.probe",
+    "probe_proxy": "network.probe",
     # text helpers
     "is_ignored": "paths",
     "split_lines": "diff",

@@ -97,16 +97,32 @@ class Prompter:
     """Ask one three-way question through `window/showMessageRequest`."""
 
     def __init__(
-        self, wire: Wire, support: PromptSupport, locale: Locale, *, edits_accepted: bool = False
+        self,
+        wire: Wire,
+        support: PromptSupport,
+        locale: Locale,
+        *,
+        edits_accepted: bool = False,
+        list_answers: bool = False,
     ) -> None:
         self._wire = wire
         self._support = support
         self.locale = locale
+        # A client that knows nothing of KeSi may not show the buttons with the question
+        # (lsp-mode lists a prompt's choices only after TAB): the question names them.
+        self._list_answers = list_answers
         # Under `approvals: "acceptEdits"` only commands are asked: the notice must not tell
         # the user that edits are refused, nor to turn on what is already on.
         self._unavailable = (
             "lsp.prompts_unavailable_commands" if edits_accepted else "lsp.prompts_unavailable"
         )
+
+    def _question(self, titles: list[str]) -> str:
+        """Day 14's question, with the answers named when the client may not show them."""
+        if not self._list_answers:
+            return text("lsp.prompt.question", self.locale)
+        listed = text("lsp.prompt.answer_separator", self.locale).join(titles)
+        return text("lsp.prompt.question_listed", self.locale, answers=listed)
 
     async def ask(self, message: str, answers: tuple[tuple[str, Choice], ...] = ANSWERS) -> Choice:
         """Ask; `answers` other than the command prompt's carry their question in `message`."""
@@ -114,7 +130,7 @@ class Prompter:
             return Choice.DENY
         offered = actions(self.locale, answers)
         if answers is ANSWERS:
-            message = f"{message}\n{text('lsp.prompt.question', self.locale)}"
+            message = f"{message}\n{self._question(list(offered))}"
         params = types.ShowMessageRequestParams(
             type=types.MessageType.Warning,
             message=message,

@@ -8,11 +8,13 @@ review, review, apply, save only over an unchanged disk, verify) over this clien
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
 from kesi_lsp.catalog import Locale
 from kesi_lsp.core import Approver, Delivery, DeliveryPipeline, Event, FileChange, FileText
+from kesi_lsp.lsp.documents import read_disk
 from kesi_lsp.lsp.editor_port import LspPort
 from kesi_lsp.lsp.link import EditorLink
 
@@ -34,6 +36,10 @@ class LspWorkspaceView:
         self._pipeline = DeliveryPipeline(self._port, approver, locale)
 
     async def read_text(self, path: Path) -> FileText:
+        """The editor's text; the disk's for a buffer the editor has yet to reload after the
+        server wrote its file (a client whose files go by the disk: `LspPort`)."""
+        if self._port.outdated_by_disk(path):
+            return FileText(await asyncio.to_thread(read_disk, path))
         return await self._link.documents.file_text(path)
 
     def unsaved_files(self) -> tuple[Path, ...]:

@@ -54,7 +54,13 @@ class LspRun:
         self._folder = folder
         self._output = RunOutput(link.wire, run, progress_token(run), link.features)
         accepted = settings.approvals == "acceptEdits"
-        prompter = Prompter(link.wire, host.prompts, settings.locale, edits_accepted=accepted)
+        prompter = Prompter(
+            link.wire,
+            host.prompts,
+            settings.locale,
+            edits_accepted=accepted,
+            list_answers=not link.features.kesi,
+        )
         self._approver = LspApprover(prompter, link.wire, link.features, run.id)
         self._view = LspWorkspaceView(
             link, run.root, self._approver, settings.locale, on_applied=self._applied

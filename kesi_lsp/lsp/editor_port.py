@@ -12,6 +12,17 @@ Only the transport is here; the delivery's rules are the core's (`DeliveryPipeli
 - apply: `workspace/applyEdit` (`apply.py`);
 - save: `kesi/saveDocuments` for clients that announce it, else the server's atomic write.
 
+A client that knows nothing of KeSi (no `experimental.kesi`: lsp-mode, eglot, Vim's clients,
+plain Neovim, Helix) cannot be asked to save, so it would be left with a modified buffer
+beside the server's write, and the editor then asks the user about it (Vim's W12, Emacs'
+"changed since visited or saved"). So
+there the disk carries every file without the user's own typing (`by_disk`): a file that is
+not open is written without opening a buffer for it, an open clean buffer is written on disk
+and the editor reloads it ('autoread', auto-revert). Until it does, the buffer is OUTDATED by
+the server's own write, and the disk is what the user has: reads and the next edit see it.
+Only a buffer holding the user's unsaved typing gets `workspace/applyEdit`, and stays unsaved
+(`Saved.IN_BUFFER`): KeSi never saves the user's typing behind their back.
+
 The disk is read in a worker thread (`Documents`), and after each tool (a command may have
 changed files) the disk of the open documents is re-read in the background, so the list of
 unsaved files the core asks for each turn stays true; `disk` waits for those reads first.
@@ -30,6 +41,7 @@ from pygls.exceptions import JsonRpcException
 from kesi_lsp.catalog import Locale
 from kesi_lsp.core import (
     Delivery,
+    DeliveryStatus,
     Drift,
     Event,
     FileChange,
@@ -78,9 +90,23 @@ class LspPort:
             self._refreshing.add(task)
             task.add_done_callback(self._refreshing.discard)
 
+    def by_disk(self) -> bool:
+        """Whether files without the user's typing go by the disk (see the module docstring):
+        a client that knows nothing of KeSi. One that announces `experimental.kesi` saves
+        through `kesi/saveDocuments` (each of KeSi's own does), or is the wire contract's
+        reference client, whose buffers keep today's `workspace/applyEdit` and undo."""
+        features = self._link.features
+        return features.apply_edit and not features.kesi
+
+    def outdated_by_disk(self, path: Path) -> bool:
+        """An open clean buffer the editor has yet to reload from the disk's newer text: the
+        disk is what the user has there (a client whose files go by the disk)."""
+        state = self._link.documents.disk.state(path)
+        return state is BufferState.OUTDATED and self.by_disk()
+
     async def shown(self, path: Path) -> Shown:
         doc = self._link.documents.open_document(path)
-        if doc is not None:
+        if doc is not None and not self.outdated_by_disk(path):
             return Shown(doc.source, in_editor=True)
         return Shown(await asyncio.to_thread(read_disk_or_none, path))
 
@@ -92,6 +118,8 @@ class LspPort:
         return await self._link.documents.read_disk(path)
 
     def drift(self, path: Path) -> Drift | None:
+        if self.outdated_by_disk(path):
+            return None  # the edit goes to the disk, not to the buffer that still shows less
         return _DRIFT.get(self._link.documents.disk.state(path))
 
     def route(self, change: FileChange) -> Route:
@@ -107,10 +135,24 @@ class LspPort:
         return None
 
     async def apply(self, change: FileChange, *, preview: bool) -> Landed | Delivery:
+        state = self._link.documents.disk.state(change.path)
+        if not preview and self.by_disk() and not state.unsaved:
+            return await self._write_disk(change)
         return await apply_change(self._link, change, self._root, self.locale, preview=preview)
+
+    async def _write_disk(self, change: FileChange) -> Landed | Delivery:
+        """The server's atomic write, noted at once: an open buffer is OUTDATED by it until
+        the editor reloads it."""
+        reason = await self.write(change)
+        if reason is not None:
+            return Delivery(DeliveryStatus.FAILED, reason=reason)
+        await self._link.documents.read_disk(change.path)
+        return Landed()
 
     async def save(self, change: FileChange) -> Saved | None:
         """`kesi/saveDocuments`, for clients that announce it; None: the server writes."""
+        if self.by_disk() and self._link.documents.disk.state(change.path).unsaved:
+            return Saved.IN_BUFFER  # the user's own typing is in it: theirs to save
         if not self._link.features.save_documents:
             return None
         documents, uri = self._link.documents, path_to_uri(change.path)

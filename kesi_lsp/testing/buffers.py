@@ -4,6 +4,11 @@ An editor applies `workspace/applyEdit` to its buffers, not to the disk; the fil
 changes when the buffer is saved. `Buffers` keeps that distinction, so the server sees exactly
 what it would see from a real editor: didOpen, didChange with the next version (ranged
 changes, or the whole text as Neovim reports it), didSave after the disk holds the text.
+
+Each buffer remembers the disk text it was loaded from (or saved as): `check_disk` is the
+editor's next look at its files (Vim's 'autoread' check, Emacs' auto-revert, and the check
+before a save), which reloads a clean buffer whose file moved and asks the user a question
+(Vim's W12, Emacs' "changed since visited or saved") for a modified one.
 """
 
 from __future__ import annotations
@@ -41,6 +46,8 @@ class Buffer:
     version: int = 1
     dirty: bool = False
     undo: list[tuple[str, str]] = field(default_factory=list)  # (label, text before)
+    loaded: str | None = None  # the disk's text when last loaded or saved (None: no file)
+    hidden: bool = False  # loaded, but shown in no window (vim-lsp reports no change to it)
 
 
 class Buffers(dict[str, Buffer]):
@@ -55,10 +62,12 @@ class Buffers(dict[str, Buffer]):
     def uri(self, path: Path) -> str:
         return path.resolve().as_uri()
 
-    def open(self, path: Path, language: str | None = None) -> Buffer:
-        """Open `path` in a buffer (read from the disk; empty if it does not exist): didOpen."""
-        data = path.read_bytes().decode("utf-8") if path.exists() else ""
-        buffer = Buffer(path.resolve(), self.uri(path), self.preset.read(data))
+    def open(self, path: Path, language: str | None = None, *, hidden: bool = False) -> Buffer:
+        """Open `path` in a buffer (read from the disk; empty if it does not exist): didOpen.
+        `hidden`: the buffer is loaded but in no window (the user switched away from it)."""
+        data = path.read_bytes().decode("utf-8") if path.exists() else None
+        buffer = Buffer(path.resolve(), self.uri(path), self.preset.read(data or ""))
+        buffer.loaded, buffer.hidden = data, hidden
         self[buffer.uri] = buffer
         self._sync.text_document_did_open(
             types.DidOpenTextDocumentParams(
@@ -74,8 +83,8 @@ class Buffers(dict[str, Buffer]):
 
     def for_uri(self, uri: str) -> Buffer:
         """The open buffer for `uri`; an edit to a file not open opens it (VS Code, Neovim)."""
-        if uri not in self:
-            self.open(Path(to_fs_path(uri) or ""))
+        if uri not in self:  # vim-lsp loads it in a hidden buffer
+            self.open(Path(to_fs_path(uri) or ""), hidden=self.preset.silent_hidden_edits)
         return self[uri]
 
     def type_text(self, path: Path, old: str, new: str) -> None:
@@ -92,8 +101,9 @@ class Buffers(dict[str, Buffer]):
     def save(self, path: Path) -> None:
         """The user saves the buffer of `path`: the disk gets its text, then didSave."""
         buffer = self[self.uri(path)]
-        buffer.path.write_bytes(self.preset.written(buffer.text).encode("utf-8"))
-        buffer.dirty = False
+        data = self.preset.written(buffer.text)
+        buffer.path.write_bytes(data.encode("utf-8"))
+        buffer.dirty, buffer.loaded = False, data
         self._sync.text_document_did_save(
             types.DidSaveTextDocumentParams(
                 text_document=types.TextDocumentIdentifier(uri=buffer.uri)
@@ -113,8 +123,28 @@ class Buffers(dict[str, Buffer]):
     def reload(self, path: Path) -> None:
         """The user reloads the buffer from disk (`:edit!`, VS Code's auto-reload)."""
         buffer = self[self.uri(path)]
-        self.reshape(buffer, self.preset.read(path.read_bytes().decode("utf-8")))
-        buffer.dirty = False
+        data = path.read_bytes().decode("utf-8")
+        self.reshape(buffer, self.preset.read(data))
+        buffer.dirty, buffer.loaded = False, data
+
+    def check_disk(self) -> list[Path]:
+        """The editor looks at its files again ('autoread', auto-revert, a save's check): a
+        clean buffer whose file moved is reloaded; a modified one gets the user a question.
+        Returns the files it asked about."""
+        asked: list[Path] = []
+        for buffer in list(self.values()):
+            data = buffer.path.read_bytes().decode("utf-8") if buffer.path.exists() else None
+            if data is None or data == buffer.loaded:
+                continue
+            if buffer.dirty:
+                asked.append(buffer.path)
+            else:
+                self.reload(buffer.path)
+        return asked
+
+    def modified(self) -> list[Path]:
+        """The files whose buffer holds changes not saved."""
+        return [buffer.path for buffer in self.values() if buffer.dirty]
 
     def change(
         self, buffer: Buffer, changes: Sequence[Any], *, dirty: bool, label: str = ""
@@ -127,6 +157,8 @@ class Buffers(dict[str, Buffer]):
         buffer.dirty = buffer.dirty or dirty
         if label:
             buffer.undo.append((label, before))
+        if buffer.hidden and self.preset.silent_hidden_edits:
+            return  # vim-lsp: no didChange for a buffer in no window
         reported: list[types.TextDocumentContentChangeEvent] = [
             types.TextDocumentContentChangePartial(range=e.range, text=e.new_text)
             for e in sorted(

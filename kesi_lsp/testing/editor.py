@@ -233,8 +233,8 @@ class Editor:
     def uri(self, path: Path) -> str:
         return self.buffers.uri(path)
 
-    def open(self, path: Path, language: str | None = None) -> Buffer:
-        return self.buffers.open(path, language)
+    def open(self, path: Path, language: str | None = None, *, hidden: bool = False) -> Buffer:
+        return self.buffers.open(path, language, hidden=hidden)
 
     def buffer(self, path: Path) -> Buffer:
         return self.buffers[self.uri(path)]

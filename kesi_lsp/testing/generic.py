@@ -10,7 +10,8 @@ each client's `initialize` that KeSi's fallbacks read (edits, prompts, progress,
 - Vim 9 with yegappan/lsp: applyEdit with resource operations but no `documentChanges`
   flag, work-done progress, utf-32 first.
 - Vim 9 with vim-lsp: applyEdit only, no progress; every showMessageRequest answer reaches
-  the server as null (`null_prompt_answers`).
+  the server as null (`null_prompt_answers`); it edits a buffer in no window (loading one for
+  a file not open) without a didChange, and answers `applied: true` (`silent_hidden_edits`).
 """
 
 from __future__ import annotations
@@ -126,5 +127,11 @@ def vim_lsp_capabilities() -> types.ClientCapabilities:
 
 LSP_MODE = Preset("lsp-mode", lsp_mode_capabilities, progress_create="lose")
 YEGAPPAN = Preset("yegappan", yegappan_capabilities, edit_model="neovim")
-VIM_LSP = Preset("vim-lsp", vim_lsp_capabilities, edit_model="neovim", null_prompt_answers=True)
+VIM_LSP = Preset(
+    "vim-lsp",
+    vim_lsp_capabilities,
+    edit_model="neovim",
+    null_prompt_answers=True,
+    silent_hidden_edits=True,
+)
 GENERIC = (LSP_MODE, YEGAPPAN, VIM_LSP)

@@ -60,6 +60,9 @@ class Preset:
     progress_create: ProgressCreate = "answer"
     # vim-lsp answers every showMessageRequest with null, whatever the user chose
     null_prompt_answers: bool = False
+    # vim-lsp edits a buffer that is in no window (or loads one for a file not open) and
+    # sends no didChange for it, yet answers `applied: true`
+    silent_hidden_edits: bool = False
 
     def apply_edits(self, text: str, edits: Sequence[Any], encoding: str) -> str:
         """`text` after `edits`, as this editor applies them."""

@@ -31,22 +31,18 @@ CASES: list[tuple[dict[str, Any], str, str]] = [
         "MCP fs/read：依你這個 session 的授權允許；失敗",
     ),
     (
-        {"kind": "network", "host": "evil.test", "allowed": False, "decided_by": "sandbox",
-         "reason": "kesi.sandboxNetworkDeny has evil.test"},
-        "network evil.test: blocked, by the sandbox's network settings "
-        "(kesi.sandboxNetworkDeny has evil.test)",
-        "網路 evil.test：擋下，依沙箱的網路設定（kesi.sandboxNetworkDeny has evil.test）",
+        {"kind": "network", "host": "evil.test", "allowed": False, "decided_by": "denied"},
+        "network evil.test: blocked, kesi.sandboxNetworkDeny names it",
+        "網路 evil.test：擋下，kesi.sandboxNetworkDeny 有它",
     ),
     (
         {"kind": "network", "host": "pypi.org", "allowed": True, "decided_by": "user",
-         "answer": "always", "reason": "not in kesi.sandboxNetworkAllow"},
-        "network pypi.org: allowed, asked (not in kesi.sandboxNetworkAllow), you allowed it "
-        "always",
-        "網路 pypi.org：允許，詢問過（not in kesi.sandboxNetworkAllow），你永遠允許",
+         "answer": "always"},
+        "network pypi.org: allowed, asked, you allowed it always",
+        "網路 pypi.org：允許，詢問過，你永遠允許",
     ),
     (
-        {"kind": "network", "host": "no.test", "allowed": False,
-         "decided_by": "refused_before", "answer": "deny"},
+        {"kind": "network", "host": "no.test", "allowed": False, "decided_by": "session"},
         "network no.test: blocked, you had refused it earlier this session",
         "網路 no.test：擋下，你在這個 session 稍早已拒絕過",
     ),

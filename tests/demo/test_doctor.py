@@ -13,10 +13,12 @@ from kesi_lsp.core.sandbox import NoSandbox
 from kesi_lsp.core.sandbox.selection import select_sandbox
 from kesi_lsp.doctor import network_probe
 from kesi_lsp.scripted_api import http_error, reply, script
+from tests.core.sandbox.conftest import bwrap
 from tests.plugins.scripted_api import StartServer
 
 pytestmark = pytest.mark.subprocess
 
+__all__ = ["bwrap"]
 FAKE_KEY = "sk-ant-doctor-test-0123456789-abcdefghij"
 
 
@@ -106,6 +108,22 @@ def test_the_network_probe_is_not_fooled(tmp_path: Path) -> None:
         tmp_path,
     )
     assert probe.blocked is True, probe.detail
+
+
+@pytest.mark.usefixtures("bwrap")
+def test_the_doctor_shows_the_network_settings_and_probes_the_proxy() -> None:
+    """The mode and lists from the user's settings, then the live probe; mode off says so and
+    starts no proxy."""
+    done = doctor("--offline", KESI_SANDBOX_NETWORK_ALLOW="pypi.org,*.pythonhosted.org")
+    assert (
+        "✔ sandbox network: ask (kesi.sandboxNetwork); allowed hosts: pypi.org, "
+        "*.pythonhosted.org; denied: none" in done.stdout
+    ), done.stdout
+    assert "✔ the network proxy works: an allowed test host" in done.stdout
+    assert "a denied one was refused (403) and never reached" in done.stdout
+    off = doctor("--offline", KESI_SANDBOX_NETWORK="off")
+    assert "✔ sandbox network: off (kesi.sandboxNetwork): sandboxed commands have no" in off.stdout
+    assert "network proxy" not in off.stdout
 
 
 def test_the_doctor_says_acp_mode_is_ready() -> None:

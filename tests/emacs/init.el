@@ -21,7 +21,8 @@
      (add-to-list 'eglot-server-programs
                   '((python-mode python-ts-mode) . ("kesi-lsp")))
      (setq-default eglot-workspace-configuration
-                   '(:kesi (:model "claude-haiku-4-5" :locale "en")))))
+                   '(:kesi (:model "claude-haiku-4-5" :locale "en"))))
+   (global-auto-revert-mode 1))
   (_
    ;; The README's lines for the package.
    (add-to-list 'load-path (getenv "KESI_EMACS_PACKAGE"))

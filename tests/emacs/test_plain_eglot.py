@@ -2,10 +2,11 @@
 
 What the README promises there: `M-x eglot` starts kesi-lsp, "KeSi: fix this" is in
 `M-x eglot-code-actions`, the permission prompts (and the diff of each edit) are asked in
-the minibuffer, eglot asks its own y/n before it applies the edit, and the edit lands in
-the buffer and on disk (the server writes the file: the buffer stays marked modified).
-Answering eglot's y/n with `n` is the user's refusal: the model is told so (issue 13,
-"Emacs' own no").
+the minibuffer, and the edit lands on disk, where `global-auto-revert-mode` (the README's
+fourth line) reloads the buffer: no question, no modified buffer (issue 30). Only a buffer
+holding the user's own unsaved typing gets the edit through eglot, which asks its own y/n
+first; answering it with `n` is the user's refusal: the model is told so (issue 13, "Emacs'
+own no").
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from tests.emacs.session import (
 
 pytestmark = [pytest.mark.editor, pytest.mark.e2e, pytest.mark.slow]
 
+NOTE = "# my own note"
 READ = tool_use("read_file", {"file_path": "calc.py"})
 EDIT = tool_use(
     "edit_file",
@@ -53,9 +55,9 @@ def plain_emacs(open_emacs: OpenEmacs, project: Path, base_url: str) -> KesiEmac
     return kesi
 
 
-def fix_with_code_action(kesi: KesiEmacs) -> None:
+def fix_with_code_action(kesi: KesiEmacs, line: int = FAULTY_LINE) -> None:
     """`M-x eglot-code-actions` on the faulty line, and its default: KeSi: fix this."""
-    kesi.goto_line(FAULTY_LINE)
+    kesi.goto_line(line)
     kesi.ed.command("eglot-code-actions")
     kesi.ed.wait_screen("(default KeSi: fix this)")
     kesi.ed.keys("Enter")
@@ -68,7 +70,7 @@ def answer_prompt(ed: Emacs, title: str) -> None:
     ed.keys("Enter")
 
 
-def test_plain_eglot_edit_lands_after_both_questions(
+def test_plain_eglot_edit_lands_on_disk_and_the_buffer_reloads_with_no_question(
     open_emacs: OpenEmacs, scripted_api, tmp_path: Path
 ) -> None:
     project = failing_project(tmp_path / "calc")
@@ -88,16 +90,12 @@ def test_plain_eglot_edit_lands_after_both_questions(
     # What is asked comes last, where the minibuffer shows a long prompt's end (issue 30).
     assert "[Permission needed] edit_file changes file: calc.py" in screen
     answer_prompt(ed, "Allow once")
-    # Eglot's own question before it applies a server's edit (eglot 1.9's default).
-    ed.wait_screen("Server wants to edit")
-    ed.type("y")
-    # Eglot sends the changed text from an idle timer that waits for Emacs to go busy and
-    # idle again: without the package, the server sees the edit once the user moves on.
-    ed.wait_screen("Edit successful!")
-    ed.keys("C-f")
 
     ed.wait_until(lambda: disk(project, "calc.py") == CALC_FIXED, "the edit on disk", 30)
-    ed.wait_until(lambda: ed.file_lines("calc.py") == CALC_FIXED.split("\n"), "and in the buffer")
+    # Auto-revert reloads the buffer, which held no typing of the user's: no question.
+    ed.wait_until(
+        lambda: ed.file_lines("calc.py") == CALC_FIXED.split("\n"), "the buffer reloaded", 30
+    )
     # The run's story is only in the events buffer, as logMessage lines.
     ed.wait_until(lambda: "KeSi > Fixed." in ed.story(), "the story in the events buffer")
     # ... and the end of the run is on screen: one line in the echo area (issue 30).
@@ -106,9 +104,12 @@ def test_plain_eglot_edit_lands_after_both_questions(
         "the run's end line in the echo area",
         30,
     )
-    assert ed.in_file("calc.py", "(and (buffer-modified-p) t)") is True, (
-        "what the README says: without the package the buffer stays modified"
+    modified = (
+        "(seq-filter (lambda (b) (and (buffer-file-name b) (buffer-modified-p b))) (buffer-list))"
     )
+    assert ed.eval(f"(mapcar #'buffer-name {modified})") is None, "no modified buffer"
+    messages = ed.messages()
+    assert "Server wants to edit" not in messages and "changed on disk" not in messages, messages
     assert len(api.requests) == 3
 
 
@@ -128,7 +129,12 @@ def test_plain_eglot_no_to_eglots_own_question_is_a_refusal(
     )
     kesi = plain_emacs(open_emacs, project, api.base_url)
     ed = kesi.ed
-    fix_with_code_action(kesi)
+    # The user's own note, not saved: this buffer's edit goes through eglot, which asks.
+    kesi.goto_line(1)
+    ed.type(NOTE)
+    ed.keys("Enter")
+    ed.wait_until(lambda: ed.file_lines("calc.py")[0] == NOTE, "the user's typing")
+    fix_with_code_action(kesi, FAULTY_LINE + 1)
     ed.wait_screen("Choose an option:")
     answer_prompt(ed, "Allow once")
     ed.wait_screen("Server wants to edit")
@@ -138,6 +144,6 @@ def test_plain_eglot_no_to_eglots_own_question_is_a_refusal(
     told = tool_result_text(api.requests[2].body)
     assert told == "Error: the user refused to modify this file.", told  # the seed's, whole
     assert "failed" not in told.lower(), "the editor did not fail: the user said no"
-    assert ed.file_lines("calc.py") == CALC_BUGGY.split("\n")
-    assert ed.in_file("calc.py", "(buffer-modified-p)") is None
+    assert ed.file_lines("calc.py") == (NOTE + "\n" + CALC_BUGGY).split("\n")
+    assert ed.in_file("calc.py", "(and (buffer-modified-p) t)") is True, "the user's typing"
     assert disk(project, "calc.py") == CALC_BUGGY

@@ -115,6 +115,8 @@ PRESETS: dict[str, Preset] = {
         edit_model="neovim",
     ),
     "eglot": Preset("eglot", lambda: client_capabilities("emacs"), stale_edits="error"),
+    # Helix as it announces itself (the "helix" above adds `experimental.kesi: {}`).
+    "helix-plain": HELIX,
     # Our own thin clients: the editor plus the `experimental.kesi` extensions.
     "vscode+kesi": Preset(
         "vscode+kesi",
@@ -135,7 +137,10 @@ PRESETS: dict[str, Preset] = {
     ),
 }
 EDITOR_PRESETS = ("vscode", "neovim", "emacs", "helix")
-GENERIC_PRESETS = ("lsp-mode", "yegappan", "vim-lsp", "neovim-plain", "eglot")
+GENERIC_PRESETS = ("lsp-mode", "yegappan", "vim-lsp", "neovim-plain", "eglot", "helix-plain")
+CANNOT_ASK = ("vim-lsp", "helix-plain")
+"""Generic clients whose prompts never reach the user (vim-lsp answers null, Helix has none):
+the README's way to work with them is `approvals: "acceptEdits"`."""
 
 
 class KesiClient(LanguageClient):

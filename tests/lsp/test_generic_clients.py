@@ -16,7 +16,7 @@ from lsprotocol import types
 
 from kesi_lsp.scripted_api import http_error, reply, script, tool_use
 from kesi_lsp.testing.quirks import LOST_CREATE
-from tests.lsp.clients import ALLOW_ONCE, GENERIC_PRESETS, Editor, kesi_client
+from tests.lsp.clients import ALLOW_ONCE, CANNOT_ASK, GENERIC_PRESETS, Editor, kesi_client
 from tests.lsp.conftest import BUGGY, FIXED
 from tests.lsp.helpers import api_env, fix_this_args
 from tests.plugins.scripted_api import StartServer
@@ -50,8 +50,9 @@ async def test_a_generic_client_hears_nothing_of_kesi_and_sees_the_run_end(
     preset: str, project: Path, scripted_api: StartServer
 ) -> None:
     api = scripted_api(fix_script())
-    # vim-lsp cannot answer a prompt (every answer is null): the README's way is acceptEdits.
-    init = {"approvals": "acceptEdits"} if preset == "vim-lsp" else None
+    # vim-lsp cannot answer a prompt (every answer is null), Helix has none: the README's way
+    # is acceptEdits.
+    init = {"approvals": "acceptEdits"} if preset in CANNOT_ASK else None
     async with kesi_client(preset, [project], env=api_env(api), init_options=init) as editor:
         editor.answer_prompt = lambda params: ALLOW_ONCE
         editor.open(project / "calc.py")

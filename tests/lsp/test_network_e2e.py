@@ -91,7 +91,8 @@ async def test_pip_and_git_reach_allowed_hosts_and_a_new_host_asks_once(
             preset, [project], env=env, init_options=TOOLS, server=server
         ) as client:
             client.answer_prompt = lambda params: "Allow for this session"
-            done = await client.run("kesi.ask", {"prompt": "set it up"})
+            # Four sandboxed commands, one a pip install: more work than the default 60 s wait.
+            done = await client.run("kesi.ask", {"prompt": "set it up"}, seconds=180)
             assert done["status"] == "done"
             asked = host_prompts(client)
             assert len(asked) == 1 and "new.test" in asked[0], asked  # pypi, git never asked

@@ -3,8 +3,10 @@
 `window/showMessageRequest` carries the diff. Emacs' minibuffer (lsp-mode, eglot) grows to a
 quarter of the frame, six rows at 24, and shows the end of a long prompt; Vim lists the message
 and its choices and scrolls the top away past a screenful. So what is asked (the file, the
-action) and the question come last, the diff is cut to fit a screen, and the cut says where the
-whole diff is: the log, which gets it before the prompt."""
+action) and the question come last, the question names the answers (lsp-mode lists them only
+after TAB), the diff is cut to fit a screen, and the cut says where the whole diff is: the log,
+which gets it before the prompt. KeSi's own clients show the buttons: their question stays
+short."""
 
 from __future__ import annotations
 
@@ -47,8 +49,10 @@ async def test_a_long_edit_prompt_fits_the_screen_with_what_is_asked_last(
     (prompt,) = editor.prompts
     rows = screen_rows(prompt.message)
     asked = "[Permission needed] edit_file changes file: settings_module.py"
-    # Emacs: the minibuffer's rows (its last is where the answer is typed) show what is asked.
-    assert rows[-2:] == [asked, "Allow it?"], rows[-MINIBUFFER_ROWS:]
+    # Emacs: the minibuffer's rows (its last is where the answer is typed) show what is asked,
+    # and the answers: lsp-mode lists a prompt's choices only after TAB.
+    question = "Allow it? (Deny / Allow once / Allow for this session)"
+    assert rows[-2:] == [asked, question], rows[-MINIBUFFER_ROWS:]
     assert any(r.startswith("-VALUE_") for r in rows[-MINIBUFFER_ROWS:])  # and the diff above
     # Vim: the message, its three choices and the input line fit one screen: nothing scrolls.
     assert len(rows) + 3 + 1 <= ROWS, len(rows)
@@ -75,5 +79,24 @@ async def test_a_short_edit_prompt_shows_the_whole_diff(
     (prompt,) = editor.prompts
     lines = prompt.message.splitlines()
     assert "-    return a - b" in lines and "+    return a + b" in lines
-    assert lines[-2:] == ["[Permission needed] edit_file changes file: calc.py", "Allow it?"]
+    asked = "[Permission needed] edit_file changes file: calc.py"
+    assert lines[-2:] == [asked, "Allow it? (Deny / Allow once / Allow for this session)"]
     assert "more diff lines" not in prompt.message
+
+
+async def test_a_kesi_client_gets_the_short_question(
+    tmp_path: Path, scripted_agent: AgentCommand
+) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "a.py").write_text("A = 1\n", encoding="utf-8")
+    steps = [
+        {"do": "read", "path": "a.py"},
+        {"do": "edit", "path": "a.py", "old": "A = 1", "new": "A = 2"},
+    ]
+    async with kesi_client("neovim", [project], server=scripted_agent(steps)) as editor:
+        editor.answer_prompt = lambda params: ALLOW_ONCE
+        await editor.command("kesi.ask", {"prompt": "change A"})
+        await editor.timeline.wait_for(lambda m, p: m == "kesi/runFinished", 60)
+    (prompt,) = editor.prompts
+    assert prompt.message.splitlines()[-1] == "Allow it?"

@@ -1,5 +1,8 @@
--- The Neovim the tests drive: the plugin from editors/nvim, set up the way its README says.
-vim.opt.rtp:prepend(assert(os.getenv('KESI_NVIM_PLUGIN')))
+-- The Neovim the tests drive: the plugin from editors/nvim, set up the way its README says
+-- (or, with KESI_NVIM_PLAIN=1, no plugin at all: the README's block for Neovim without it).
+if os.getenv('KESI_NVIM_PLAIN') ~= '1' then
+  vim.opt.rtp:prepend(assert(os.getenv('KESI_NVIM_PLUGIN')))
+end
 vim.o.swapfile = false
 vim.o.more = false
 vim.o.shortmess = vim.o.shortmess .. 'IWs'
@@ -17,7 +20,17 @@ vim.ui.select = function(items, opts, on_choice)
   return select(items, opts, on_choice)
 end
 
-if os.getenv('KESI_NVIM_ENABLE_ONLY') == '1' then
+if os.getenv('KESI_NVIM_PLAIN') == '1' then
+  -- README, "Neovim 0.11 without the plugin", word for word.
+  vim.lsp.config('kesi', {
+    cmd = { 'kesi-lsp' },
+    filetypes = { 'python' },
+    root_markers = { '.git' },
+    init_options = { kesi = { approvals = 'ask' } },
+  })
+  vim.lsp.enable('kesi')
+  vim.api.nvim_create_autocmd({ 'FocusGained', 'BufEnter', 'CursorHold' }, { command = 'checktime' })
+elseif os.getenv('KESI_NVIM_ENABLE_ONLY') == '1' then
   vim.lsp.enable('kesi') -- the minimal setup the README promises
 else
   require('kesi').setup(vim.json.decode(os.getenv('KESI_NVIM_SETUP') or '{}'))

@@ -41,10 +41,8 @@ def _decision(record: Record, locale: Locale) -> str:
         verdict = record.get("verdict")
         verdict = verdict if verdict in ("deny", "ask") else "allow"
         return text(f"audit.by.rule.{verdict}", locale, reason=reason, answer=answer)
-    if by in ("red_line", "classifier", "grant", "user", "accept_edits", "sandbox"):
+    if by in ("red_line", "classifier", "grant", "user", "accept_edits"):
         return text(f"audit.by.{by}", locale, reason=reason, answer=answer)
-    if by == "refused_before":
-        return text("audit.by.refused_before", locale)
     return answer
 
 
@@ -132,12 +130,28 @@ def _mcp_call(record: Record, locale: Locale) -> str:
     )
 
 
+_NETWORK_BY = {
+    "setting": "audit.network.setting",
+    "session": "audit.network.session",
+    "denied": "audit.network.denied",
+    "address": "audit.network.address",
+    "sni": "audit.network.sni",
+    "limit": "audit.network.limit",
+}
+
+
 def _network(record: Record, locale: Locale) -> str:
     host = str(record.get("host", "?"))
     if record.get("port"):
         host = f"{host}:{record['port']}"
     allowed = text("audit.allowed" if record.get("allowed") else "audit.blocked", locale)
-    decision = _decision(record, locale)
+    by = str(record.get("decided_by"))
+    if by == "user":
+        decision = text("audit.network.user", locale, answer=_answer(record, locale))
+    elif by in _NETWORK_BY:
+        decision = text(_NETWORK_BY[by], locale)
+    else:
+        decision = _decision(record, locale)
     return text(
         "audit.line.network",
         locale,

@@ -169,9 +169,9 @@ class AuditTrail:
         command: str | None = None,
     ) -> None:
         """A host a sandboxed command asked to reach (the network proxy, issue 27): whether it
-        was allowed, by whom (`sandbox`: the proxy's own settings and checks; `user`, with the
-        answer; `refused_before`: the user said no earlier in the session), why, and for
-        which command."""
+        was allowed, by whom (`user`, with the answer; `session`: refused earlier this
+        session; `setting`: not on the allow-list in mode allowList; or the proxy's reason:
+        `denied`, `address`, `sni`, `limit`), and for which command."""
         self.record(
             "network",
             host=host,

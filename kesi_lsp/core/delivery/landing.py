@@ -2,9 +2,11 @@
 
 Save: so commands see it -- the editor's own save when it can, else the same bytes written by
 the server with the core's one atomic write, and never over a disk that changed since the
-delivery began. Verify: APPLIED only when the buffer and the disk hold the intent, or agree on
-the text the editor reformatted it to while saving it (format on save, trimmed whitespace, a
-final newline); the model is then told to read the file again.
+delivery began; a buffer holding the user's own unsaved typing is theirs to save, so a port
+may leave the change there (`Saved.IN_BUFFER`), and the model is told commands do not see it.
+Verify: APPLIED only when the buffer and the disk hold the intent, or agree on the text the
+editor reformatted it to while saving it (format on save, trimmed whitespace, a final
+newline); the model is then told to read the file again.
 """
 
 from __future__ import annotations
@@ -77,6 +79,9 @@ async def _verify(
         return Delivery(DeliveryStatus.APPLIED, choice=choice, note=note, text=shown.text)
     if shown.in_editor and not port.same(shown.text, change.after):
         return failed("delivery.buffer_differs", locale, path=change.rel)
+    if saved is Saved.IN_BUFFER and shown.in_editor:
+        note = text("delivery.left_unsaved", locale, path=change.rel)
+        return Delivery(DeliveryStatus.APPLIED, choice=choice, note=note)
     if not port.same(disk, change.after):
         return failed("delivery.not_saved", locale, path=change.rel)
     return Delivery(DeliveryStatus.APPLIED, choice=choice)

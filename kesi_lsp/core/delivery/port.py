@@ -61,6 +61,7 @@ class Saved(enum.Enum):
     BY_EDITOR = "editor"  # the editor saved it, and may have reformatted it
     BY_SERVER = "server"  # the server wrote the same bytes itself (the core's atomic write)
     NOT_SAVED = "not saved"  # the disk moved meanwhile, or the editor could not save
+    IN_BUFFER = "in buffer"  # left unsaved on purpose: the buffer holds the user's own typing
 
 
 class EditorPort(Protocol):

@@ -14,24 +14,28 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.approval import Choice
-from kesi_lsp.core.audit import audit_network_grant
-from kesi_lsp.core.events import Notice
+from kesi_lsp.core.events import EventSink, Notice
 from kesi_lsp.core.network.proxy import ChannelLimits, Refusal
-from kesi_lsp.core.network.words import refused_line, why
+from kesi_lsp.core.network.words import refused_line
 
-if TYPE_CHECKING:  # the tools' context loads the gate's package, which loads the classifier
-    from kesi_lsp.core.tools.context import ToolContext
+if TYPE_CHECKING:  # the gate's package loads the classifier, which run_command's module needs
+    from kesi_lsp.core.permissions.gate import PermissionGate
 
 _TOLD = {
     Choice.ALLOW_SESSION: "network.told.session",
     Choice.ALLOW_ALWAYS: "network.told.always",
     Choice.DENY: "network.told.denied",
 }
+
+
+Decided = Callable[[str, bool, str, "str | None"], None]
+"""The audit log's hook: host, allowed, decided by ("user", "session", "setting", or the
+refusal's reason: "denied", "address", "sni", "limit"), and the user's answer when asked."""
 
 
 def rule_to_add(host: str, allow: Sequence[str], locale: Locale) -> str:
@@ -41,54 +45,37 @@ def rule_to_add(host: str, allow: Sequence[str], locale: Locale) -> str:
 
 
 async def widened(
-    refusals: Sequence[Refusal], ctx: ToolContext, limits: ChannelLimits, command: str
+    refusals: Sequence[Refusal],
+    gate: PermissionGate,
+    limits: ChannelLimits,
+    emit: EventSink,
+    decided: Decided | None = None,
 ) -> str:
-    """The lines to append to `command`'s result: the refused hosts and the decisions, each
-    also recorded in the audit log (`_record`)."""
+    """The lines to append to the command's result: the refused hosts and the decisions;
+    each refusal and each answer also goes to `decided` (the audit log)."""
     if not refusals:
         return ""
-    session = ctx.gate.session
+    session = gate.session
     settings, locale = session.settings, session.settings.locale
     lines = [refused_line(r, limits, locale) for r in refusals]
+    record: Decided = decided or (lambda host, allowed, by, answer: None)
     for refusal in refusals:
         host = refusal.host
-        decided: tuple[bool, str, Choice | None]
-        if refusal.why != "unlisted" or settings.sandbox_network == "allowList":
-            decided = (False, "sandbox", None)
-            if refusal.why == "unlisted":
-                lines.append(text("network.allow_list_hint", locale, host=host))
+        if refusal.why != "unlisted":
+            record(host, False, refusal.why, None)
+        elif settings.sandbox_network == "allowList":
+            record(host, False, "setting", None)
+            lines.append(text("network.allow_list_hint", locale, host=host))
         elif host in session.grants.hosts:
             continue  # allowed meanwhile (another command's answer)
         elif host in session.grants.hosts_refused:
-            decided = (False, "refused_before", Choice.DENY)
+            record(host, False, "session", None)
             lines.append(text("network.told.refused_before", locale, host=host))
         else:
-            choice = await ctx.gate.authorize_host(host)
-            decided = (choice is not Choice.DENY, "user", choice)
+            choice = await gate.authorize_host(host)
+            record(host, choice is not Choice.DENY, "user", choice.value)
             lines.append(text(_TOLD[choice], locale, host=host))
             if choice is Choice.ALLOW_ALWAYS:
                 with contextlib.suppress(Exception):  # a broken sink must not lose the answer
-                    ctx.emit(Notice("info", rule_to_add(host, settings.network_allow, locale)))
-        _record(ctx, refusal, limits, command, decided)
+                    emit(Notice("info", rule_to_add(host, settings.network_allow, locale)))
     return "\n".join(lines)
-
-
-def _record(
-    ctx: ToolContext,
-    refusal: Refusal,
-    limits: ChannelLimits,
-    command: str,
-    decided: tuple[bool, str, Choice | None],
-) -> None:
-    """The refusal's record in the audit log: `sandbox` (the proxy's settings and checks
-    refused it), `user` (asked now, with the answer) or `refused_before` (asked earlier)."""
-    allowed, by, choice = decided
-    audit_network_grant(
-        ctx,
-        refusal.host,
-        allowed=allowed,
-        decided_by=by,
-        answer=choice.value if choice is not None else None,
-        reason=why(refusal, limits, ctx.locale),
-        command=command,
-    )

@@ -303,10 +303,24 @@ async def run_command(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
     ran_as = launch.ran_as
     result = ToolResult(ran_as + result.text, result.is_error) if ran_as else result
     if opened is not None and (
-        told := await widened(refusals, ctx, opened.channel.limits, launch.command)
+        told := await widened(
+            refusals, ctx.gate, opened.channel.limits, ctx.emit, _audited(ctx, launch.command)
+        )
     ):
         result = ToolResult(f"{result.text}\n{told}", result.is_error, result.summary)
     return await _reported(ctx, launch.command, result, outcome, watched)
+
+
+def _audited(ctx: ToolContext, command: str) -> Callable[[str, bool, str, str | None], None]:
+    """Each refused host and the user's answer, recorded in the audit log with the command."""
+
+    def record(host: str, allowed: bool, decided_by: str, answer: str | None) -> None:
+        if ctx.audit is not None:
+            ctx.audit.network_grant(
+                host, allowed=allowed, decided_by=decided_by, answer=answer, command=command
+            )
+
+    return record
 
 
 _Watched = tuple[dict[Path, Any], Before] | None

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from kesi_lsp.core import AuditLog, AuditTrail, redactor_for
 from kesi_lsp.core.approval import Choice, HostRequest
 from kesi_lsp.core.network.access import NetworkAccess
 from tests.core.network.servers import access_to, site
@@ -164,13 +165,22 @@ async def test_asked_for_this_session_the_next_command_gets_through(
 
 
 async def test_answered_no_the_model_is_told_and_not_asked_again(
-    playground: Playground, pages: Path
+    playground: Playground, pages: Path, tmp_path: Path
 ) -> None:
     answers = HostAnswers(Choice.DENY)
+    log = AuditLog(tmp_path / "audit")
     with site(pages) as web:
         me = networked(playground, access_to(new_test=web.port), answers)
+        me.ctx.audit = AuditTrail(log, playground.root, "run-1", redactor_for({}, "en"))
         first = await me.run("curl -sS http://new.test/hello.txt")
         again = await me.run("curl -sS http://new.test/hello.txt")
+    assert log.flush()
+    network = [r for r in log.records(playground.root) if r["kind"] == "network"]
+    assert [(r["host"], r["allowed"], r["decided_by"], r.get("answer")) for r in network] == [
+        ("new.test", False, "user", "deny"),  # the question, answered
+        ("new.test", False, "session", None),  # the second refusal, not asked again
+    ]
+    assert network[0]["command"] == "curl -sS http://new.test/hello.txt"
     assert answers.asked == ["new.test"]  # once per host
     assert "The user did not allow network access to new.test. Do not try" in first.text
     assert "already refused network access to new.test" in again.text
