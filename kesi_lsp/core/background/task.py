@@ -68,6 +68,8 @@ class BackgroundTask:
     noted: bool = False
     """The model was told (or saw in a tool result) that it ended."""
     on_end: Callable[[BackgroundTask], None] | None = None
+    watchers: list[Callable[[BackgroundTask], None]] = field(default_factory=list)
+    """Also told when it ended (after `on_end`): its record in the audit log."""
     cleanups: list[Callable[[], Awaitable[object]]] = field(default_factory=list)
     """Closed when it ends (its channel to the network proxy)."""
     channel: Channel | None = None
@@ -198,9 +200,10 @@ class BackgroundTask:
         self.exit_code = self.proc.returncode
         self.ended = datetime.datetime.now().astimezone()
         self._output.set()
-        if self.on_end is not None:
-            with contextlib.suppress(Exception):  # a broken listener must not hide the end
-                self.on_end(self)
+        for listener in (self.on_end, *self.watchers):
+            if listener is not None:
+                with contextlib.suppress(Exception):  # a broken listener must not hide the end
+                    listener(self)
 
     @property
     def seconds(self) -> float:

@@ -48,10 +48,13 @@ async def run_command(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
     )
     proc = await shell.start_process(launch, ctx, opened)
     if isinstance(proc, ToolResult):
+        if launch.audit is not None:
+            launch.audit.done(launch.command)
         if opened is not None:
             await opened.channel.close()
         return proc
     task = tasks.add(launch.command, proc, limit)
+    _audited(task, launch, ctx)  # (before any await: a quick task must not end unrecorded)
     if opened is not None:  # its way to the proxy closes when it ends
         task.channel = opened.channel
         task.cleanups.append(opened.channel.close)
@@ -69,6 +72,28 @@ async def _told_network(task: BackgroundTask, result: ToolResult, ctx: ToolConte
         return result
     told = await widened(refusals, ctx.gate, task.channel.limits, ctx.emit)
     return ToolResult(f"{result.text}\n{told}", result.is_error, result.summary)
+
+
+def _audited(task: BackgroundTask, launch: shell.Launch, ctx: ToolContext) -> None:
+    """The audit log's records of a task: its start (the command's, with the task's id) now,
+    its end (`task`: how, after how long, how much output) whenever it comes."""
+    trail = ctx.audit
+    if launch.audit is None or trail is None:
+        return
+    launch.audit.as_task(task.id)
+
+    def ended(task: BackgroundTask) -> None:
+        trail.task_ended(
+            task.id,
+            task.command,
+            state=task.state,
+            exit_code=task.exit_code,
+            duration_ms=round(task.seconds * 1000),
+            bytes_out=task.ring.written,
+            limit_s=task.limit,
+        )
+
+    task.watchers.append(ended)
 
 
 async def _shared_network(ctx: ToolContext) -> ToolResult | None:
