@@ -33,6 +33,7 @@ BENCHES = (
     "redaction",
     "cold_start",
     "network",
+    "tasks",
 )
 
 
@@ -49,6 +50,7 @@ async def _run(names: list[str], report: Report, smoke: bool) -> None:
         scale,
         startup,
         streaming,
+        tasks,
         tokens,
     )
 
@@ -64,6 +66,7 @@ async def _run(names: list[str], report: Report, smoke: bool) -> None:
         "responsiveness": responsiveness.run,
         "startup": startup.run,
         "scale": scale.run,
+        "tasks": tasks.run,
         "tokens": tokens.run,
     }
     for name in names:

@@ -1,7 +1,8 @@
-"""The `kesi-lsp` command: serve LSP (default), serve ACP (`acp`), or run `demo` / `doctor`.
+"""The `kesi-lsp` command: serve LSP (default), serve ACP (`acp`), or run `demo` / `doctor` /
+`mcp list` / `audit`.
 
 stdout belongs to JSON-RPC when serving, so nothing here prints unless a subcommand that owns
-the terminal (demo, doctor, --version) is running. The server logs to stderr (and
+the terminal (demo, doctor, mcp, audit, --version) is running. The server logs to stderr (and
 `--log-file`).
 """
 
@@ -12,6 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from kesi_lsp import __version__
+from kesi_lsp.audit_cli import add_arguments as add_audit_arguments
 from kesi_lsp.demo.options import add_arguments as add_demo_arguments
 from kesi_lsp.doctor import add_arguments as add_doctor_arguments
 from kesi_lsp.mcp_cli import add_arguments as add_mcp_arguments
@@ -33,6 +35,12 @@ def build_parser() -> argparse.ArgumentParser:
     add_demo_arguments(sub.add_parser("demo", help="watch KeSi fix a bug in a sample project"))
     add_doctor_arguments(sub.add_parser("doctor", help="check what works on this machine"))
     add_mcp_arguments(sub.add_parser("mcp", help="list the MCP servers of a configuration"))
+    add_audit_arguments(
+        sub.add_parser(
+            "audit",
+            help="show a folder's audit log: what KeSi ran, edited and called, who decided",
+        )
+    )
     acp = sub.add_parser(
         "acp",
         help="speak the Agent Client Protocol on stdio (Zed, JetBrains, CodeCompanion, ...)",
@@ -59,6 +67,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from kesi_lsp.mcp_cli import main as mcp
 
         return mcp(args)
+    if args.subcommand == "audit":
+        from kesi_lsp.audit_cli import main as audit
+
+        return audit(args)
     if args.subcommand == "acp":
         from kesi_lsp.acp.app import serve as serve_acp
         from kesi_lsp.logs import configure_logging

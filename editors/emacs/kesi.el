@@ -20,8 +20,8 @@
 ;; - accepted edits are saved by Emacs itself (`kesi/saveDocuments'), so the buffer is not
 ;;   left modified and no "changed on disk" question ever asks for a clobber;
 ;; - commands: `kesi-fix-this', `kesi-ask', `kesi-cancel', `kesi-compact', `kesi-reset',
-;;   `kesi-cost', `kesi-permissions', `kesi-mcp', `kesi-revoke', `kesi-output'; for KeSi's changes (design
-;;   §2.9) `kesi-changes', `kesi-keep', `kesi-undo', `kesi-undo-run';
+;;   `kesi-cost', `kesi-permissions', `kesi-mcp', `kesi-audit', `kesi-revoke', `kesi-output';
+;;   for KeSi's changes (design §2.9) `kesi-changes', `kesi-keep', `kesi-undo', `kesi-undo-run';
 ;;   `M-x customize-group RET kesi'.
 ;;
 ;; On an Emacs or eglot too old for it, loading this file only says so, in one sentence.
@@ -193,6 +193,11 @@ The latest turns stay word for word; the summary's cost is a line of the bill."
   "Show this folder's MCP servers: where each came from, its state and its tools."
   nil
   (kesi-eglot-session-command "kesi.mcp"))
+
+(kesi--defcommand kesi-audit ()
+  "Show this folder's audit log: what KeSi ran, edited, called and let through, who decided."
+  nil
+  (kesi-eglot-session-command "kesi.audit"))
 
 (kesi--defcommand kesi-revoke ()
   "Withdraw every permission granted for this session (the seed's /revoke)."

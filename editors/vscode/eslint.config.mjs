@@ -24,6 +24,14 @@ export default tseslint.config(
     rules: { "@typescript-eslint/no-floating-promises": "off" },
   },
   {
+    // The KeSi panel's page script runs in the webview (a browser, VS Code's webview API).
+    files: ["media/*.js"],
+    languageOptions: {
+      sourceType: "script",
+      globals: { acquireVsCodeApi: "readonly", document: "readonly", window: "readonly" },
+    },
+  },
+  {
     files: ["*.mjs"],
     languageOptions: { globals: { process: "readonly" } },
   },

@@ -46,6 +46,7 @@ from kesi_lsp.acp.modes import MODE_OPTION, config_options, mode_state
 from kesi_lsp.acp.outcome import answer
 from kesi_lsp.acp.prompt_content import Block, prompt_task
 from kesi_lsp.acp.sessions import AcpSession, AcpSessions
+from kesi_lsp.acp.task_cards import TaskCards
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core import (
     APPROVAL_MODES,
@@ -56,6 +57,7 @@ from kesi_lsp.core import (
     Runtime,
     drive,
     parse_settings,
+    redactor_for,
     settings_section,
 )
 
@@ -82,6 +84,7 @@ class KesiAgent:
         self._cancel_asked: set[str] = set()
         self._prepare_once_answered = False
         self._preparing: asyncio.Task[None] | None = None
+        self._cards: list[TaskCards] = []  # each session's background tasks, as cards
 
     def sent(self) -> None:
         """A message went out to the client. The first after `initialize` is its answer: only
@@ -156,6 +159,7 @@ class KesiAgent:
         session = self.sessions.new(folder, self.parsed.settings)
         left_out = list(additional_directories or [])
         connecting = self._start_mcp(session, mcp_servers or [])
+        self._show_tasks(session)
         self._tell_once(session, left_out)
         log.info("session %s in %s", session.id, session.root)
         meta: dict[str, Any] = {"kesi": {"mcpServers": {"connecting": connecting}}}
@@ -186,6 +190,14 @@ class KesiAgent:
         self._starting.add(task)
         task.add_done_callback(self._starting.discard)
         return [c.name for c in configs]
+
+    def _show_tasks(self, session: AcpSession) -> None:
+        """The session's background tasks become tool call cards (`task_cards`)."""
+        settings = session.core.settings
+        redact = redactor_for(self.runtime.environ, settings.locale, settings.pass_env)
+        cards = TaskCards(self._client(), session, redact)
+        cards.attach()
+        self._cards.append(cards)
 
     def _tell_once(self, session: AcpSession, dirs: list[str]) -> None:
         """What the session's first prompt starts with: what was not connected, the settings
@@ -273,10 +285,13 @@ class KesiAgent:
 
     async def stop(self) -> None:
         """The connection ends: every run stops the way Ctrl-C stops it, every session's
-        background tasks stop (nothing KeSi started outlives its client), and a preparation
-        still under way is dropped."""
+        background tasks stop (nothing KeSi started outlives its client; their cards say
+        so), and a preparation still under way is dropped."""
         if self._preparing is not None:
             self._preparing.cancel()
         await self.runs.stop_all(STOP_SECONDS)
         for session in self.sessions.all():
             await session.core.tasks.stop_all()
+        for cards in self._cards:  # each stopped task's card says so before the end
+            await cards.close()
+        await self._client().outbox.flush()

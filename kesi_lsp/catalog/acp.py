@@ -21,6 +21,11 @@ _TOOLS: Final[dict[str, tuple[str, str]]] = {
     "acp.tool.run_command": ("Run {command}", "執行 {command}"),
     "acp.tool.todo": ("Update the plan", "更新計畫"),
     "acp.tool.other": ("{tool}", "{tool}"),
+    "acp.tool.task": ("Background task {id}: {command}", "背景工作 {id}：{command}"),
+    "acp.task.dropped": (
+        "… (earlier output not shown)",
+        "…（較早的輸出未顯示）",
+    ),
     "acp.permission.reason": ("Why it asks: {reason}", "理由：{reason}"),
     "acp.permission.edit_reason": (
         "Why it asks: KeSi changes a file only once you have seen the change "

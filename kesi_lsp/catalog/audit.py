@@ -14,6 +14,10 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "KeSi audit log of {folder}: nothing recorded yet ({path}).",
         "KeSi 在 {folder} 的稽核紀錄：還沒有任何紀錄（{path}）。",
     ),
+    "audit.empty_since": (
+        "KeSi audit log of {folder}: nothing recorded since {since}.",
+        "KeSi 在 {folder} 的稽核紀錄：{since} 之後沒有任何紀錄。",
+    ),
     "audit.off": (
         "KeSi's audit log is off (the auditLog setting); older records stay in {path}.",
         "KeSi 的稽核紀錄已關閉（auditLog 設定）；先前的紀錄仍在 {path}。",
@@ -44,6 +48,14 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "{time} network {host}: {allowed}, {decision}",
         "{time} 網路 {host}：{allowed}，{decision}",
     ),
+    "audit.line.task": (
+        "{time} background task {task} `{command}`: {state}, after {seconds} s, {bytes} bytes out",
+        "{time} 背景工作 {task} `{command}`：{state}，{seconds} 秒，輸出 {bytes} 位元組",
+    ),
+    "audit.started_task": (
+        "; started {sandbox} as background task {task}",
+        "；在 {sandbox} 裡啟動為背景工作 {task}",
+    ),
     "audit.line.other": ("{time} {kind}: {fields}", "{time} {kind}：{fields}"),
     "audit.ran": (
         "; ran {sandbox}, exit {code}, {seconds} s, {bytes} bytes out",
@@ -65,6 +77,27 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "not reviewed (approvals: acceptEdits)",
         "沒有審閱（approvals: acceptEdits）",
     ),
+    "audit.network.user": ("asked, {answer}", "詢問過，{answer}"),
+    "audit.network.session": (
+        "you had refused it earlier this session",
+        "你在這個 session 稍早已拒絕過",
+    ),
+    "audit.network.setting": (
+        "not in kesi.sandboxNetworkAllow (mode allowList)",
+        "不在 kesi.sandboxNetworkAllow 裡（allowList 模式）",
+    ),
+    "audit.network.denied": ("kesi.sandboxNetworkDeny names it", "kesi.sandboxNetworkDeny 有它"),
+    "audit.network.address": (
+        "it resolves to an address the sandbox never reaches",
+        "它解析到沙箱永遠不會連的位址",
+    ),
+    "audit.network.sni": (
+        "its TLS connection asked for another name",
+        "它的 TLS 連線要的是另一個名稱",
+    ),
+    "audit.network.limit": ("the command reached the proxy's limit", "這個指令用到了代理的上限"),
+    "audit.reason.mcp": ("an MCP tool call", "MCP 工具呼叫"),
+    "audit.answer.always": ("you allowed it always", "你永遠允許"),
     "audit.answer.once": ("you allowed it once", "你允許了這一次"),
     "audit.answer.session": ("you allowed it for the session", "你允許了整個 session"),
     "audit.answer.deny": ("you denied it", "你拒絕了"),
@@ -82,5 +115,16 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
     "audit.cli.no_folder": (
         "kesi-lsp audit: {folder} is not a folder.",
         "kesi-lsp audit：{folder} 不是資料夾。",
+    ),
+    "audit.cli.bad_since": (
+        "kesi-lsp audit: --since {value!r} is not a time; give an age (30m, 2h, 7d, 1w), a date "
+        "(2026-12-01) or a date and time (2026-12-01T14:30).",
+        "kesi-lsp audit：--since {value!r} 不是時間；請給一段時間（30m、2h、7d、1w）、日期"
+        "（2026-12-01）或日期與時間（2026-12-01T14:30）。",
+    ),
+    "audit.cli.bad_limit": (
+        "kesi-lsp audit: --limit {value!r} is not a count; give a whole number, 0 for every "
+        "record.",
+        "kesi-lsp audit：--limit {value!r} 不是數量；請給整數，0 表示全部紀錄。",
     ),
 }

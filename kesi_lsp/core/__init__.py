@@ -141,6 +141,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "audit_lines",
     "audit_mcp_call",
     "audit_network_grant",
+    "audit_records",
     "bill_line",
     "clip_note",
     "clipped_last",
@@ -176,6 +177,7 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "parse_rules",
     "parse_servers",
     "parse_settings",
+    "parse_since",
     "plan_current",
     "plan_item_lines",
     "plan_line",
@@ -247,6 +249,8 @@ if TYPE_CHECKING:
         audit_lines,
         audit_mcp_call,
         audit_network_grant,
+        audit_records,
+        parse_since,
     )
     from kesi_lsp.core.background import BackgroundTask, TaskView
     from kesi_lsp.core.background.words import log_line as task_log_line

@@ -23,6 +23,8 @@ EXPORTS: Final[dict[str, str]] = {
     "AuditTrail": "audit",
     "audit_directory": "audit",
     "audit_lines": "audit",
+    "audit_records": "audit",
+    "parse_since": "audit",
     "audit_mcp_call": "audit",
     "audit_network_grant": "audit",
     # the approver seam and its typed answers

@@ -32,6 +32,7 @@ PALETTE = [
     "KeSi: MCP servers",
     "KeSi: Show Background Tasks",
     "KeSi: Show Audit Log",
+    "KeSi: Go to the Question",
 ]
 
 

@@ -16,8 +16,10 @@ import pytest
 
 from kesi_lsp.scripted_api import reply, script, stall_after, tool_use
 from tests.story import words
+from tests.vscode.panel import Panel
 from tests.vscode.project import BUGGY, COMMAND, COST, FIXED, TEST, failing_project
 from tests.vscode.session import OpenVSCode
+from tests.vscode.workbench import KESI_STATUS
 
 pytestmark = [pytest.mark.editor, pytest.mark.slow, pytest.mark.timeout(240)]
 
@@ -67,7 +69,7 @@ def test_fix_this_accept_the_preview_and_allow_the_command(
 
     wb.open_file("calc.py")
     wb.select_all()
-    wb.run_command("KeSi: Fix This")
+    wb.fix_this()
 
     # The edit waits in the Refactor Preview, unticked, until the user decides.
     wb.refactor_preview()
@@ -77,8 +79,9 @@ def test_fix_this_accept_the_preview_and_allow_the_command(
     wb.apply_preview()
     wb.wait_preview_closed()
 
-    # The command is not read-only, so KeSi asks first (Day 14: "Allow it?", Deny first).
-    prompt = wb.click_notification_button(COMMAND, "Allow once")
+    # The command is not read-only, so KeSi asks first (Day 14: "Allow it?", Deny first), in
+    # the KeSi panel.
+    prompt = Panel(wb).answer(COMMAND, "Allow once")
     assert "Allow for this session" in prompt and "Deny" in prompt and "Allow it?" in prompt
 
     wb.wait_until(lambda: COST.match(wb.status_text()) is not None, 90_000, "the run to end")
@@ -147,6 +150,7 @@ def test_a_rejected_preview_leaves_the_file_untouched(
     wb.open_file("calc.py")
     wb.select_all()
     wb.code_action("KeSi: fix this")  # the lightbulb this time
+    wb.type_into_input_box("")  # what to keep in mind: nothing, find the cause and fix it
     wb.refactor_preview()
     wb.discard_preview()
     wb.wait_preview_closed()
@@ -165,9 +169,7 @@ def test_a_rejected_preview_leaves_the_file_untouched(
     assert len(api.requests) == 3
 
 
-def test_cancel_from_the_progress_notification(
-    vscode: OpenVSCode, scripted_api, tmp_path: Path
-) -> None:
+def test_cancel_from_the_status_bar(vscode: OpenVSCode, scripted_api, tmp_path: Path) -> None:
     project = failing_project(tmp_path)
     # The model starts explaining, then the stream goes quiet: the user has seen enough.
     api = scripted_api(
@@ -178,10 +180,13 @@ def test_cancel_from_the_progress_notification(
 
     wb.open_file("calc.py")
     wb.select_all()
-    wb.run_command("KeSi: Fix This")
-    wb.wait_until(lambda: "running" in wb.status_text(), 30_000, "the run to start")
+    wb.fix_this()
     wb.wait_until(lambda: "Let me think" in session.output_channel(), 30_000, "the streamed text")
-    wb.click_notification_button(re.compile(r"KeSi"), "Cancel")
+    # No progress notification covers the work: the status bar item carries the run, and its
+    # click cancels it.
+    assert not any("KeSi" in toast for toast in wb.notification_texts())
+    assert wb.status_tooltip("click to cancel")
+    wb.page.locator(KESI_STATUS).click()
 
     wb.wait_until(lambda: COST.match(wb.status_text()) is not None, 30_000, "the run to stop")
     channel = session.output_channel()
@@ -214,12 +219,14 @@ def test_ask_with_the_diff_editor_review_and_a_session_grant(
     wb.run_command("KeSi: Ask")
     wb.type_into_input_box("Why does test_add fail? Fix it.")
 
-    # The proposal opens in a diff editor beside the file; the notification decides.
+    # The proposal opens in a diff editor beside the file; the question in the KeSi panel
+    # decides.
     question = words.question()
-    wb.notification(question)
+    panel = Panel(wb)
+    panel.question(question)
     wb.page.locator(".tab", has_text=words.edit_title("calc.py")).wait_for()
     assert (project / "calc.py").read_text() == BUGGY
-    wb.click_notification_button(question, "Allow for this session")
+    panel.answer(question, "Allow for this session")
 
     wb.wait_until(lambda: COST.match(wb.status_text()) is not None, 90_000, "the run to end")
     assert (project / "calc.py").read_text() == FIXED

@@ -12,6 +12,7 @@ import pytest
 
 from kesi_lsp.scripted_api import reply, script, tool_use
 from tests.story import words
+from tests.vscode.panel import Panel
 from tests.vscode.project import COMMAND, COST, FIXED, failing_project
 from tests.vscode.session import OpenVSCode
 
@@ -55,7 +56,7 @@ def test_the_plan_view_the_step_in_progress_and_the_verdict(
     wb = session.workbench
     wb.open_file("calc.py")
     wb.select_all()
-    wb.run_command("KeSi: Fix This")
+    wb.fix_this()
 
     # While the edit waits in the Refactor Preview, the plan shows step 2 in progress.
     wb.refactor_preview()
@@ -68,14 +69,14 @@ def test_the_plan_view_the_step_in_progress_and_the_verdict(
         "the plan at step 2",
     )
     wb.wait_until(
-        lambda: any("step 2 of 3: Fix the sign" in text for text in wb.notification_texts()),
+        lambda: "step 2 of 3: Fix the sign" in wb.status_text(),
         30_000,
-        "the progress naming step 2",
+        "the status bar naming step 2",
     )
     wb.tick_preview_file("calc.py")
     wb.apply_preview()
     wb.wait_preview_closed()
-    wb.click_notification_button(COMMAND, "Allow once")
+    Panel(wb).answer(COMMAND, "Allow once")
 
     wb.wait_until(lambda: COST.match(wb.status_text()) is not None, 90_000, "the run to end")
     assert (project / "calc.py").read_text() == FIXED

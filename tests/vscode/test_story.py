@@ -6,7 +6,6 @@ words under zh-TW)."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
@@ -25,6 +24,7 @@ from tests.story.run import (
     story,
     story_script,
 )
+from tests.vscode.panel import Panel
 from tests.vscode.session import OpenVSCode
 
 pytestmark = [pytest.mark.editor, pytest.mark.slow, pytest.mark.timeout(360)]
@@ -48,11 +48,12 @@ def test_vscode_shows_the_servers_lines_of_the_story(
     deny, once, session_wide = (
         text(f"permissions.answer.{k}", locale) for k in ("deny", "once", "session")
     )
-    question = wb.notification(text("lsp.prompt.question", locale))
-    assert question.locator(".monaco-button").all_inner_texts() == [deny, once, session_wide]
+    panel = Panel(wb)
+    asked = text("lsp.prompt.question", locale)
+    assert panel.buttons(panel.question(asked)) == [deny, once, session_wide]
     assert (folder / "calc.py").read_text(encoding="utf-8") != CALC_FIXED
-    question.locator(".monaco-button", has_text=re.compile(rf"^{re.escape(once)}$")).click()
-    prompt = wb.click_notification_button(PYTEST, once)
+    panel.answer(asked, once)
+    prompt = panel.answer(PYTEST, once)
     assert deny in prompt and session_wide in prompt
 
     done = RULE + text("lsp.status.done", locale) + " · "

@@ -155,7 +155,7 @@ ensure_extension() {
     fi
   fi
   local vsix=kesi-vscode.vsix
-  if [ -f "$vsix" ] && [ -z "$(find src package.json package-lock.json esbuild.mjs tsconfig.json \
+  if [ -f "$vsix" ] && [ -z "$(find src media package.json package-lock.json esbuild.mjs tsconfig.json \
     README.md .vscodeignore -newer "$vsix" -print -quit)" ]; then
     say "extension up to date: $ext_dir/$vsix"
     return 0

@@ -131,6 +131,14 @@ function startingTitle(command: ServerCommand, args: Args, locale: Locale): stri
   }
 }
 
+/** The user's own words for a run (the question asked, or the instruction to a fix), if any. */
+function saidBy(command: ServerCommand, args: Args): string | undefined {
+  const said = command === "kesi.ask" ? args.prompt : args.instruction;
+  return (command === "kesi.ask" || command === "kesi.fixThis") && typeof said === "string"
+    ? said
+    : undefined;
+}
+
 /** Tell the user what the server answered. */
 function present(
   runs: Runs,
@@ -144,7 +152,8 @@ function present(
     case "kesi.ask": {
       const started = asRunStarted(result);
       if (started) {
-        runs.started(started.runId, runTitle(command, args, relativePath, locale));
+        const title = runTitle(command, args, relativePath, locale);
+        runs.started(started.runId, title, saidBy(command, args));
       }
       break;
     }
@@ -201,6 +210,25 @@ function present(
   }
 }
 
+/**
+ * "Fix this…": what KeSi should keep in mind, if anything (Enter alone: the server's default,
+ * find the cause and fix it); undefined when the user backed out with Escape.
+ */
+async function withInstruction(arg: Args, locale: Locale): Promise<Args | undefined> {
+  if (typeof arg.instruction === "string") {
+    return arg;
+  }
+  const said = await vscode.window.showInputBox({
+    title: t("fix.instruction", locale),
+    placeHolder: t("fix.instructionPlaceholder", locale),
+    ignoreFocusOut: true,
+  });
+  if (said === undefined) {
+    return undefined;
+  }
+  return said.trim() ? { ...arg, instruction: said.trim() } : arg;
+}
+
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -217,16 +245,20 @@ export function executeCommandMiddleware(
     }
     const locale = currentLocale();
     const given = args[0];
-    const arg =
+    let arg =
       typeof given === "object" && given !== null
         ? (given as Args)
         : await argumentFor(languageClient, runs, command, locale);
+    if (arg && command === "kesi.fixThis") {
+      arg = await withInstruction(arg, locale);
+    }
     if (!arg) {
       return undefined;
     }
     const title = startingTitle(command, arg, locale);
     if (title !== undefined) {
-      runs.expect(title); // the run's first event can come before this request's answer
+      // the run's first event can come before this request's answer
+      runs.expect(title, saidBy(command, arg));
     }
     let result: unknown;
     try {

@@ -7,6 +7,7 @@
 import * as vscode from "vscode";
 import { registerChangeCommands } from "./changeCommands";
 import { needsRestart } from "./core/settings";
+import { KesiPanel } from "./panel";
 import { Runs } from "./runs";
 import { KesiServer } from "./server";
 import { KesiStatusBar } from "./statusBar";
@@ -14,14 +15,21 @@ import { KesiStatusBar } from "./statusBar";
 let server: KesiServer | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
-  const runs = new Runs();
+  const panel = new KesiPanel(context.extensionUri, {
+    ask: (prompt) => void vscode.commands.executeCommand("kesi.ask", replyArgs(prompt)),
+    cancel: () => void vscode.commands.executeCommand("kesi.cancel"),
+  });
+  const runs = new Runs(panel);
   const status = new KesiStatusBar(runs.tracker);
-  server = new KesiServer(runs, status);
+  panel.onWaiting((waiting) => status.setWaiting(waiting));
+  server = new KesiServer(runs, status, panel);
   const kesi = server;
   context.subscriptions.push(
+    panel,
     runs,
     status,
     kesi,
+    vscode.commands.registerCommand("kesi.showQuestion", () => panel.showQuestion()),
     vscode.commands.registerCommand("kesi.showOutput", () => runs.channel.show(true)),
     vscode.commands.registerCommand("kesi.showServerLog", () => kesi.log.show()),
     vscode.commands.registerCommand("kesi.restartServer", () => kesi.restart()),
@@ -36,6 +44,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
   );
   await kesi.start();
+}
+
+/** A reply from the panel continues the conversation of the active file's folder. */
+function replyArgs(prompt: string): { prompt: string; uri?: string } {
+  const document = vscode.window.activeTextEditor?.document;
+  return document?.uri.scheme === "file" ? { prompt, uri: document.uri.toString() } : { prompt };
 }
 
 export async function deactivate(): Promise<void> {

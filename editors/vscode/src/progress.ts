@@ -1,16 +1,17 @@
 /**
- * Server-initiated work-done progress as a **notification with a Cancel button**.
+ * Server-initiated work-done progress, where it does not cover the work (issue 32).
  *
- * vscode-languageclient shows `$/progress` in the status bar, where VS Code offers no Cancel.
- * A KeSi run announces `cancellable: true` (design.md §2.5), so this feature takes over
- * `window/workDoneProgress/create`: cancellable progress becomes a notification whose Cancel
- * sends `window/workDoneProgress/cancel`; other progress stays in the status bar.
+ * A KeSi run's progress is cancellable (design.md §2.5). A notification for it sat over the
+ * streaming text and the review for the whole run, so this feature takes over
+ * `window/workDoneProgress/create`: a run's progress goes to `show` (the status bar item and
+ * the KeSi panel carry the step, and both cancel the run: the item's click, the panel's Cancel,
+ * through `kesi.cancel`). Other progress
+ * stays in the status bar as VS Code shows it.
  */
 
 import * as vscode from "vscode";
 import {
   WorkDoneProgress,
-  WorkDoneProgressCancelNotification,
   WorkDoneProgressCreateRequest,
   type BaseLanguageClient,
   type ClientCapabilities,
@@ -31,9 +32,10 @@ class ProgressPart {
   private readonly listener: vscode.Disposable;
 
   constructor(
-    private readonly client: BaseLanguageClient,
-    private readonly token: ProgressToken,
+    client: BaseLanguageClient,
+    readonly token: ProgressToken,
     private readonly onDone: (part: ProgressPart) => void,
+    private readonly sink: (message: string | undefined) => void,
   ) {
     this.listener = client.onProgress(WorkDoneProgress.type, token, (value: Value) => {
       if (value.kind === "begin") {
@@ -46,23 +48,21 @@ class ProgressPart {
     });
   }
 
+  private cancellable = false;
+
   private begin(value: WorkDoneProgressBegin): void {
-    const cancellable = value.cancellable === true;
-    const location = cancellable
-      ? vscode.ProgressLocation.Notification
-      : vscode.ProgressLocation.Window;
+    if (value.cancellable === true) {
+      this.cancellable = true;
+      this.show(value.message);
+      return;
+    }
     void vscode.window.withProgress(
-      { location, title: value.title, cancellable },
-      (progress, cancellation) => {
+      { location: vscode.ProgressLocation.Window, title: value.title },
+      (progress) => {
         if (this.ended) {
           return Promise.resolve();
         }
         this.report = progress;
-        cancellation.onCancellationRequested(() => {
-          void this.client.sendNotification(WorkDoneProgressCancelNotification.type, {
-            token: this.token,
-          });
-        });
         this.show(value.message);
         return new Promise<void>((resolve) => {
           this.finish = resolve;
@@ -72,12 +72,20 @@ class ProgressPart {
   }
 
   private show(message: string | undefined): void {
-    if (message !== undefined) {
+    if (message === undefined) {
+      return;
+    }
+    if (this.cancellable) {
+      this.sink(message);
+    } else {
       this.report?.report({ message });
     }
   }
 
   done(): void {
+    if (this.cancellable && !this.ended) {
+      this.sink(undefined);
+    }
     this.ended = true;
     this.listener.dispose();
     this.finish?.();
@@ -85,10 +93,13 @@ class ProgressPart {
   }
 }
 
-export class NotificationProgress implements StaticFeature {
+export class RunProgress implements StaticFeature {
   private readonly parts = new Set<ProgressPart>();
 
-  constructor(private readonly client: BaseLanguageClient) {}
+  constructor(
+    private readonly client: BaseLanguageClient,
+    private readonly sink: (message: string | undefined) => void,
+  ) {}
 
   fillClientCapabilities(capabilities: ClientCapabilities): void {
     capabilities.window = { ...capabilities.window, workDoneProgress: true };
@@ -97,7 +108,8 @@ export class NotificationProgress implements StaticFeature {
   /** Runs after the built-in progress feature, so this handler is the one that stays. */
   initialize(): void {
     this.client.onRequest(WorkDoneProgressCreateRequest.type, ({ token }) => {
-      this.parts.add(new ProgressPart(this.client, token, (part) => this.parts.delete(part)));
+      const done = (part: ProgressPart): void => void this.parts.delete(part);
+      this.parts.add(new ProgressPart(this.client, token, done, this.sink));
     });
   }
 

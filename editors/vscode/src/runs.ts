@@ -1,14 +1,16 @@
 /**
- * The **KeSi** output channel, the **KeSi Plan** view and the run bookkeeping behind the status
- * bar: `kesi/stream`, `kesi/plan` and `kesi/runFinished` come in here; text is appended as it
- * streams.
+ * Where a run's story goes: the **KeSi** panel (the session, rendered), the **KeSi** output
+ * channel (the log, appended as it streams), the **KeSi Plan** view, and the run bookkeeping
+ * behind the status bar: `kesi/stream`, `kesi/plan` and `kesi/runFinished` come in here.
  */
 
 import * as vscode from "vscode";
 import { asPlan, asRunFinished, asStreamEvent, type Usage } from "./core/protocol";
 import { RunTracker } from "./core/runState";
-import { StreamRenderer } from "./core/stream";
+import { t } from "./core/messages";
+import { closingLines, StreamRenderer } from "./core/stream";
 import { currentLocale } from "./locale";
+import type { KesiPanel } from "./panel";
 import { PlanView } from "./plan";
 
 export class Runs implements vscode.Disposable {
@@ -18,16 +20,22 @@ export class Runs implements vscode.Disposable {
   private readonly renderer = new StreamRenderer(this.channel, currentLocale);
   private readonly titles = new Map<string, string>();
 
-  /** The title of a run a command is starting, for events that come before its run id. */
-  private expected: string | undefined;
+  constructor(private readonly panel: KesiPanel) {}
 
-  /** A command that starts a run is being sent: its run's events may come before its answer. */
-  expect(title: string): void {
-    this.expected = title;
+  private fallback(): string {
+    return t("run.title.other", currentLocale());
   }
 
-  /** A command returned a run id: title it in the channel and bring the channel up. */
-  started(runId: string, title: string): void {
+  /** The title (and the user's words) of a run a command is starting, for events before its id. */
+  private expected: { title: string; prompt?: string } | undefined;
+
+  /** A command that starts a run is being sent: its run's events may come before its answer. */
+  expect(title: string, prompt?: string): void {
+    this.expected = { title, prompt };
+  }
+
+  /** A command returned a run id: title it, and bring the panel up (the focus stays put). */
+  started(runId: string, title: string, prompt?: string): void {
     this.expected = undefined;
     if (this.titles.has(runId)) {
       return; // its first event came first and titled it already
@@ -35,18 +43,20 @@ export class Runs implements vscode.Disposable {
     this.titles.set(runId, title);
     this.plan.runStarted(runId);
     this.renderer.runStarted(runId, title);
+    this.panel.transcript.runStarted(runId, title, prompt);
     this.tracker.started(runId);
-    this.channel.show(true);
+    this.panel.reveal();
   }
 
   onStream(params: unknown): void {
     const event = asStreamEvent(params);
     if (event) {
       if (this.expected !== undefined && !this.titles.has(event.runId)) {
-        this.started(event.runId, this.expected);
+        this.started(event.runId, this.expected.title, this.expected.prompt);
       }
       this.plan.runStarted(event.runId);
       this.renderer.event(event);
+      this.panel.transcript.event(event, this.fallback());
       this.tracker.event(event);
     }
   }
@@ -55,6 +65,7 @@ export class Runs implements vscode.Disposable {
     const plan = asPlan(params);
     if (plan) {
       this.plan.update(plan, this.titles.get(plan.runId));
+      this.panel.transcript.plan(plan, this.fallback());
     }
   }
 
@@ -62,6 +73,7 @@ export class Runs implements vscode.Disposable {
     const finished = asRunFinished(params);
     if (finished) {
       this.renderer.runFinished(finished, this.plan.planOf(finished.runId));
+      this.panel.transcript.finished(finished, closingLines(finished), this.fallback());
       this.plan.finished(finished.runId);
       this.tracker.finished(finished);
       this.titles.delete(finished.runId);
@@ -74,6 +86,7 @@ export class Runs implements vscode.Disposable {
 
   serverStopped(): void {
     this.tracker.forgetRuns();
+    this.panel.serverStopped();
   }
 
   dispose(): void {

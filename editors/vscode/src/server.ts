@@ -14,9 +14,16 @@ import * as vscode from "vscode";
 import {
   LanguageClient,
   RevealOutputChannelOn,
+  ShowMessageRequest,
   State,
+  type BaseLanguageClient,
+  type ClientCapabilities,
+  type FeatureState,
   type LanguageClientOptions,
+  type MessageActionItem,
   type ServerOptions,
+  type ShowMessageRequestParams,
+  type StaticFeature,
 } from "vscode-languageclient/node";
 import { KesiCapabilities } from "./capabilities";
 import { ChangesView } from "./changesView";
@@ -36,7 +43,8 @@ import { resolveServerPath, type Host } from "./core/serverPath";
 import { asReviewMode, initializationOptions, serverSection } from "./core/settings";
 import { EditorDiagnostics } from "./diagnostics";
 import { currentLocale } from "./locale";
-import { NotificationProgress } from "./progress";
+import type { KesiPanel } from "./panel";
+import { RunProgress } from "./progress";
 import { DiffReview } from "./review";
 import type { Runs } from "./runs";
 import { handleSaveDocuments } from "./saveHandler";
@@ -69,7 +77,7 @@ export class KesiServer implements vscode.Disposable {
   // A plain channel: the server's stderr (tracebacks included) reads as it was written.
   readonly log = vscode.window.createOutputChannel("KeSi Server");
   private readonly trace = vscode.window.createOutputChannel("KeSi Server Trace");
-  private readonly review = new DiffReview();
+  private readonly review: DiffReview;
   // Counting diagnostic updates starts with the extension, before any run asks.
   private readonly diagnostics = new EditorDiagnostics();
   private client: LanguageClient | undefined;
@@ -84,7 +92,10 @@ export class KesiServer implements vscode.Disposable {
   constructor(
     private readonly runs: Runs,
     private readonly status: KesiStatusBar,
-  ) {}
+    private readonly panel: KesiPanel,
+  ) {
+    this.review = new DiffReview(panel);
+  }
 
   async start(): Promise<void> {
     const locale = currentLocale();
@@ -177,7 +188,13 @@ export class KesiServer implements vscode.Disposable {
     if (diffReview) {
       client.onRequest(REVIEW_EDIT, (params: unknown, token) => this.review.handle(params, token));
     }
-    client.registerFeature(new NotificationProgress(client));
+    client.registerFeature(
+      new RunProgress(client, (message) => {
+        this.status.setProgress(message);
+        this.panel.setStatus(message ?? "");
+      }),
+    );
+    client.registerFeature(new PanelQuestions(client, this.panel));
     client.onNotification(STREAM, (params: unknown) => this.runs.onStream(params));
     client.onNotification(RUN_FINISHED, (params: unknown) => {
       this.runs.onFinished(params);
@@ -255,6 +272,55 @@ export class KesiServer implements vscode.Disposable {
     this.log.dispose();
     this.trace.dispose();
   }
+}
+
+/**
+ * The server's questions (`window/showMessageRequest`: a command's permission, Day 14's "Allow
+ * it?") in the KeSi panel, with its buttons in its order, instead of a notification over the
+ * work; a notification asks too only while the panel is hidden. Installed in `initialize`, after
+ * vscode-languageclient's own handler, so this one stays.
+ */
+class PanelQuestions implements StaticFeature {
+  constructor(
+    private readonly client: BaseLanguageClient,
+    private readonly panel: KesiPanel,
+  ) {}
+
+  fillClientCapabilities(capabilities: ClientCapabilities): void {
+    capabilities.window = {
+      ...capabilities.window,
+      showMessage: { messageActionItem: { additionalPropertiesSupport: false } },
+    };
+  }
+
+  initialize(): void {
+    this.client.onRequest(ShowMessageRequest.type, (params, token) => this.ask(params, token));
+  }
+
+  private async ask(
+    params: ShowMessageRequestParams,
+    token: vscode.CancellationToken,
+  ): Promise<MessageActionItem | null> {
+    const actions = params.actions ?? [];
+    if (actions.length === 0) {
+      void vscode.window.showInformationMessage(params.message);
+      return null;
+    }
+    const lines = params.message.split("\n");
+    const question = lines.length > 1 ? (lines.pop() ?? "") : "";
+    const titles = actions.map((action) => action.title);
+    const answer = await this.panel.question(
+      { lines, question, actions: titles, cancel: titles[0] },
+      token,
+    );
+    return actions.find((action) => action.title === answer) ?? null;
+  }
+
+  getState(): FeatureState {
+    return { kind: "static" };
+  }
+
+  clear(): void {}
 }
 
 /** `kesi.<key>` from the user's global settings only, never a workspace or folder value. */

@@ -1,7 +1,9 @@
-/** The status bar item: running state and session cost; a click cancels or shows the output. */
+/** The status bar item: the run's step and cost, what KeSi waits for, the last verdict; a click
+ * cancels the run, goes to the open question, or shows the output. */
 
 import * as vscode from "vscode";
 import type { RunTracker } from "./core/runState";
+import type { Waiting } from "./core/transcript";
 import { statusView } from "./core/runState";
 import { currentLocale } from "./locale";
 
@@ -12,6 +14,8 @@ export class KesiStatusBar implements vscode.Disposable {
     0,
   );
   private serverRunning = false;
+  private progress: string | undefined;
+  private waiting: Waiting | undefined;
 
   constructor(private readonly tracker: RunTracker) {
     this.item.name = "KeSi";
@@ -25,8 +29,30 @@ export class KesiStatusBar implements vscode.Disposable {
     this.update();
   }
 
+  /** The server's progress line of the running run (undefined when it ended). */
+  setProgress(message: string | undefined): void {
+    this.progress = message;
+    this.update();
+  }
+
+  /** What KeSi waits for from the user, if anything. */
+  setWaiting(waiting: Waiting | undefined): void {
+    this.waiting = waiting;
+    this.update();
+  }
+
   update(): void {
-    const view = statusView(this.tracker, this.serverRunning, currentLocale());
+    const tracker = this.tracker;
+    const state = {
+      running: tracker.running,
+      sessionCostUsd: tracker.sessionCostUsd,
+      lastBill: tracker.lastBill,
+      lastVerdict: tracker.lastVerdict,
+      progress: tracker.running ? this.progress : undefined,
+      turn: tracker.turn,
+      waiting: this.waiting,
+    };
+    const view = statusView(state, this.serverRunning, currentLocale());
     this.item.text = view.text;
     this.item.tooltip = view.tooltip;
     this.item.command = view.command;

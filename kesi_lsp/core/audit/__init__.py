@@ -3,8 +3,9 @@
 One record per shell command, file edit, later keep or undo, MCP call and network grant, as a
 JSON line in the folder's file in the user's state folder (`log.py`: where, rotation), redacted
 like everything else (`trail.py`: the records). `kesi.audit` and `kesi-lsp audit` read it back
-as lines (`lines.py`). The `auditLog` setting (user settings only: a project cannot hide what it
-made KeSi do) turns recording off; resetting the conversation never clears it.
+as lines (`lines.py`; `since.py`: the CLI's `--since`). The `auditLog` setting (user
+settings only: a project cannot hide what it made KeSi do) turns recording off; resetting the
+conversation never clears it.
 
 For other parts of KeSi: a tool that runs something on the user's behalf records it through
 the run's `ToolContext.audit` (None when the log is off), e.g. `audit_mcp_call(ctx, ...)` and
@@ -13,6 +14,7 @@ the run's `ToolContext.audit` (None when the log is off), e.g. `audit_mcp_call(c
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.audit.lines import record_line
 from kesi_lsp.core.audit.log import AuditLog
+from kesi_lsp.core.audit.since import parse_since, records_since
 from kesi_lsp.core.audit.trail import AuditTrail, Decider
 
 if TYPE_CHECKING:
@@ -33,6 +36,8 @@ __all__ = [
     "audit_lines",
     "audit_mcp_call",
     "audit_network_grant",
+    "audit_records",
+    "parse_since",
     "record_line",
 ]
 
@@ -52,20 +57,40 @@ def audit_directory(environ: Mapping[str, str]) -> Path | None:
 
 
 def audit_lines(
-    log: AuditLog | None, root: Path, locale: Locale, *, enabled: bool, limit: int = RECENT
+    log: AuditLog | None,
+    root: Path,
+    locale: Locale,
+    *,
+    enabled: bool,
+    limit: int | None = RECENT,
+    since: datetime.datetime | None = None,
 ) -> tuple[list[str], str | None]:
-    """The folder's newest records as lines, under a title (or the sentence saying there are
-    none, or why there is no log), and the file's path."""
+    """The folder's newest records (`limit` of them, None: all; from `since` on, when given)
+    as lines, under a title (or the sentence saying there are none, or why there is no log),
+    and the file's path."""
     if log is None or log.inside(root):
         return [text("audit.unavailable", locale)], None
     log.flush()
     path = str(log.file_for(root))
-    records = log.records(root, limit)
+    records = audit_records(log, root, limit=limit, since=since)
     head: list[str] = [] if enabled else [text("audit.off", locale, path=path)]
     if not records:
+        if since is not None:
+            when = since.strftime("%Y-%m-%d %H:%M:%S")
+            return [*head, text("audit.empty_since", locale, folder=root.name, since=when)], path
         return [*head, text("audit.empty", locale, folder=root.name, path=path)], path
     title = text("audit.title", locale, folder=root.name, path=path)
     return [*head, title, *(record_line(r, locale) for r in records)], path
+
+
+def audit_records(
+    log: AuditLog, root: Path, *, limit: int | None = None, since: datetime.datetime | None = None
+) -> list[dict[str, Any]]:
+    """The folder's records, oldest first: from `since` on, the newest `limit` of them."""
+    records = log.records(root)
+    if since is not None:
+        records = records_since(records, since)
+    return records if limit is None else records[-limit:]
 
 
 def audit_mcp_call(ctx: ToolContext, server: str, tool: str, **fields: Any) -> None:

@@ -28,7 +28,8 @@ def _time(record: Record) -> str:
 def _answer(record: Record, locale: Locale) -> str:
     answer = record.get("answer") or "none"
     key = f"audit.answer.{answer}"
-    return text(key if answer in ("once", "session", "deny") else "audit.answer.none", locale)
+    known = answer in ("once", "session", "always", "deny")
+    return text(key if known else "audit.answer.none", locale)
 
 
 def _decision(record: Record, locale: Locale) -> str:
@@ -49,14 +50,22 @@ def _seconds(record: Record) -> str:
     return f"{int(record.get('duration_ms') or 0) / 1000:.1f}"
 
 
+def _sandbox(record: Record, locale: Locale) -> str:
+    sandbox = str(record.get("sandbox") or "none")
+    return text("audit.sandbox.none", locale) if sandbox == "none" else sandbox
+
+
 def _command(record: Record, locale: Locale) -> str:
     ran = ""
     if record.get("exit_code") is not None or record.get("timed_out"):
-        sandbox = str(record.get("sandbox") or "none")
-        shown = text("audit.sandbox.none", locale) if sandbox == "none" else sandbox
-        fields: dict[str, object] = {"sandbox": shown, "seconds": _seconds(record)}
+        fields: dict[str, object] = {"sandbox": _sandbox(record, locale)}
+        fields["seconds"] = _seconds(record)
         fields |= {"code": record.get("exit_code"), "bytes": record.get("bytes_out", 0)}
         ran = text("audit.timed_out" if record.get("timed_out") else "audit.ran", locale, **fields)
+    elif record.get("task"):
+        ran = text(
+            "audit.started_task", locale, task=record["task"], sandbox=_sandbox(record, locale)
+        )
     command = str(record.get("command", ""))
     return text(
         "audit.line.command",
@@ -104,6 +113,8 @@ def _change(record: Record, locale: Locale) -> str:
 def _mcp_call(record: Record, locale: Locale) -> str:
     if record.get("is_error"):
         result = text("audit.result.error", locale)
+    elif record.get("duration_ms") is None:
+        result = ""  # refused: the server was never called
     else:
         result = text(
             "audit.result.ok", locale, bytes=record.get("bytes_out", 0), seconds=_seconds(record)
@@ -119,12 +130,28 @@ def _mcp_call(record: Record, locale: Locale) -> str:
     )
 
 
+_NETWORK_BY = {
+    "setting": "audit.network.setting",
+    "session": "audit.network.session",
+    "denied": "audit.network.denied",
+    "address": "audit.network.address",
+    "sni": "audit.network.sni",
+    "limit": "audit.network.limit",
+}
+
+
 def _network(record: Record, locale: Locale) -> str:
     host = str(record.get("host", "?"))
     if record.get("port"):
         host = f"{host}:{record['port']}"
     allowed = text("audit.allowed" if record.get("allowed") else "audit.blocked", locale)
-    decision = _decision(record, locale)
+    by = str(record.get("decided_by"))
+    if by == "user":
+        decision = text("audit.network.user", locale, answer=_answer(record, locale))
+    elif by in _NETWORK_BY:
+        decision = text(_NETWORK_BY[by], locale)
+    else:
+        decision = _decision(record, locale)
     return text(
         "audit.line.network",
         locale,
@@ -135,12 +162,38 @@ def _network(record: Record, locale: Locale) -> str:
     )
 
 
+def _task_state(record: Record, locale: Locale) -> str:
+    """The words `kesi.tasks` uses for how a task ended."""
+    state, code = record.get("state"), record.get("exit_code")
+    if state == "timed_out":
+        return text("background.state.timed_out", locale, seconds=f"{record.get('limit_s', 0):g}")
+    if state == "stopped":
+        return text("background.state.stopped", locale)
+    if isinstance(code, int) and code < 0:
+        return text("background.state.signal", locale, signal=-code)
+    return text("background.state.exited", locale, code="?" if code is None else code)
+
+
+def _task(record: Record, locale: Locale) -> str:
+    return text(
+        "audit.line.task",
+        locale,
+        time=_time(record),
+        task=record.get("task", "?"),
+        command=record.get("command", ""),
+        state=_task_state(record, locale),
+        seconds=_seconds(record),
+        bytes=record.get("bytes_out", 0),
+    )
+
+
 _LINES: dict[str, Callable[[Record, Locale], str]] = {
     "command": _command,
     "edit": _edit,
     "change": _change,
     "mcp_call": _mcp_call,
     "network": _network,
+    "task": _task,
 }
 
 

@@ -7,13 +7,15 @@ the markers, never a secret. The kinds:
 - `command`: `command`, `ran_as` (when the policy rewrote it), `verdict` (the classifier's
   `allow`/`ask`/`deny`) and `reason`, `decided_by` (`red_line`, `rule`, `classifier`, `grant`,
   `user`) and `answer` (the user's `once`/`session`/`deny`), `sandbox`, `exit_code`,
-  `duration_ms`, `bytes_out`, `timed_out`.
+  `duration_ms`, `bytes_out`, `timed_out`; or `task` (started as that background task).
 - `edit`: `tool`, `path`, `hunks`, `review` (`reviewed`, `not_reviewed`), `decided_by`
   (`user`, `grant`, `rule`, `accept_edits`), `answer`, `outcome` (`applied`, `partial`,
   `rejected`, `failed`).
 - `change`: a hunk or file the user later `kept` or `undone` (`path`, `lines`).
-- `mcp_call` and `network`: recorded by the MCP client and the network proxy through
-  `mcp_call` and `network_grant` below (or `record`, for a kind of their own).
+- `mcp_call` (the MCP client) and `network` (the proxy's refusals and the user's answers to
+  widen it), through `mcp_call` and `network_grant` below.
+- `task`: a background task's end (`task_ended`); its start is its command's record, which
+  then carries `task` (the task's id) instead of an exit code.
 """
 
 from __future__ import annotations
@@ -68,8 +70,10 @@ class AuditTrail:
         duration_ms: int | None = None,
         bytes_out: int | None = None,
         timed_out: bool | None = None,
+        task: str | None = None,
     ) -> None:
-        """A shell command: how it was decided, and (when it ran) how it ended."""
+        """A shell command: how it was decided, and (when it ran) how it ended, or which
+        background `task` it became."""
         self.record(
             "command",
             command=command,
@@ -83,6 +87,7 @@ class AuditTrail:
             duration_ms=duration_ms,
             bytes_out=bytes_out,
             timed_out=timed_out or None,
+            task=task,
         )
 
     def edit(
@@ -130,16 +135,21 @@ class AuditTrail:
         *,
         decided_by: str,
         answer: str | None = None,
+        verdict: str | None = None,
+        reason: str | None = None,
         is_error: bool = False,
         duration_ms: int | None = None,
         bytes_out: int | None = None,
     ) -> None:
-        """An MCP tool call (for the MCP client, issue 26): which server and tool, who let it
-        run, whether it failed, how long it took and how much it returned."""
+        """An MCP tool call (the MCP client, issue 26): which server and tool, who let it run
+        or refused it (`verdict` as a command's: `allow`, `ask`, `deny`), whether it failed,
+        how long it took and how much it returned (both None: it was refused, never called)."""
         self.record(
             "mcp_call",
             server=server,
             tool=tool,
+            verdict=verdict,
+            reason=reason,
             decided_by=decided_by,
             answer=answer,
             is_error=is_error or None,
@@ -154,17 +164,45 @@ class AuditTrail:
         allowed: bool,
         decided_by: str,
         answer: str | None = None,
+        reason: str | None = None,
         port: int | None = None,
         command: str | None = None,
     ) -> None:
-        """A host a sandboxed command asked to reach (for the network proxy, issue 27): whether
-        it was allowed, by whom, and for which command."""
+        """A host a sandboxed command asked to reach (the network proxy, issue 27): whether it
+        was allowed, by whom (`user`, with the answer; `session`: refused earlier this
+        session; `setting`: not on the allow-list in mode allowList; or the proxy's reason:
+        `denied`, `address`, `sni`, `limit`), and for which command."""
         self.record(
             "network",
             host=host,
             port=port,
             allowed=allowed,
+            reason=reason,
             decided_by=decided_by,
             answer=answer,
             command=command,
+        )
+
+    def task_ended(
+        self,
+        task: str,
+        command: str,
+        *,
+        state: str,
+        exit_code: int | None,
+        duration_ms: int,
+        bytes_out: int,
+        limit_s: float | None = None,
+    ) -> None:
+        """A background task's end (its start is its command's record, with `task`): how it
+        ended (`exited`, `stopped`, `timed_out` after `limit_s`), its code, time and output."""
+        self.record(
+            "task",
+            task=task,
+            command=command,
+            state=state,
+            exit_code=exit_code,
+            duration_ms=duration_ms,
+            bytes_out=bytes_out,
+            limit_s=limit_s if state == "timed_out" else None,
         )

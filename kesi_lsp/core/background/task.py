@@ -16,18 +16,23 @@ import datetime
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Final, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
 from kesi_lsp.core.background.ring import Ring
 from kesi_lsp.core.sandbox.children import kill_group
 from kesi_lsp.core.sandbox.groups import KILL_GRACE_SECONDS, READ_CHUNK, stop_group
 from kesi_lsp.core.sandbox.pipes import settle
 
+if TYPE_CHECKING:
+    from kesi_lsp.core.network.proxy import Channel, Refusal
+
 TaskState = Literal["running", "exited", "stopped", "timed_out"]
 """`exited`: it ended by itself; `stopped`: task_stop, kesi.stopTask, a reset, the folder or the
 server going; `timed_out`: the wall-clock limit (`taskTimeout`) stopped it."""
 
 POLL_SECONDS: Final = 0.1
+IDLE_SECONDS: Final = 1.0
+"""How often a reader waiting for output looks again anyway (every write and the end wake it)."""
 
 
 @dataclass(frozen=True)
@@ -63,8 +68,14 @@ class BackgroundTask:
     noted: bool = False
     """The model was told (or saw in a tool result) that it ended."""
     on_end: Callable[[BackgroundTask], None] | None = None
+    watchers: list[Callable[[BackgroundTask], None]] = field(default_factory=list)
+    """Also told when it ended (after `on_end`): its record in the audit log."""
     cleanups: list[Callable[[], Awaitable[object]]] = field(default_factory=list)
     """Closed when it ends (its channel to the network proxy)."""
+    channel: Channel | None = None
+    """Its channel to the network proxy (None: it has none), whose refusals the model is told."""
+    hosts_told: set[str] = field(default_factory=set)
+    """The refused hosts the model was already told of (each once)."""
     _began: float = field(default_factory=time.monotonic)
     _stop_reason: TaskState | None = None
     _wake: asyncio.Event = field(default_factory=asyncio.Event)
@@ -80,6 +91,14 @@ class BackgroundTask:
         self._supervisor = asyncio.get_running_loop().create_task(
             self._supervise(), name=f"kesi-task-{self.id}"
         )
+
+    def new_refusals(self) -> list[Refusal]:
+        """The hosts its proxy refused that the model was not told of yet (now told)."""
+        if self.channel is None:
+            return []
+        fresh = [r for host, r in self.channel.refused.items() if host not in self.hosts_told]
+        self.hosts_told.update(r.host for r in fresh)
+        return fresh
 
     def view(self) -> TaskView:
         return TaskView(
@@ -107,6 +126,14 @@ class BackgroundTask:
                 await asyncio.wait_for(self._output.wait(), min(remaining, POLL_SECONDS))
         if not self.running and self._supervisor is not None:
             await asyncio.shield(self._supervisor)  # its last output is read
+
+    async def output_after(self, cursor: int) -> None:
+        """Wait until it printed past stream position `cursor`, or ended (a front end that
+        shows its output as it comes, such as ACP's card of it)."""
+        while self.running and self.ring.written <= cursor:
+            self._output.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._output.wait(), IDLE_SECONDS)
 
     async def stop(self, reason: TaskState = "stopped") -> None:
         """Stop it (SIGTERM to the group, 3 s, SIGKILL) and wait until it is gone."""
@@ -173,9 +200,10 @@ class BackgroundTask:
         self.exit_code = self.proc.returncode
         self.ended = datetime.datetime.now().astimezone()
         self._output.set()
-        if self.on_end is not None:
-            with contextlib.suppress(Exception):  # a broken listener must not hide the end
-                self.on_end(self)
+        for listener in (self.on_end, *self.watchers):
+            if listener is not None:
+                with contextlib.suppress(Exception):  # a broken listener must not hide the end
+                    listener(self)
 
     @property
     def seconds(self) -> float:

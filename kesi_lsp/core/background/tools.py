@@ -18,6 +18,7 @@ from kesi_lsp.core.background.registry import MAX_RUNNING, BackgroundTasks
 from kesi_lsp.core.background.ring import RING_BYTES, Slice
 from kesi_lsp.core.background.task import BackgroundTask
 from kesi_lsp.core.background.words import listing, state_words
+from kesi_lsp.core.network.widen import widened
 from kesi_lsp.core.sandbox.bubblewrap import BubblewrapSandbox
 from kesi_lsp.core.sandbox.netns import open_network
 from kesi_lsp.core.tools import shell
@@ -41,17 +42,58 @@ async def run_command(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
     failed = await _shared_network(ctx)
     if failed is not None:
         return failed
-    opened = await ctx.network.open(ctx.session, ctx.sandbox) if ctx.network else None
+    limit = ctx.session.settings.task_timeout
+    opened = (
+        await ctx.network.open(ctx.session, ctx.sandbox, seconds=limit) if ctx.network else None
+    )
     proc = await shell.start_process(launch, ctx, opened)
     if isinstance(proc, ToolResult):
+        if launch.audit is not None:
+            launch.audit.done(launch.command)
         if opened is not None:
             await opened.channel.close()
         return proc
-    task = tasks.add(launch.command, proc, ctx.session.settings.task_timeout)
+    task = tasks.add(launch.command, proc, limit)
+    _audited(task, launch, ctx)  # (before any await: a quick task must not end unrecorded)
     if opened is not None:  # its way to the proxy closes when it ends
+        task.channel = opened.channel
         task.cleanups.append(opened.channel.close)
     await task.first_output(FIRST_SECONDS, FIRST_LINES)
-    return _started(task, launch.ran_as, ctx.locale)
+    return await _told_network(task, _started(task, launch.ran_as, ctx.locale), ctx)
+
+
+async def _told_network(task: BackgroundTask, result: ToolResult, ctx: ToolContext) -> ToolResult:
+    """`result` with the hosts the task's proxy refused since the model last heard, and (mode
+    `ask`) the user's answer for each, asked now, as after a foreground command: a task's
+    request is refused at once (a 403 in its output), never held until someone answers, and
+    a host allowed here is reached by the task's very next request."""
+    refusals = task.new_refusals()
+    if not refusals or task.channel is None:
+        return result
+    told = await widened(refusals, ctx.gate, task.channel.limits, ctx.emit)
+    return ToolResult(f"{result.text}\n{told}", result.is_error, result.summary)
+
+
+def _audited(task: BackgroundTask, launch: shell.Launch, ctx: ToolContext) -> None:
+    """The audit log's records of a task: its start (the command's, with the task's id) now,
+    its end (`task`: how, after how long, how much output) whenever it comes."""
+    trail = ctx.audit
+    if launch.audit is None or trail is None:
+        return
+    launch.audit.as_task(task.id)
+
+    def ended(task: BackgroundTask) -> None:
+        trail.task_ended(
+            task.id,
+            task.command,
+            state=task.state,
+            exit_code=task.exit_code,
+            duration_ms=round(task.seconds * 1000),
+            bytes_out=task.ring.written,
+            limit_s=task.limit,
+        )
+
+    task.watchers.append(ended)
 
 
 async def _shared_network(ctx: ToolContext) -> ToolResult | None:
@@ -107,7 +149,8 @@ async def task_output(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
         piece = _read_new(task)
     if not task.running:
         task.noted = True
-    return ToolResult(_header(task, ctx.locale) + "\n" + _body(piece, ctx.locale), False)
+    result = ToolResult(_header(task, ctx.locale) + "\n" + _body(piece, ctx.locale), False)
+    return await _told_network(task, result, ctx)
 
 
 async def task_stop(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
@@ -130,7 +173,8 @@ async def task_stop(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
     state = state_words(view, locale)
     head = text("background.stopped_now", locale, id=view.id, command=view.command, state=state)
     task.cursor = task.ring.written
-    return ToolResult(head + "\n" + _body(task.ring.tail_lines(STOP_LINES), locale), False)
+    result = ToolResult(head + "\n" + _body(task.ring.tail_lines(STOP_LINES), locale), False)
+    return await _told_network(task, result, ctx)
 
 
 def _find(task_id: str, ctx: ToolContext) -> BackgroundTask | ToolResult:

@@ -56,6 +56,9 @@ if TYPE_CHECKING:
 
 __all__ = ["Compactor", "Reason", "prompt_too_long"]
 
+SMALL_HISTORY: Final = 20_000
+"""Estimated tokens under which a request does not wait for the window lookup: a tenth of the
+known window, far from any share of it that would make compaction or trimming due."""
 KEEP_SHARE: Final = 0.2
 """The latest turns kept verbatim: up to this share of the context budget."""
 
@@ -88,11 +91,37 @@ class Compactor:
 
     async def turn(self, send: Send) -> TurnResult:
         """One round-trip of the loop: compact when due, trim what is left to trim, send; and
-        compact once more (then resend) when the API says the prompt is too long. The model's
-        window is asked from the API before the first measure (once per session)."""
-        if self.settings.compaction or self.settings.context_trimming:
-            model = self.settings.model
-            await learn_window(self.session.windows, self.model, model, self.ctx.emit, self.locale)
+        compact once more (then resend) when the API says the prompt is too long.
+
+        The model's window is asked from the API once per session. A small conversation does
+        not wait for the answer: no Claude model's window is under the known value it is
+        measured against meanwhile, so the lookup goes beside the first request instead of in
+        front of it (issue 33: nothing else on the path to the first model request); a large
+        one (a resumed session) is measured against the answer."""
+        lookup = self._window_lookup()
+        try:
+            if lookup is not None and history_tokens(self.session.history) > SMALL_HISTORY:
+                await lookup
+            result = await self._turn(send)
+        except BaseException:
+            if lookup is not None:
+                lookup.cancel()
+            raise
+        if lookup is not None:
+            await lookup
+        return result
+
+    def _window_lookup(self) -> asyncio.Task[int] | None:
+        """The window lookup, started, when the session does not know the window yet."""
+        model = self.settings.model
+        measured = self.settings.compaction or self.settings.context_trimming
+        if not measured or model in self.session.windows:
+            return None
+        return asyncio.ensure_future(
+            learn_window(self.session.windows, self.model, model, self.ctx.emit, self.locale)
+        )
+
+    async def _turn(self, send: Send) -> TurnResult:
         if self._due():
             await self.compact("auto")
         trim_session(self.session, self.locale, self.ctx.emit, budget=self._budget())

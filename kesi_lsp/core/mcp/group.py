@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kesi_lsp.catalog import Locale, text
+from kesi_lsp.core.audit import audit_mcp_call
 from kesi_lsp.core.mcp.offered import PREFIX, LeftOut, Offered, offer
 from kesi_lsp.core.mcp.results import failure_result, result_text
 from kesi_lsp.core.mcp.server import McpServer
@@ -108,14 +110,19 @@ class McpGroup:
         arguments = dict(tool_input) if isinstance(tool_input, Mapping) else {}
         shown = json.dumps(arguments, ensure_ascii=False, sort_keys=True)
         answer = await ctx.gate.authorize_tool(server.name, tool, shown, arguments)
+        record = _Record(ctx, server.name, tool)
         refusal = getattr(answer, "message", None)
         if refusal is not None:
+            record.done(None)
             return ToolResult(refusal, True)
         timeout = ctx.session.settings.command_timeout
         outcome = await server.call(tool, arguments, timeout)
         if outcome.failure is not None:
-            return failure_result(outcome.failure, server.name, tool, self.locale)
-        return result_text(outcome.result, server.name, tool, self.locale)
+            result = failure_result(outcome.failure, server.name, tool, self.locale)
+        else:
+            result = result_text(outcome.result, server.name, tool, self.locale)
+        record.done(result)
+        return result
 
     def _target(self, name: str) -> tuple[McpServer, str] | None:
         offered = self._offered.get(name)
@@ -128,3 +135,34 @@ class McpGroup:
         if server is None or not tool:
             return None
         return server, tool
+
+
+class _Record:
+    """The call's record in the audit log (`core.audit`): who let it run (or refused it), and
+    how it ended; nothing when the log is off."""
+
+    def __init__(self, ctx: ToolContext, server: str, tool: str) -> None:
+        self.ctx, self.server, self.tool = ctx, server, tool
+        self.decision = ctx.gate.tool_decision(server, tool)
+        self.started = time.monotonic()
+
+    def done(self, result: ToolResult | None) -> None:
+        """`result`: what the model gets back (None: refused, the server was not called)."""
+        decision = self.decision
+        if decision is None:
+            return
+        fields: dict[str, Any] = {"is_error": False}
+        if result is not None:
+            fields["is_error"] = result.is_error
+            fields["duration_ms"] = round((time.monotonic() - self.started) * 1000)
+            fields["bytes_out"] = len(result.text.encode("utf-8", "surrogatepass"))
+        audit_mcp_call(
+            self.ctx,
+            self.server,
+            self.tool,
+            decided_by=decision.by,
+            answer=decision.answer,
+            verdict=decision.verdict,
+            reason=decision.reason,
+            **fields,
+        )

@@ -67,13 +67,18 @@ class NetworkAccess:
     def for_environment(cls, environ: Mapping[str, str]) -> NetworkAccess:
         return cls(resolver_for(environ))
 
-    async def open(self, session: Session, sandbox: Sandbox) -> OpenChannel | None:
-        """A listening channel for the next command, or None (no sandbox, or mode off)."""
+    async def open(
+        self, session: Session, sandbox: Sandbox, *, seconds: float | None = None
+    ) -> OpenChannel | None:
+        """A listening channel for the next command, or None (no sandbox, or mode off).
+        It serves as long as the command may run: `seconds` (a background task's limit),
+        else the command timeout, and a grace after."""
         settings = session.settings
         transport = transport_of(sandbox)
         if settings.sandbox_network == "off" or transport == "none":
             return None
-        limits = replace(self.limits, max_seconds=settings.command_timeout + GRACE_SECONDS)
+        lasts = settings.command_timeout if seconds is None else seconds
+        limits = replace(self.limits, max_seconds=lasts + GRACE_SECONDS)
         locale, mode = settings.locale, settings.sandbox_network
 
         def words(refusal: Refusal) -> str:

@@ -74,6 +74,7 @@ class PermissionGate:
         self._masked = secrets_masked
         self._runs_as: dict[str, str] = {}
         self._decisions: dict[str, CommandDecision] = {}
+        self._tool_decisions: dict[str, CommandDecision] = {}
 
     @property
     def session(self) -> Session:
@@ -144,19 +145,25 @@ class PermissionGate:
         """Whether the MCP call of `tool` on `server` may go ahead: a deny rule refuses, then
         the red line for any command text among the arguments, then an allow rule or a
         session grant lets it go, else the human is asked (server, tool and `shown`, the
-        arguments as JSON). Rules match `server:tool` (`mcp:<server>:<tool>` as written)."""
+        arguments as JSON). Rules match `server:tool` (`mcp:<server>:<tool>` as written).
+        How it was decided is kept for the audit log (`tool_decision`)."""
         locale = self._session.settings.locale
         subject = f"{server}:{tool}"
         decided = tool_decision(self._session.settings.permissions, subject)
         if decided is not None and decided.kind == "deny":
             fields = rule_fields(decided, locale)
+            self._tool_decided(subject, "deny", fields["pattern"], "rule")
             return Refused(text("permissions.rule_denied_mcp", locale, **fields))
         crossing = await asyncio.to_thread(self._red_line_in, arguments)
         if crossing is not None:
+            self._tool_decided(subject, "deny", crossing, "red_line")
             return Refused(text("permissions.denied", locale, reason=crossing))
         if decided is not None and decided.kind == "allow":
+            self._tool_decided(subject, "allow", rule_fields(decided, locale)["pattern"], "rule")
             return Allowed()
+        asked = text("audit.reason.mcp", locale)
         if subject in self._session.grants.tools:
+            self._tool_decided(subject, "ask", asked, "grant", Choice.ALLOW_SESSION.value)
             return Allowed(Choice.ALLOW_SESSION)
         question = text(
             "permissions.mcp_question", locale, server=server, tool=tool, arguments=shown
@@ -165,9 +172,20 @@ class PermissionGate:
         answer = await consult(self._approver, request, locale)
         if isinstance(answer, Allowed) and answer.choice is Choice.ALLOW_SESSION:
             self._session.grants.tools.add(subject)
+        choice = answer.choice if isinstance(answer, Allowed) else Choice.DENY
+        self._tool_decided(subject, "ask", asked, "user", choice.value)
         if isinstance(answer, Refused):
             return Refused(text("permissions.refused_mcp", locale))
         return answer
+
+    def _tool_decided(
+        self, subject: str, verdict: str, reason: str, by: str, answer: str | None = None
+    ) -> None:
+        self._tool_decisions[subject] = CommandDecision(verdict, reason, by, answer)
+
+    def tool_decision(self, server: str, tool: str) -> CommandDecision | None:
+        """How the last `authorize_tool(server, tool, ...)` was decided (taken: asked once)."""
+        return self._tool_decisions.pop(f"{server}:{tool}", None)
 
     def _red_line_in(self, arguments: object) -> str | None:
         """The red line's reason for the first command-like text among the arguments (a key

@@ -68,7 +68,9 @@ class CoreAgent:
         if self._loading is None:
             gentle = busy or never_busy
             self._loading = asyncio.ensure_future(
-                asyncio.to_thread(load_agent, lambda: not self._wanted and gentle())
+                asyncio.to_thread(
+                    load_agent, lambda: not self._wanted and gentle(), lambda: self._wanted
+                )
             )
         return await asyncio.shield(self._loading)
 

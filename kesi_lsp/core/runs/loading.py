@@ -13,7 +13,8 @@ the editor, so the loading is made gentle (issue 14's target: the editor's reque
   talking to the server, the worker sleeps (a few ms at a time, at most `MAX_PAUSE_SECONDS`
   per module, so it always gets done). A run that needs the agent now never waits for that.
 
-Then the SDK's first-use work is done too (`kesi_lsp.core.model.warmup`), and everything alive
+Then the SDK's first-use work is done too (`kesi_lsp.core.model.warmup`; not when a run is
+already waiting for the agent: its own first request does that work), and everything alive
 is frozen out of the collector's sight (`gc.freeze`): with the SDK loaded, every full collection
 would otherwise walk ~190,000 objects while holding the interpreter: 175-255 ms, measured during
 a glob of 30,000 files (issue 9, benchmark 3). Frozen objects are still freed by reference
@@ -114,9 +115,14 @@ _lock = threading.Lock()
 _loaded: LoadedAgent | None = None
 
 
-def load_agent(busy: Busy = never_busy) -> LoadedAgent:
+def load_agent(busy: Busy = never_busy, waited: Busy = never_busy) -> LoadedAgent:
     """The agent, imported and warmed once per process (call it in a worker thread; callers at
-    the same time wait for the first)."""
+    the same time wait for the first).
+
+    `waited` says whether a run is waiting for the agent: the warm-up is then skipped, since a
+    waiting run's own first request does the same first-use work, and the warm-up's request,
+    its loopback server and its parse would only come in front of it (issue 33: nothing else
+    on the path to the first model request)."""
     global _loaded
     with _lock:
         if _loaded is not None:
@@ -124,12 +130,20 @@ def load_agent(busy: Busy = never_busy) -> LoadedAgent:
         with _gently(busy):
             from kesi_lsp.core.runs import loaded  # the lazy seam: the SDK loads here
 
-            try:  # the SDK's first-use work, so the first run's request leaves at once
-                from kesi_lsp.core.model.warmup import warm_sdk
-
-                warm_sdk()
-            except Exception as exc:  # only ever a loss of speed
-                log.warning("warming the SDK up failed: %s", exc)
+            if waited():
+                log.debug("a run is waiting: the SDK warms up on its first request")
+            else:
+                _warm()
             gc.freeze()
         _loaded = loaded
         return _loaded
+
+
+def _warm() -> None:
+    """The SDK's first-use work now, so a later run's first request leaves at once."""
+    try:
+        from kesi_lsp.core.model.warmup import warm_sdk
+
+        warm_sdk()
+    except Exception as exc:  # only ever a loss of speed
+        log.warning("warming the SDK up failed: %s", exc)

@@ -201,6 +201,21 @@ class _Audit:
             timed_out=outcome.timed_out if outcome is not None else None,
         )
 
+    def as_task(self, task: str) -> None:
+        """The command was started as background `task` (its end is the task's own record)."""
+        trail, decision = self.ctx.audit, self.decision
+        if trail is None or decision is None:
+            return
+        trail.command(
+            self.command,
+            verdict=decision.verdict,
+            reason=decision.reason,
+            decided_by=decision.by,
+            answer=decision.answer,
+            sandbox=self.ctx.sandbox.kind,
+            task=task,
+        )
+
 
 @dataclass(frozen=True)
 class Launch:

@@ -314,6 +314,14 @@ function M.mcp()
   end)
 end
 
+--- Show this folder's audit log: the newest records (what KeSi ran, edited, called and let
+--- through, and who decided), as the server words them.
+function M.audit()
+  session_command('kesi.audit', function(result)
+    say(result, 'audit log unknown (update kesi-lsp)')
+  end)
+end
+
 --- Withdraw every grant of this session (the seed's /revoke).
 function M.revoke()
   session_command('kesi.revoke', function(result)

@@ -28,6 +28,8 @@ export interface ReviewParams {
   diff?: string;
   title: string;
   question: string;
+  /** What "Allow for this session" covers, in the server's words. */
+  scope?: string;
   actions: ReviewAction[];
 }
 
@@ -65,7 +67,9 @@ export function asReviewParams(value: unknown): ReviewParams | undefined {
   ) {
     return undefined;
   }
+  const scope = typeof v.scope === "string" ? { scope: v.scope } : {};
   return {
+    ...scope,
     runId: typeof v.runId === "string" ? v.runId : "",
     uri: v.uri,
     path: v.path,

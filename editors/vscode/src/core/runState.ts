@@ -5,6 +5,7 @@
 
 import { formatUsd, t, type Locale } from "./messages";
 import type { RunFinished, StreamEvent, Usage, Verdict } from "./protocol";
+import type { Waiting } from "./transcript";
 
 export class RunTracker {
   private readonly live: string[] = [];
@@ -50,11 +51,17 @@ export class RunTracker {
     }
   }
 
+  /** The newest round trip in words ("turn 2 of at most 20"), for the tooltip. */
+  turn: string | undefined;
+
   /** Any stream event shows its run is alive; a usage event also brings the session total. */
   event(event: StreamEvent): void {
     this.started(event.runId);
     if (event.kind === "usage" && event.session) {
       this.setSessionCost(event.session);
+    }
+    if (event.kind === "turn" && !event.depth && event.label) {
+      this.turn = event.label;
     }
   }
 
@@ -97,7 +104,7 @@ export interface StatusView {
   text: string;
   tooltip: string;
   /** The command a click runs. */
-  command: "kesi.cancel" | "kesi.showOutput" | "kesi.showServerLog";
+  command: "kesi.cancel" | "kesi.showOutput" | "kesi.showServerLog" | "kesi.showQuestion";
 }
 
 const VERDICT_ICON = {
@@ -107,8 +114,11 @@ const VERDICT_ICON = {
 } as const;
 
 /**
- * What the status bar item says, from the tracker's state and whether the server runs. When the
- * last run ended with a verdict, the idle item says it (icon and word) and its tooltip why.
+ * What the status bar item says, from the tracker's state and whether the server runs. While a
+ * run works it carries the server's progress line (the plan's step, the tool, the cost), with
+ * the model's round trip only in the tooltip; while KeSi waits for the user (a question, a
+ * review) it says so and a click goes there. When the last run ended with a verdict, the idle
+ * item says it (icon and word) and its tooltip why.
  */
 export function statusView(
   state: {
@@ -116,6 +126,9 @@ export function statusView(
     sessionCostUsd: number | undefined;
     lastBill?: string;
     lastVerdict?: Verdict;
+    progress?: string;
+    turn?: string;
+    waiting?: Waiting;
   },
   serverRunning: boolean,
   locale: Locale,
@@ -129,10 +142,28 @@ export function statusView(
       command: "kesi.showServerLog",
     };
   }
-  if (state.running) {
+  const waiting = state.waiting;
+  if (waiting) {
+    const words =
+      waiting.what === "question"
+        ? t("status.waiting.question", locale)
+        : waiting.changes === 1
+          ? t("status.waiting.review1", locale)
+          : t("status.waiting.review", locale, { count: waiting.changes });
     return {
-      text: `$(loading~spin) ${t("status.running", locale)} $${cost}`,
-      tooltip: t("status.tooltip.running", locale, { cost }) + bill,
+      text: `$(bell-dot) ${words}`,
+      tooltip: t("status.tooltip.waiting", locale),
+      command: "kesi.showQuestion",
+    };
+  }
+  if (state.running) {
+    const turn = state.turn ? `\n${state.turn}` : "";
+    const text = state.progress
+      ? `$(loading~spin) KeSi · ${state.progress}`
+      : `$(loading~spin) ${t("status.running", locale)} $${cost}`;
+    return {
+      text,
+      tooltip: t("status.tooltip.running", locale, { cost }) + turn + bill,
       command: "kesi.cancel",
     };
   }
