@@ -13,15 +13,14 @@ and it reports what happens as typed events (`Event`). A front end (the LSP adap
 adapter, the demo, the doctor) drives it through what this module exports and nothing else
 (`tests/test_architecture.py` checks): a session per folder (`Session`, `AgentSettings`), runs
 (`Runs`, `drive` with the front end's `RunFrontend`, the `Runtime` whose `CoreAgent` both front
-ends run), saved conversations (`ConversationStore`), the task text
-(`fix_task`, `ask_task`), the permission views (`describe_grants`, ...), the meter's words
-(`bill_line`, the seed's bill after a run; `cost_lines`, its `/cost`), the change sets of
-design §2.9 (`ChangeSets`, `select_changes`, `keep_changes`, `plan_undo`, `undone`, ...), the
-disk's one atomic write (`write_change`) and a few text helpers.
+ends run), saved conversations (`ConversationStore`), the task text (`fix_task`, `ask_task`),
+the permission views (`describe_grants`, ...), the meter's words (`bill_line`, the seed's bill
+after a run; `cost_lines`, its `/cost`), the change sets of design §2.9 (`ChangeSets`,
+`select_changes`, `keep_changes`, `plan_undo`, `undone`, ...), the disk's one atomic write
+(`write_change`), the folder `.mcp.json` question (`ServersRequest`) and text helpers.
 
-The names are loaded on first use (module `__getattr__`): importing the surface costs nothing,
-and a front end that never runs the agent never imports the loop or the `anthropic` SDK (an
-editor waits for the language server's start).
+The names load on first use (module `__getattr__`): importing the surface costs nothing, and a
+front end that never runs the agent never imports the loop or the `anthropic` SDK.
 """
 
 from __future__ import annotations
