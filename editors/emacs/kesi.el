@@ -195,7 +195,8 @@ The latest turns stay word for word; the summary's cost is a line of the bill."
   (kesi-eglot-session-command "kesi.mcp"))
 
 (kesi--defcommand kesi-audit ()
-  "Show this folder's audit log: what KeSi ran, edited, called and let through, who decided."
+  "Show this folder's audit log: what KeSi ran, edited, called and let through.
+Each record says who decided."
   nil
   (kesi-eglot-session-command "kesi.audit"))
 

@@ -14,13 +14,11 @@ import pytest
 from kesi_lsp.core.approval import Choice
 from kesi_lsp.core.background import BackgroundTask
 from kesi_lsp.core.tools import run_tool
+from tests.core.network.networked import HostAnswers, networked
 from tests.core.network.servers import access_to, site
-from tests.core.network.test_sandboxed_network import HostAnswers, networked, pages
 from tests.core.sandbox.conftest import Playground
 
 pytestmark = pytest.mark.usefixtures("bwrap")
-
-__all__ = ["pages"]  # the fixture, shared
 
 POLLER = (
     "while [ ! -e go ]; do sleep 0.05; done; "

@@ -3,59 +3,18 @@ refused with a 403 naming it, the result lists it, and nothing gets out any othe
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import pytest
 
 from kesi_lsp.core import AuditLog, AuditTrail, redactor_for
-from kesi_lsp.core.approval import Choice, HostRequest
+from kesi_lsp.core.approval import Choice
 from kesi_lsp.core.network.access import NetworkAccess
+from tests.core.network.networked import HostAnswers, networked
 from tests.core.network.servers import access_to, site
-from tests.core.sandbox.agents import Agent, agent
-from tests.core.sandbox.conftest import Playground, bubblewrap
+from tests.core.sandbox.conftest import Playground
 
 pytestmark = pytest.mark.usefixtures("bwrap")
-
-
-class HostAnswers:
-    """The user at the prompt: answers host questions from a script, allows every command."""
-
-    def __init__(self, *answers: Choice) -> None:
-        self.answers = list(answers)
-        self.asked: list[str] = []
-
-    async def approve_command(self, request: object) -> Choice:
-        return Choice.ALLOW_ONCE
-
-    async def approve_edit(self, request: object) -> Choice:
-        return Choice.ALLOW_ONCE
-
-    async def approve_host(self, request: HostRequest) -> Choice:
-        self.asked.append(request.host)
-        return self.answers.pop(0) if self.answers else Choice.DENY
-
-
-def networked(
-    playground: Playground,
-    network: NetworkAccess,
-    answers: HostAnswers | None = None,
-    **settings: object,
-) -> Agent:
-    me = agent(playground, bubblewrap(playground))
-    me.ctx.network = network
-    me.ctx.session.settings = dataclasses.replace(me.ctx.session.settings, **settings)  # type: ignore[arg-type]
-    if answers is not None:
-        me.ctx.gate._approver = answers  # the scripted user
-    return me
-
-
-@pytest.fixture
-def pages(tmp_path: Path) -> Path:
-    folder = tmp_path / "pages"
-    folder.mkdir()
-    (folder / "hello.txt").write_text("hello from the allowed host\n")
-    return folder
 
 
 async def test_curl_reaches_an_allowed_host_and_gets_a_403_naming_another(
