@@ -24,7 +24,15 @@ def tree_of(source: Path) -> ast.Module:
 
 @functools.lru_cache(maxsize=1024)
 def _parsed(source: Path, version: int) -> ast.Module:
-    return ast.parse(source.read_text(encoding="utf-8"), filename=str(source))
+    """Parsed, once more if CPython 3.11's AST constructor trips over its recursion counter
+    ("AST constructor recursion depth mismatch", CPython gh-106905, fixed in 3.11.8): it
+    happens when another thread of the worker compiles at the same moment, and says nothing
+    about the file."""
+    text = source.read_text(encoding="utf-8")
+    try:
+        return ast.parse(text, filename=str(source))
+    except SystemError:
+        return ast.parse(text, filename=str(source))
 
 
 def imported_modules(source: Path) -> set[str]:
