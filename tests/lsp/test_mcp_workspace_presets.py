@@ -17,7 +17,7 @@ from kesi_lsp.testing.editor import ALLOW_SESSION, DENY
 from kesi_lsp.testing.quirks import announces_kesi
 from tests.lsp.clients import PRESETS, Editor, kesi_client
 from tests.lsp.helpers import api_env
-from tests.lsp.test_mcp_workspace_e2e import QUESTION, START, listed_ready
+from tests.lsp.mcp_folder import QUESTION, START, listed_ready
 from tests.mcp.servers import FAULT_SERVER, fault
 from tests.plugins.scripted_api import StartServer
 
