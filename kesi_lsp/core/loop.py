@@ -69,7 +69,7 @@ from kesi_lsp.core.model.anthropic import ModelClient
 from kesi_lsp.core.model.describe import describe_api_error
 from kesi_lsp.core.prompt import system_blocks
 from kesi_lsp.core.redaction import Redactor, redactor_for
-from kesi_lsp.core.redaction.values import redact_value
+from kesi_lsp.core.redaction.values import redact_reply, redact_value
 from kesi_lsp.core.repeats import RepeatWatch
 from kesi_lsp.core.run_environment import prompt_environment
 from kesi_lsp.core.stream import TurnResult, stream_turn
@@ -210,7 +210,7 @@ class _Run:
             # Only a tool_use stop asks for tools; a stray call under any other stop is not run
             # and not kept, so the history never holds an unanswered tool_use.
             content = [b for b in content if block_type(b) != "tool_use"]
-        add_assistant(self.history, content)
+        add_assistant(self.history, redact_reply(content, self.redact))
         uses = tool_uses(content)
         if not uses:
             return self._finish("done", _joined_text(content))
@@ -280,11 +280,11 @@ class _Run:
         kept = self._complete_blocks(result, text_only=False)
         message = text("loop.interrupted_stream", self.locale)
         if tool_uses(kept):
-            add_assistant(self.history, kept)
+            add_assistant(self.history, redact_reply(kept, self.redact))
             seal_dangling_tool_use(self.history, self.locale)
             add_assistant(self.history, message)
         else:
-            add_assistant(self.history, [*kept, text_param(message)])
+            add_assistant(self.history, [*redact_reply(kept, self.redact), text_param(message)])
         return self._finish("cancelled", message, notice="interrupted")
 
     def _broken_stream(self, result: TurnResult) -> RunFinished:

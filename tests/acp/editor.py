@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import json
 import os
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -235,11 +235,16 @@ async def acp_agent(
     meta: Mapping[str, Any] | None = None,
     initialize: bool = True,
     process: bool = False,
+    args: Sequence[str] = (),
 ) -> AsyncIterator[Agent]:
-    """Start `kesi-lsp acp` (in a thread of this process unless `process`: tests/acp/launch.py),
-    connect the package's client side to it, initialize."""
+    """Start `kesi-lsp acp` (in a thread of this process unless `process` or `args`, its
+    command-line arguments: tests/acp/launch.py), connect the package's client side to it,
+    initialize."""
     client = client or EditorClient()
-    served = await (start_in_process(env) if in_process_wanted(process) else start_process(env))
+    if in_process_wanted(process or bool(args)):
+        served = await start_in_process(env)
+    else:
+        served = await start_process(env, args)
     seen = asyncio.StreamReader(limit=LIMIT)
     stdout = bytearray()
     stderr = served.log

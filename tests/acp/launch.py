@@ -17,7 +17,7 @@ import logging
 import os
 import sys
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
@@ -58,14 +58,15 @@ class Served:
         return not self.thread.is_alive()
 
 
-async def start_process(env: Mapping[str, str]) -> Served:
-    """`python -m kesi_lsp acp`, its stderr kept in `log`."""
+async def start_process(env: Mapping[str, str], args: Sequence[str] = ()) -> Served:
+    """`python -m kesi_lsp acp` (with `args` after it), its stderr kept in `log`."""
     may_start_our_process("a kesi-lsp acp process")
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
         "kesi_lsp",
         "acp",
+        *args,
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from kesi_lsp.core.redaction import Redactor, redact
+from kesi_lsp.core.redaction.values import redact_reply
 from kesi_lsp.core.tools import ToolResult
 from tests.core.workspace import make_workspace
 
@@ -144,3 +145,20 @@ async def test_a_command_printing_tokens_reaches_nobody(tmp_path: Path) -> None:
     assert "[redacted: GitHub token]" in read.text
     grep = await ws.call("grep", pattern="token=")
     assert github not in grep.text and "[redacted: GitHub token]" in grep.text
+
+
+def test_a_reply_keeps_its_signed_thinking_and_loses_its_tokens() -> None:
+    """The history's copy of a reply: text and tool input redacted, a thinking block as it came
+    (the API checks its signature against its text)."""
+    token = "ghp_" + filler(36)
+    thinking = {"type": "thinking", "thinking": f"the user has {token}", "signature": "c2ln"}
+    reply = [
+        thinking,
+        {"type": "text", "text": f"Using {token}."},
+        {"type": "tool_use", "id": "t1", "name": "run_command", "input": {"command": token}},
+    ]
+    kept = redact_reply(reply, Redactor({}, "en"))
+    assert kept[0] is thinking
+    assert kept[1] == {"type": "text", "text": "Using [redacted: GitHub token]."}
+    assert kept[2]["input"] == {"command": "[redacted: GitHub token]"}
+    assert reply[2]["input"] == {"command": token}  # what the tool runs is untouched

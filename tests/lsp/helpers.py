@@ -66,3 +66,19 @@ def fix_this_args(project: Path) -> dict[str, Any]:
         "range": {"start": {"line": 0, "character": 0}, "end": {"line": 2, "character": 0}},
         "diagnostics": [get_converter().unstructure(diagnostic)],
     }
+
+
+async def ask_and_wait(editor: Any, prompt: str, uri: str | None = None) -> str:
+    """Start a `kesi.ask` run and wait for its end the way the client can see it
+    (`kesi/runFinished` for a client announcing `experimental.kesi`, else the "KeSi: done"
+    message every client shows); the run's id."""
+    argument = {"prompt": prompt, **({"uri": uri} if uri else {})}
+    started = await editor.command("kesi.ask", argument)
+    experimental = editor.capabilities.experimental
+    if isinstance(experimental, dict) and "kesi" in experimental:
+        done = await editor.wait_finished(started["runId"], 120)
+        assert done["status"] == "done", done
+    else:
+        end = await editor.timeline.wait_shown("KeSi: ", 120)
+        assert end.startswith("KeSi: done"), end
+    return str(started["runId"])

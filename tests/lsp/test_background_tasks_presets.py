@@ -17,7 +17,7 @@ from lsprotocol import types
 from kesi_lsp.scripted_api import Step, reply, script, tool_use
 from tests.killed import GONE_SECONDS, usable
 from tests.lsp.clients import ALLOW_ONCE, PRESETS, Editor, kesi_client
-from tests.lsp.helpers import api_env
+from tests.lsp.helpers import api_env, ask_and_wait
 from tests.plugins.scripted_api import StartServer
 from tests.processes import gone, processes_with, running, unique_sleep
 
@@ -54,19 +54,6 @@ def told(editor: Editor) -> list[str]:
     if streams(editor):
         return [change["line"] for change in editor.task_changes()]
     return [line for line in editor.log_lines() if line.startswith("[KeSi] background task")]
-
-
-async def ask_and_wait(editor: Editor, prompt: str, uri: str | None = None) -> None:
-    """Start a run and wait for its end the way the client can see it."""
-    argument = {"prompt": prompt, **({"uri": uri} if uri else {})}
-    started = await editor.command("kesi.ask", argument)
-    experimental = editor.capabilities.experimental
-    if isinstance(experimental, dict) and "kesi" in experimental:
-        done = await editor.wait_finished(started["runId"], 120)
-        assert done["status"] == "done", done
-    else:
-        end = await editor.timeline.wait_shown("KeSi: ", 120)
-        assert end.startswith("KeSi: done"), end
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))

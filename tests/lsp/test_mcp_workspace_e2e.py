@@ -5,11 +5,9 @@ and a no is remembered and said, with the server never started nor offered to th
 
 from __future__ import annotations
 
-import asyncio
 import json
 import shutil
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +17,7 @@ from kesi_lsp.scripted_api import reply, script, tool_use
 from kesi_lsp.testing.editor import ALLOW_SESSION, DENY
 from tests.lsp.clients import kesi_client
 from tests.lsp.helpers import api_env
+from tests.lsp.mcp_folder import QUESTION, START, listed_ready
 from tests.plugins.scripted_api import StartServer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -28,8 +27,6 @@ NEEDS_TIME = pytest.mark.skipif(
     TIME_SERVER is None, reason="mcp-server-time is not installed (pip install -e '.[test]')"
 )
 CALL = tool_use("mcp__time__get_current_time", {"timezone": "Asia/Tokyo"})
-START = "Start them for this folder"
-QUESTION = "asks KeSi to start these MCP servers"
 
 
 def declare(project: Path, timezone: str = "UTC") -> None:
@@ -40,21 +37,6 @@ def declare(project: Path, timezone: str = "UTC") -> None:
 def answers(servers: str) -> Any:
     """Answer the `.mcp.json` question with `servers`, and any tool call with yes."""
     return lambda params: servers if QUESTION in params.message else ALLOW_SESSION
-
-
-async def listed_ready(client: Any) -> dict[str, Any]:
-    listed: dict[str, Any] = {}
-
-    async def settled() -> bool:
-        listed.clear()
-        listed.update(await client.command("kesi.mcp", {}))
-        return bool(listed["servers"]) and listed["servers"][0]["state"] != "starting"
-
-    deadline = time.monotonic() + 120
-    while not await settled():
-        assert time.monotonic() < deadline, "the MCP server never finished starting"
-        await asyncio.sleep(0.2)
-    return listed
 
 
 @NEEDS_TIME

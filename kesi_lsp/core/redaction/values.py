@@ -14,11 +14,24 @@ from typing import Any, Final, TypeVar
 
 T = TypeVar("T")
 OPAQUE: Final = frozenset({"signature", "data"})
+SIGNED: Final = frozenset({"thinking", "redacted_thinking"})
+"""Blocks the API verifies whole: a changed thinking text fails its signature (a 400)."""
 
 
 def redact_value(value: T, redact: Callable[[str], str]) -> T:
     """`value` with every string inside it redacted; `value` itself when nothing changed."""
     return _walk(value, redact)  # type: ignore[no-any-return]
+
+
+def redact_reply(content: list[T], redact: Callable[[str], str]) -> list[T]:
+    """A model reply's blocks as the history keeps them: its text and tool inputs redacted (a
+    token the model wrote never reaches the saved conversation or the next request), its
+    signed thinking blocks as they came. The tools still run the reply as it came."""
+    return [block if _type(block) in SIGNED else redact_value(block, redact) for block in content]
+
+
+def _type(block: object) -> object:
+    return block.get("type") if isinstance(block, Mapping) else getattr(block, "type", None)
 
 
 def _walk(value: Any, redact: Callable[[str], str]) -> Any:

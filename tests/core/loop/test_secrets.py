@@ -61,3 +61,32 @@ async def test_a_conversation_saved_with_a_secret_is_redacted_when_it_comes_back
     assert fresh.history[1]["content"][0]["text"] == "token [redacted: GitHub token]"
     assert store.flush()
     assert GITHUB not in store.file_for(fresh.root).read_text(encoding="utf-8")
+
+
+async def test_a_token_the_model_writes_is_kept_as_a_marker_but_the_tool_gets_it_whole(
+    make_agent: MakeAgent, tmp_path: Path
+) -> None:
+    """A fixture token the model writes into a file lands whole (the tool runs the reply as it
+    came), yet the history, the next request and the saved conversation hold the marker."""
+    fixture = f"TOKEN = {GITHUB!r}\n"
+    steps = script(
+        reply(
+            f"Writing {GITHUB} into the fixture.",
+            tool_use("write_file", {"file_path": "fixture.py", "content": fixture}),
+        ),
+        reply("Written.", expect={"last_tool_result_is_error": False}),
+    )
+    agent = make_agent(steps, locale="en")
+    root = agent.ctx.session.root
+    store = ConversationStore(tmp_path / "state" / "conversations")
+    store.open(agent.ctx.session)
+    finished = await agent.ask("Add a fixture token.")
+    assert finished.status == "done"
+    assert (root / "fixture.py").read_text(encoding="utf-8") == fixture
+    assert store.flush()
+    saved = store.file_for(root).read_text(encoding="utf-8")
+    second = json.dumps(agent.server.requests[1].body)
+    for where in (second, saved, json.dumps(agent.history)):
+        assert GITHUB not in where
+        assert "Writing [redacted: GitHub token] into the fixture." in where
+        assert "TOKEN = '[redacted: GitHub token]'" in where
