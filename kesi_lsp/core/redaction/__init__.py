@@ -5,21 +5,31 @@ What it replaces: the exact values of the credential variables of the server's o
 either), and the known token formats of `patterns`. Each becomes the catalog's marker
 (`[redacted: GitHub token]`), which keeps the text's shape readable for the model.
 
-Cost: a substring search per anchor and per value; a pattern's regular expression is tried only
-where one of its anchors starts (`bench/redaction.py` measures it per 100 KB of output).
+Cost: one pass of an Aho-Corasick automaton finds where every pattern's anchors start
+(`anchors.py`), a pattern's regular expression is tried only there, and one substring search
+per value (`bench/redaction.py` measures it per 100 KB of output).
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from functools import lru_cache
+from typing import Final
 
 from kesi_lsp.catalog import Locale, text
+from kesi_lsp.core.redaction.anchors import AnchorSearch
 from kesi_lsp.core.redaction.patterns import PATTERNS, TokenPattern
 from kesi_lsp.core.sandbox.env import is_sensitive
 
+Span = tuple[int, int, int, str]
+"""Where a match's replaced part starts and ends, its pattern's rank, its marker."""
 MIN_VALUE_LENGTH = 8
 """Shorter values (`1`, `true`, `dev`) would redact ordinary words; no real secret is that short."""
+
+ANCHORS: Final = tuple(dict.fromkeys(a for pattern in PATTERNS for a in pattern.anchors))
+"""Every distinct anchor once (`sk` serves Anthropic, OpenAI and Stripe)."""
+_STARTS: Final = AnchorSearch(ANCHORS)
+"""Every start of every anchor, in one pass (`anchors.py`)."""
 
 
 class Redactor:
@@ -33,20 +43,28 @@ class Redactor:
             for name, value in ordered
             if len(value) >= MIN_VALUE_LENGTH
         )
-        self._patterns = tuple(
-            (pattern, _marker(text(f"redaction.kind.{pattern.kind}", locale), locale))
-            for pattern in PATTERNS
-        )
+        # Per anchor, the patterns it starts, each with its rank in PATTERNS (of two matches
+        # at one place, the earlier pattern's marker wins) and its marker.
+        tried: dict[str, list[tuple[int, TokenPattern, str]]] = {a: [] for a in ANCHORS}
+        for rank, pattern in enumerate(PATTERNS):
+            marker = _marker(text(f"redaction.kind.{pattern.kind}", locale), locale)
+            for anchor in pattern.anchors:
+                tried[anchor].append((rank, pattern, marker))
+        self._by_anchor = tuple(tuple(tried[anchor]) for anchor in ANCHORS)
 
     def __call__(self, content: str) -> str:
         """`content` with every secret replaced; the same string object when there is none."""
         for value, marker in self._values:
             if value in content:
                 content = content.replace(value, marker)
-        found: dict[str, list[int]] = {}
-        spans: list[tuple[int, int, str]] = []
-        for pattern, marker in self._patterns:
-            spans += _spans(pattern, marker, content, found)
+        spans: list[Span] = []
+        for index, at in _STARTS(content):
+            for rank, pattern, marker in self._by_anchor[index]:
+                if at and content[at - 1] in pattern.edge:
+                    continue
+                match = pattern.regex.match(content, at)
+                if match is not None:
+                    spans.append((*match.span(pattern.group), rank, marker))
         return _replace(content, spans) if spans else content
 
 
@@ -54,38 +72,12 @@ def _marker(kind: str, locale: Locale) -> str:
     return text("redaction.marker", locale, kind=kind)
 
 
-def _starts(anchor: str, content: str, found: dict[str, list[int]]) -> list[int]:
-    """Where `anchor` occurs in `content`, searched once per call and shared by the patterns."""
-    if anchor not in found:
-        starts: list[int] = []
-        at = content.find(anchor)
-        while at != -1:
-            starts.append(at)
-            at = content.find(anchor, at + 1)
-        found[anchor] = starts
-    return found[anchor]
-
-
-def _spans(
-    pattern: TokenPattern, marker: str, content: str, found: dict[str, list[int]]
-) -> list[tuple[int, int, str]]:
-    """Where `pattern` matches (its group's span), tried only where one of its anchors starts."""
-    spans: list[tuple[int, int, str]] = []
-    for anchor in pattern.anchors:
-        for at in _starts(anchor, content, found):
-            if at and content[at - 1] in pattern.edge:
-                continue
-            match = pattern.regex.match(content, at)
-            if match is not None:
-                spans.append((*match.span(pattern.group), marker))
-    return spans
-
-
-def _replace(content: str, spans: list[tuple[int, int, str]]) -> str:
-    """`content` with each span replaced by its marker; of overlapping spans the first wins."""
+def _replace(content: str, spans: list[Span]) -> str:
+    """`content` with each span replaced by its marker; of overlapping spans the first wins
+    (the one starting first, then the longest, then the earlier pattern)."""
     pieces: list[str] = []
     done = 0
-    for start, end, marker in sorted(spans, key=lambda span: (span[0], -span[1])):
+    for start, end, _rank, marker in sorted(spans, key=lambda span: (span[0], -span[1], span[2])):
         if start < done:
             continue
         pieces += [content[done:start], marker]

@@ -4,10 +4,11 @@ A maintained detector library was measured first: detect-secrets 1.5 (Yelp, PyPI
 line through some twenty plugins plus entropy checks; its `scan_line` over the benchmark's 100 KB
 of ordinary output took 10.6 s here, against a budget of 1 ms, and it reports findings rather
 than rewriting text. So KeSi keeps its own small set: every pattern starts with one of its
-literal `anchors`; the redactor finds the anchors with `str.find` (memory speed), once per
-distinct anchor (`sk` serves Anthropic, OpenAI and Stripe), and tries the regular expression
-only where one starts. A scanning regex is no option: with a look-behind or an alternation in
-front, Python's `re` loses its literal-prefix search and costs some 25 ms per 100 KB each.
+literal `anchors`; the redactor finds every distinct anchor's starts in one pass (`anchors.py`:
+one Aho-Corasick automaton; `sk` serves Anthropic, OpenAI and Stripe), and tries the regular
+expression only where one starts. A scanning regex is no option: with a look-behind or an
+alternation in front, Python's `re` loses its literal-prefix search and costs some 25 ms per
+100 KB each.
 
 `group` is the part replaced by the marker (0: the whole match); for a URL only the password goes,
 so the model still sees which host and user a command talked to.
