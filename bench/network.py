@@ -136,7 +136,7 @@ async def _through_the_proxy(
     channel = Channel(judge_for(session), resolver, lambda refusal: "refused")
     forwarder, port = await _forwarder(await channel.listen_unix())
     proxy, direct_url = f"http://127.0.0.1:{port}", f"http://127.0.0.1:{web_port}"
-    rounds, count = (3, 30) if smoke else (5, 100)
+    rounds, count = (5, 30) if smoke else (9, 100)
     direct, proxied = [], []
     try:
         for _ in range(rounds):

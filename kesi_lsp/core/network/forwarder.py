@@ -4,15 +4,16 @@ that leads to KeSi's proxy outside, through a UNIX socket bound into the sandbox
 A sandboxed command's network namespace has nothing but its own loopback: no route out, no
 resolver. Programs expect an HTTP proxy at `host:port`, not at a socket file, so this small
 program listens on 127.0.0.1 (a free port of the namespace, chosen when it binds), sets the
-proxy variables for the command, starts it, and moves bytes between each connection and the
-proxy's socket until the command ends; then it exits with the command's status (dying of
-the same signal, so the shell's view is unchanged).
+proxy variables for the command, starts it, and hands each connection the command opens to the
+proxy (the connected socket itself, passed over the UNIX socket: `_hand_over`) until the
+command ends; then it exits with the command's status (dying of the same signal, so the
+shell's view is unchanged).
 
 It starts in front of every sandboxed command while the network is on, most of which never
 connect, so it imports only the interpreter's C modules (`_socket`, `_thread`; no `socket`,
 `subprocess`, `threading` or `typing`: those took its start from a bare interpreter's +5 ms
-to +100 ms on the loaded 2-core machine, bench/network.py) and what a connection needs
-(`fcntl`) when one comes. Bytes move in the kernel (splice), not through this process.
+to +100 ms on the loaded 2-core machine, bench/network.py). No byte of a connection passes
+through this process.
 
 Run by path with `-I -S` inside the sandbox: standard library only, nothing printed.
 Usage: forwarder.py SOCKET -- ARGV...
@@ -30,7 +31,9 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Final
 
-CHUNK: Final = 1 << 18
+HANDOVER: Final = b"F"
+"""The one byte sent with a handed-over descriptor (the proxy reads it as "a connection
+follows", not as the start of a request)."""
 NO_PROXY: Final = "localhost,127.0.0.1,::1"
 PROXY_VARIABLES: Final = (
     "HTTPS_PROXY",
@@ -43,7 +46,6 @@ PROXY_VARIABLES: Final = (
     "npm_config_https_proxy",
     "PIP_PROXY",
 )
-F_SETPIPE_SZ: Final = 1031  # Linux's fcntl number (the fcntl module names it from 3.10)
 
 
 def proxy_environment(base: dict[str, str], port: int) -> dict[str, str]:
@@ -57,73 +59,22 @@ def proxy_environment(base: dict[str, str], port: int) -> dict[str, str]:
     return env
 
 
-def _pump(source: _socket.socket, sink: _socket.socket) -> None:
-    """Move bytes until `source` ends, then end `sink`'s writing side (half-close)."""
-    try:
-        _splice(source, sink)
-    except OSError:
-        pass
-    try:
-        sink.shutdown(_socket.SHUT_WR)
-    except OSError:
-        pass
-
-
-def _splice(source: _socket.socket, sink: _socket.socket) -> None:
-    """Move the bytes in the kernel (splice through a pipe: no copy into this process); a
-    plain copy where splice is missing."""
-    splice = getattr(os, "splice", None)
-    if splice is None:
-        _copy(source, sink)
-        return
-    import fcntl  # a connection's cost, not every command's
-
-    read_end, write_end = os.pipe()
-    try:
-        try:
-            fcntl.fcntl(write_end, F_SETPIPE_SZ, CHUNK)
-        except OSError:
-            pass
-        while True:
-            count = splice(source.fileno(), write_end, CHUNK)
-            if count == 0:
-                return
-            while count:
-                count -= splice(read_end, sink.fileno(), count)
-    finally:
-        os.close(read_end)
-        os.close(write_end)
-
-
-def _copy(source: _socket.socket, sink: _socket.socket) -> None:
-    buffer = bytearray(CHUNK)
-    view = memoryview(buffer)
-    while count := source.recv_into(buffer):
-        sink.sendall(view[:count])
-
-
-def _serve_one(client: _socket.socket, path: str) -> None:
+def _hand_over(client: _socket.socket, path: str) -> None:
+    """Give the command's connection itself to the proxy (its descriptor, over the UNIX
+    socket), then let go of it: from here on the proxy outside reads and writes the command's
+    socket directly, so the bytes cross one relay (the proxy's, spliced in the kernel) instead
+    of two, and this process moves none of them. A connection the proxy cannot take is
+    closed (the command sees it refused)."""
     upstream = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
         upstream.connect(path)
+        descriptor = client.fileno().to_bytes(4, sys.byteorder)
+        upstream.sendmsg([HANDOVER], [(_socket.SOL_SOCKET, _socket.SCM_RIGHTS, descriptor)])
     except OSError:
-        client.close()
+        pass
+    finally:
         upstream.close()
-        return
-    back_done = _thread.allocate_lock()
-    back_done.acquire()
-
-    def back() -> None:
-        try:
-            _pump(upstream, client)
-        finally:
-            back_done.release()
-
-    _thread.start_new_thread(back, ())
-    _pump(client, upstream)
-    back_done.acquire()
-    client.close()
-    upstream.close()
+        client.close()
 
 
 def _accept(listener: _socket.socket, path: str) -> None:
@@ -134,7 +85,7 @@ def _accept(listener: _socket.socket, path: str) -> None:
             return
         client = _socket.socket(fileno=fd)
         client.setsockopt(_socket.IPPROTO_TCP, _socket.TCP_NODELAY, 1)
-        _thread.start_new_thread(_serve_one, (client, path))
+        _hand_over(client, path)
 
 
 def _die_like(status: int) -> None:

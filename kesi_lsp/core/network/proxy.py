@@ -11,9 +11,12 @@ tunnels and plain-http forwarding, about 300 lines here (`http.py`, `tls.py`, `a
 A `Channel` serves one command: it listens (a UNIX socket for bubblewrap, a loopback port for
 Seatbelt), judges each request's host (`judge`: the allow and deny patterns and the session's
 grants, read at that moment, so a grant given a second ago applies), resolves it, refuses
-host-service addresses, connects, and pipes bytes both ways. A refused request gets an HTTP
-403 whose body names the host and the setting; every refusal is recorded for the tool result.
-The channel bounds connections (in all and at once), bytes and time; `close` ends all of it.
+host-service addresses, connects, and hands both sockets to a `relay.Relay` (splice in two
+threads: the bytes pass neither through the server's memory nor its event loop). The command's
+side is its own socket, handed over by the forwarder in the sandbox (`sockets.take_client`).
+A refused request gets an HTTP 403 whose body names the host and the setting; every refusal
+is recorded for the tool result. The channel bounds connections (in all and at once), bytes
+and time; `close` ends all of it.
 """
 
 from __future__ import annotations
@@ -21,7 +24,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import shutil
+import socket
 import tempfile
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,17 +35,17 @@ from typing import Final, Literal
 from kesi_lsp.core.network.addresses import Resolver, Target, is_host_service
 from kesi_lsp.core.network.http import (
     ESTABLISHED,
-    HEAD_LIMIT,
     BadRequestError,
     ProxyRequest,
     parse_request,
     response,
 )
-from kesi_lsp.core.network.relay import HostSide
+from kesi_lsp.core.network.relay import Relay
+from kesi_lsp.core.network.sockets import connect, end, read_head, take_client
 from kesi_lsp.core.network.tls import RECORD_HEADER, record_length, server_name
 from kesi_lsp.core.settings.network import HostVerdict, is_ip, normalize_host
 
-CHUNK: Final = 1 << 18
+BACKLOG: Final = 128
 MAX_HELLO: Final = 1 << 14
 
 Why = Literal["unlisted", "denied", "address", "sni", "limit"]
@@ -91,41 +96,57 @@ class Channel:
     transferred: int = 0
     socket_path: str = ""
     port: int = 0
-    _server: asyncio.AbstractServer | None = None
+    _acceptor: asyncio.Task[None] | None = None
     _folder: str = ""
     _tasks: set[asyncio.Task[None]] = field(default_factory=set)
     _deadline: asyncio.TimerHandle | None = None
+    _lock: threading.Lock = field(default_factory=threading.Lock)
 
     async def listen_unix(self) -> str:
         """Listen on a UNIX socket in a private folder; return its path."""
         self._folder = tempfile.mkdtemp(prefix="kesi-net-")
         self.socket_path = str(Path(self._folder) / "proxy.sock")
-        self._server = await asyncio.start_unix_server(
-            self._accept, path=self.socket_path, limit=HEAD_LIMIT
-        )
-        self._arm()
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        listener.bind(self.socket_path)
+        self._listen(listener)
         return self.socket_path
 
     async def listen_tcp(self) -> int:
         """Listen on a free loopback port (macOS: Seatbelt allows only that port)."""
-        self._server = await asyncio.start_server(
-            self._accept, host="127.0.0.1", port=0, limit=HEAD_LIMIT
-        )
-        self.port = int(self._server.sockets[0].getsockname()[1])
-        self._arm()
+        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        listener.bind(("127.0.0.1", 0))
+        self.port = int(listener.getsockname()[1])
+        self._listen(listener)
         return self.port
 
-    def _arm(self) -> None:
+    def _listen(self, listener: socket.socket) -> None:
+        listener.listen(BACKLOG)
+        listener.setblocking(False)
         loop = asyncio.get_running_loop()
+        self._acceptor = loop.create_task(self._accept_all(listener))
         self._deadline = loop.call_later(self.limits.max_seconds, self._expire)
+
+    async def _accept_all(self, listener: socket.socket) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while True:
+                conn, _ = await loop.sock_accept(listener)
+                conn.setblocking(False)
+                task = loop.create_task(self._accept(conn))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+        except OSError:
+            return
+        finally:
+            listener.close()
 
     def _expire(self) -> None:
         self.refuse(Refusal("*", "limit", "seconds"))
         self._stop_serving()
 
     def _stop_serving(self) -> None:
-        if self._server is not None:
-            self._server.close()
+        if self._acceptor is not None:
+            self._acceptor.cancel()
         for task in list(self._tasks):
             task.cancel()
 
@@ -134,11 +155,9 @@ class Channel:
         if self._deadline is not None:
             self._deadline.cancel()
         self._stop_serving()
-        if self._tasks:
-            await asyncio.wait(list(self._tasks), timeout=5)
-        if self._server is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._server.wait_closed(), 5)
+        waiting = [*self._tasks, *([self._acceptor] if self._acceptor is not None else [])]
+        if waiting:
+            await asyncio.wait(waiting, timeout=5)
         if self._folder:
             shutil.rmtree(self._folder, ignore_errors=True)
         return list(self.refused.values())
@@ -146,25 +165,29 @@ class Channel:
     def refuse(self, refusal: Refusal) -> None:
         self.refused.setdefault(refusal.host, refusal)
 
-    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        task = asyncio.current_task()
-        assert task is not None
-        self._tasks.add(task)
+    async def _accept(self, conn: socket.socket) -> None:
+        client = conn
         try:
-            await self._serve(reader, writer)
-        except (OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError):
+            taken = await asyncio.wait_for(take_client(conn), self.limits.head_seconds)
+            if taken is not None:
+                client, first = taken
+                await self._serve(client, first)
+        except (OSError, ValueError):  # TimeoutError is an OSError
             pass
         finally:
-            self._tasks.discard(task)
-            writer.close()
+            end(conn)
+            end(client)
 
-    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def _answer(self, client: socket.socket, status: int, reason: str, body: str) -> None:
+        await asyncio.get_running_loop().sock_sendall(client, response(status, reason, body))
+
+    async def _serve(self, client: socket.socket, first: bytes) -> None:
         self.connections += 1
-        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), self.limits.head_seconds)
         try:
+            head, rest = await asyncio.wait_for(read_head(client, first), self.limits.head_seconds)
             request = parse_request(head)
         except BadRequestError as exc:
-            writer.write(response(400, "Bad Request", str(exc)))
+            await self._answer(client, 400, "Bad Request", str(exc))
             return
         host = normalize_host(request.host)
         refusal = self._judged(host)
@@ -174,17 +197,20 @@ class Channel:
             if targets and not allowed:
                 refusal = Refusal(host, "address", targets[0].address)
             elif not targets:
-                writer.write(response(502, "Bad Gateway", f"cannot resolve {host}"))
+                await self._answer(client, 502, "Bad Gateway", f"cannot resolve {host}")
                 return
         if refusal is not None:
             self.refuse(refusal)
-            writer.write(response(403, "Forbidden", self.words(refusal)))
+            await self._answer(client, 403, "Forbidden", self.words(refusal))
             return
-        side = await self._connect(allowed, writer)
-        if side is None:
-            writer.write(response(502, "Bad Gateway", f"cannot connect to {host}"))
+        upstream = await self._connect(allowed)
+        if upstream is None:
+            await self._answer(client, 502, "Bad Gateway", f"cannot connect to {host}")
             return
-        await self._relay(request, host, reader, writer, side)
+        try:
+            await self._relay(request, host, client, upstream, rest)
+        finally:
+            end(upstream)
 
     def _judged(self, host: str) -> Refusal | None:
         if self.connections > self.limits.max_connections:
@@ -198,72 +224,64 @@ class Channel:
             return Refusal(host, "unlisted")
         return None
 
-    async def _connect(
-        self, targets: Sequence[Target], client: asyncio.StreamWriter
-    ) -> HostSide | None:
-        loop = asyncio.get_running_loop()
+    async def _connect(self, targets: Sequence[Target]) -> socket.socket | None:
         for target in targets:
-            with contextlib.suppress(OSError, TimeoutError):
-                _, side = await asyncio.wait_for(
-                    loop.create_connection(
-                        lambda: HostSide(client, self._count), target.address, target.port
-                    ),
-                    self.limits.connect_seconds,
+            with contextlib.suppress(OSError):  # TimeoutError too
+                return await asyncio.wait_for(
+                    connect(target.address, target.port), self.limits.connect_seconds
                 )
-                return side
         return None
 
     def _count(self, size: int) -> bool:
-        """Count bytes through the channel; False (and every connection ended) past the limit."""
-        self.transferred += size
-        if self.transferred <= self.limits.max_bytes:
-            return True
+        """Count bytes through the channel (from the relays' threads too); False past the
+        limit, and then every connection is ended."""
+        with self._lock:
+            self.transferred += size
+            within = self.transferred <= self.limits.max_bytes
+        if not within:
+            with contextlib.suppress(RuntimeError):  # the loop is gone: nothing to stop
+                self._loop().call_soon_threadsafe(self._over_bytes)
+        return within
+
+    def _loop(self) -> asyncio.AbstractEventLoop:
+        assert self._acceptor is not None
+        return self._acceptor.get_loop()
+
+    def _over_bytes(self) -> None:
         self.refuse(Refusal("*", "limit", "bytes"))
         self._stop_serving()
-        return False
 
     async def _relay(
         self,
         request: ProxyRequest,
         host: str,
-        reader: asyncio.StreamReader,
-        writer: asyncio.StreamWriter,
-        side: HostSide,
+        client: socket.socket,
+        upstream: socket.socket,
+        rest: bytes,
     ) -> None:
-        try:
-            if request.head is not None:
-                side.send(request.head)
-            else:
-                writer.write(ESTABLISHED)
-                first = await self._client_hello(reader)
-                sni = server_name(first)
-                if sni is not None and not is_ip(host) and normalize_host(sni) != host:
-                    self.refuse(Refusal(host, "sni", sni))
-                    return
-                side.send(first)
-            await asyncio.gather(self._pipe(reader, side), side.finished)
-        finally:
-            side.close()
+        loop = asyncio.get_running_loop()
+        if request.head is not None:
+            first = request.head + rest
+        else:
+            await loop.sock_sendall(client, ESTABLISHED)
+            first = await self._client_hello(client, rest)
+            sni = server_name(first)
+            if sni is not None and not is_ip(host) and normalize_host(sni) != host:
+                self.refuse(Refusal(host, "sni", sni))
+                return
+        if not self._count(len(first)):
+            return
+        await loop.sock_sendall(upstream, first)
+        await Relay(client, upstream, self._count).run()
 
-    async def _client_hello(self, reader: asyncio.StreamReader) -> bytes:
+    async def _client_hello(self, client: socket.socket, rest: bytes) -> bytes:
         """The client's first bytes; a whole TLS record when they start one (for its SNI)."""
-        first = await reader.read(CHUNK)
+        loop = asyncio.get_running_loop()
+        first = rest or await loop.sock_recv(client, MAX_HELLO)
         length = record_length(first[:RECORD_HEADER]) if len(first) >= RECORD_HEADER else None
         while length is not None and len(first) < min(RECORD_HEADER + length, MAX_HELLO):
-            more = await reader.read(CHUNK)
+            more = await loop.sock_recv(client, MAX_HELLO)
             if not more:
                 break
             first += more
         return first
-
-    async def _pipe(self, source: asyncio.StreamReader, side: HostSide) -> None:
-        """The command's bytes to the host (the host's come back in `HostSide`)."""
-        try:
-            while chunk := await source.read(CHUNK):
-                if not self._count(len(chunk)):
-                    return
-                side.send(chunk)
-                await side.drain()
-        except OSError:
-            return
-        side.end_writing()

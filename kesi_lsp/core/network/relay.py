@@ -1,103 +1,147 @@
-"""The proxy's byte relay: the host's side of a connection as a bare asyncio protocol.
+"""The proxy's byte relay: once a host is judged, the rest of a connection moves in the kernel.
 
-Why not a second StreamReader: a download is the proxy's heavy direction, and a stream
-buffer between the host's socket and the command's costs two copies and a task wake-up per
-chunk (the bytes into the reader's buffer, out of it, then the write). Here what the host
-sends is written to the command's transport inside `data_received`: one copy, no wake-up.
-Flow control is the transports' own: when the command reads slower than the host sends, the
-host's reading pauses until the command's buffer drains (`StreamWriter.drain`). That took a
-50 MB loopback download from 2-3x the direct time to within the benchmark's 1.25x
-(bench/network.py).
+Why threads and splice, not the event loop: a download is the proxy's heavy direction, and
+every byte that enters the server's process is copied twice (in from the host's socket, out to
+the command's) with Python's overhead per chunk, on the loop that also answers the editor.
+Here each direction is a thread of its own that splices through a pipe (`os.splice`, Linux):
+the pages go from one socket to the other without entering the process, and the loop only
+waits for the end. With the forwarder handing the command's socket itself to the proxy
+(`forwarder.py`), this is the only relay between the command and the host; a 50 MB loopback
+download through forwarder and proxy went from 2.1-2.9x the direct time to under 1.25x
+(bench/network.py, bench/README §12). Where splice is missing (macOS) or refuses the
+sockets, the thread copies through one reused buffer instead.
+
+The limits stay the channel's: every chunk is counted (`Count`) before it is passed on, and
+a direction stops at once when the count says no; `stop` (the channel's close, its deadline,
+its byte limit) shuts both sockets down, which wakes a thread blocked in either call. The
+sockets are closed only when both threads are done with them (never under a blocked call).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import socket
+import threading
 from collections.abc import Callable
 from typing import Final
 
-HIGH_WATER: Final = 1 << 20
-"""Bytes waiting for the command before the host's reading pauses."""
+CHUNK: Final = 1 << 20
+STOP_SECONDS: Final = 5.0
+F_SETPIPE_SZ: Final = 1031  # Linux's fcntl numbers (the fcntl module names them from 3.10)
+F_GETPIPE_SZ: Final = 1032
 
 Count = Callable[[int], bool]
-"""Bytes that passed -> whether the command may go on (False: its byte limit is reached)."""
+"""Bytes that passed -> whether the command may go on (False: its byte limit is reached).
+Called from the relay's threads."""
 
 
-class HostSide(asyncio.Protocol):
-    """The connection to the host: its bytes go to `client` as they arrive; bytes for the
-    host are written with `send` (with `drain` to wait while the host reads slowly)."""
+class Relay:
+    """Both directions between the command's socket and the host's, until both have ended."""
 
-    def __init__(self, client: asyncio.StreamWriter, count: Count) -> None:
-        self._client = client
+    def __init__(self, client: socket.socket, host: socket.socket, count: Count) -> None:
+        self._sockets = (client, host)
         self._count = count
-        self._transport: asyncio.Transport | None = None
-        self._paused = False
-        self._writable = asyncio.Event()
-        self._writable.set()
-        self._resuming: asyncio.Task[None] | None = None
-        self.finished: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        """Resolved when the host has sent all (its EOF, or the connection is gone)."""
+        self._left = 2
+        self._lock = threading.Lock()
+        self._loop = asyncio.get_running_loop()
+        self._done: asyncio.Future[None] = self._loop.create_future()
 
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self._transport = transport
+    async def run(self) -> None:
+        """Relay until both sides have sent all (or `stop`); the sockets are closed after."""
+        client, host = self._sockets
+        for sock in self._sockets:
+            sock.setblocking(True)
+        for source, sink in ((client, host), (host, client)):
+            threading.Thread(target=self._direction, args=(source, sink), daemon=True).start()
+        try:
+            await asyncio.shield(self._done)
+        finally:
+            if not self._done.done():  # cancelled: wake the threads, let them close
+                self.stop()
+                await asyncio.wait([self._done], timeout=STOP_SECONDS)
 
-    def data_received(self, data: bytes) -> None:
-        if not self._count(len(data)):
-            self.close()
+    def stop(self) -> None:
+        """End both directions now (safe from any thread)."""
+        for sock in self._sockets:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+
+    def _counted(self, size: int) -> bool:
+        """The channel's count; past its limit both directions end, not just this one."""
+        if self._count(size):
+            return True
+        self.stop()
+        return False
+
+    def _direction(self, source: socket.socket, sink: socket.socket) -> None:
+        try:
+            if not _splice(source, sink, self._counted):
+                _copy(source, sink, self._counted)
+        except OSError:
+            self.stop()
+        with contextlib.suppress(OSError):
+            sink.shutdown(socket.SHUT_WR)  # half-close: the other direction goes on
+        with self._lock:
+            self._left -= 1
+            last = self._left == 0
+        if last:
+            for sock in self._sockets:
+                sock.close()
+            with contextlib.suppress(RuntimeError):  # the loop is gone: nobody waits
+                self._loop.call_soon_threadsafe(_resolve, self._done)
+
+
+def _resolve(done: asyncio.Future[None]) -> None:
+    if not done.done():
+        done.set_result(None)
+
+
+def _pipe() -> tuple[int, int, int]:
+    """A pipe for splicing and how many bytes it holds (CHUNK where the system allows)."""
+    import fcntl
+
+    read_end, write_end = os.pipe()
+    with contextlib.suppress(OSError):
+        fcntl.fcntl(write_end, F_SETPIPE_SZ, CHUNK)
+    try:
+        size = fcntl.fcntl(write_end, F_GETPIPE_SZ)
+    except OSError:
+        size = 1 << 16
+    return read_end, write_end, size
+
+
+def _splice(source: socket.socket, sink: socket.socket, count: Count) -> bool:
+    """Move `source`'s bytes to `sink` in the kernel until `source` ends; False when splice
+    is not there or refuses these sockets before any byte moved (then copy instead)."""
+    splice = getattr(os, "splice", None)
+    if splice is None:
+        return False
+    read_end, write_end, size = _pipe()
+    moved = False
+    try:
+        while True:
+            try:
+                got = splice(source.fileno(), write_end, size)
+            except OSError:
+                if moved:
+                    raise
+                return False
+            if got == 0 or not count(got):
+                return True
+            moved = True
+            while got:
+                got -= splice(read_end, sink.fileno(), got)
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+
+
+def _copy(source: socket.socket, sink: socket.socket, count: Count) -> None:
+    buffer = bytearray(CHUNK)
+    view = memoryview(buffer)
+    while got := source.recv_into(buffer):
+        if not count(got):
             return
-        self._client.write(data)
-        buffered = self._client.transport.get_write_buffer_size()
-        if buffered > HIGH_WATER and not self._paused and self._transport is not None:
-            self._paused = True
-            self._transport.pause_reading()
-            self._resuming = asyncio.ensure_future(self._resume())
-
-    async def _resume(self) -> None:
-        with contextlib.suppress(OSError, RuntimeError):
-            await self._client.drain()
-        self._paused = False
-        if self._transport is not None and not self._transport.is_closing():
-            self._transport.resume_reading()
-
-    def eof_received(self) -> bool:
-        """The host has sent all: end the command's reading side, keep ours for its bytes."""
-        with contextlib.suppress(OSError, RuntimeError):
-            if self._client.can_write_eof():
-                self._client.write_eof()
-        self._finish()
-        return True
-
-    def _finish(self) -> None:
-        if not self.finished.done():
-            self.finished.set_result(None)
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self._writable.set()
-        self._finish()
-
-    def pause_writing(self) -> None:
-        self._writable.clear()
-
-    def resume_writing(self) -> None:
-        self._writable.set()
-
-    def send(self, data: bytes) -> None:
-        if self._transport is not None and not self._transport.is_closing():
-            self._transport.write(data)
-
-    async def drain(self) -> None:
-        await self._writable.wait()
-
-    def end_writing(self) -> None:
-        """The command has sent all (half-close, as a socket's shutdown)."""
-        with contextlib.suppress(OSError, RuntimeError):
-            if self._transport is not None and self._transport.can_write_eof():
-                self._transport.write_eof()
-
-    def close(self) -> None:
-        if self._resuming is not None:
-            self._resuming.cancel()
-        if self._transport is not None:
-            self._transport.close()
+        sink.sendall(view[:got])
