@@ -184,7 +184,7 @@ _EDITOR: Final[dict[str, tuple[str, str]]] = {
         "KeSi has not changed any file in this folder.",
         "KeSi 還沒改過這個資料夾裡的任何檔案。",
     ),
-    "changes.list.run": ("Run {run}: {task}", "執行 {run}：{task}"),
+    "changes.list.run": ("{label}", "{label}"),
     "changes.list.hunk": ("  {item}: {state}", "  {item}：{state}"),
     "changes.list.created": ("  {path}: created by the run", "  {path}：這次執行建立的"),
     "changes.list.deleted": ("  {path}: deleted by the run", "  {path}：這次執行刪掉的"),

@@ -23,4 +23,14 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
     "story.tool_input.bare": ("  [tool] {tool} · {so_far}", "  [執行工具] {tool} · {so_far}"),
     "story.tool_input.so_far": ("{size} so far", "已收到 {size}"),
     "lsp.plan.title": ("Plan: {done} of {total} done", "計畫：完成 {done}/{total}"),
+    # A run's row in the changes listing (`core.changes.labels`): what was asked, where, when,
+    # the verdict now: `Fix this · shop/rates.py:8 · 20:42 · verified`.
+    "story.run.fix": ("Fix this", "修這裡"),
+    "story.run.untitled": ("A run", "一次執行"),
+    # A hunk's row: its lines and the first line of code it changed.
+    "story.hunk": ("{where} · {code}", "{where} · {code}"),
+    "story.hunk.removed": ("removed: {code}", "刪掉：{code}"),
+    "story.hunk.blank": ("blank lines", "空白行"),
+    # The run's verdict changed after it ended (an undo, a redo): for every client.
+    "story.verdict": ("{run}: {status} ({detail})", "{run}：{status}（{detail}）"),
 }

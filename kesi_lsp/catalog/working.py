@@ -89,6 +89,12 @@ _VERIFY: Final[dict[str, tuple[str, str]]] = {
     "verify.status.verified": ("verified", "已驗證"),
     "verify.status.failed": ("verification failed", "驗證失敗"),
     "verify.status.unverified": ("unverified", "未驗證"),
+    # The check passed, then the user undid part of what it checked (issue 32).
+    "verify.status.before_undo": ("verified before your undo", "復原前已驗證"),
+    "verify.before_undo": (
+        "{command} passed before you undid {items}; the files no longer hold what it checked",
+        "{command} 通過的是你復原 {items} 之前的版本，現在的檔案已經不是它檢查過的內容",
+    ),
 }
 
 _PROBLEMS: Final[dict[str, tuple[str, str]]] = {

@@ -78,7 +78,7 @@ async def changes_command(ls: KesiServer, *args: Any) -> ChangesResult:
         _say(ls, lines[0])
         return ChangesResult(runs=[], lines=lines)
     texts = await _settled(ls, session.changes)
-    runs = listing(ls.link, session.changes, texts, path)
+    runs = listing(ls.link, session.changes, texts, path, locale)
     lines = listing_lines(session.changes, path, locale)
     _say(ls, "\n".join(lines))
     return ChangesResult(runs=runs, lines=lines)

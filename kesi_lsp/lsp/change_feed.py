@@ -24,6 +24,7 @@ from kesi_lsp.lsp.change_marks import diagnostics
 from kesi_lsp.lsp.documents import read_disk_or_none
 from kesi_lsp.lsp.folders import path_to_uri, uri_to_path
 from kesi_lsp.lsp.link import EditorLink
+from kesi_lsp.lsp.verdict_feed import VerdictFeed
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +42,7 @@ class ChangeFeed:
         self._flushing: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._published: set[Path] = set()
+        self._verdicts = VerdictFeed(link, sessions)
 
     # --- connecting ---
 
@@ -122,6 +124,7 @@ class ChangeFeed:
                 await self._publish_one(path)
             except Exception:
                 log.exception("publishing KeSi's changes of %s failed", path)
+        self._verdicts.check()  # an undo (or a redo) may change a run's verdict
         if self._link.features.code_lens_refresh and paths:
             await self._refresh_lenses()
 

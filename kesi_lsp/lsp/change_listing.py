@@ -1,8 +1,11 @@
 """What `kesi.changes` answers (design §2.9): runs, newest first, their files and hunks.
 
-`{runs: [{runId, task, files: [{uri, path, created, deleted, takenBack, gone, hunks: [{id,
-range, state, added, removed, lines}]}]}]}` (`lines`: how many lines the hunk covers now; 0 is a
-point where lines were removed), plus the same as text for editors without a KeSi client.
+`{runs: [{runId, task, label, verified, files: [{uri, path, created, deleted, takenBack, gone,
+hunks: [{id, range, state, added, removed, lines, label}]}]}]}` (`lines`: how many lines the
+hunk covers now; 0 is a point where lines were removed), plus the same as text for editors
+without a KeSi client. A run's `label` and a hunk's are the server's words for their rows
+(issue 32: "Fix this · shop/rates.py:8 · 20:42 · verified", "lines 8–9 · return x"), and
+`verified` the run's verdict as it stands after the user's undos.
 """
 
 from __future__ import annotations
@@ -12,11 +15,12 @@ from pathlib import Path
 from typing import Final
 
 from kesi_lsp.catalog import Locale, text
-from kesi_lsp.core import ChangeSet, ChangeSets, FileChanges, hunk_where, lines_of
+from kesi_lsp.core import ChangeSet, ChangeSets, FileChanges, lines_of
 from kesi_lsp.lsp.change_marks import hunk_range
 from kesi_lsp.lsp.contract import ChangedFile, ChangeRun, HunkView
 from kesi_lsp.lsp.folders import path_to_uri
 from kesi_lsp.lsp.link import EditorLink
+from kesi_lsp.lsp.stream import verdict_view
 
 MAX_TASK: Final = 120
 
@@ -27,7 +31,9 @@ def task_title(task: str) -> str:
     return first if len(first) <= MAX_TASK else first[: MAX_TASK - 1] + "…"
 
 
-def _file_view(link: EditorLink, file: FileChanges, current: str | None) -> ChangedFile:
+def _file_view(
+    link: EditorLink, run: ChangeSet, file: FileChanges, current: str | None, locale: Locale
+) -> ChangedFile:
     lines = lines_of(current)
     doc = link.documents.open_document(file.path)
     return ChangedFile(
@@ -45,6 +51,7 @@ def _file_view(link: EditorLink, file: FileChanges, current: str | None) -> Chan
                 added=hunk.added,
                 removed=hunk.removed,
                 lines=hunk.span,
+                label=run.hunk_label(hunk, locale),
             )
             for hunk in file.hunks
         ],
@@ -56,7 +63,11 @@ def _shown(change_set: ChangeSet, path: Path | None) -> list[FileChanges]:
 
 
 def listing(
-    link: EditorLink, changes: ChangeSets, texts: Mapping[Path, str | None], path: Path | None
+    link: EditorLink,
+    changes: ChangeSets,
+    texts: Mapping[Path, str | None],
+    path: Path | None,
+    locale: Locale,
 ) -> list[ChangeRun]:
     runs = []
     for change_set in reversed(changes.sets):
@@ -67,7 +78,9 @@ def listing(
             ChangeRun(
                 run_id=change_set.run_id,
                 task=task_title(change_set.task),
-                files=[_file_view(link, f, texts.get(f.path)) for f in files],
+                files=[_file_view(link, change_set, f, texts.get(f.path), locale) for f in files],
+                label=change_set.label(locale),
+                verified=verdict_view(change_set.standing(locale), locale),
             )
         )
     return runs
@@ -80,16 +93,15 @@ def listing_lines(changes: ChangeSets, path: Path | None, locale: Locale) -> lis
         files = _shown(change_set, path)
         if not files:
             continue
-        run = text(
-            "changes.list.run", locale, run=change_set.run_id, task=task_title(change_set.task)
-        )
-        lines.append(run)
+        lines.append(text("changes.list.run", locale, label=change_set.label(locale)))
         for file in files:
             if file.deleted or file.created:
                 key = "changes.list.deleted" if file.deleted else "changes.list.created"
                 lines.append(text(key, locale, path=file.rel))
             for hunk in file.hunks:
-                item = text("changes.item", locale, path=file.rel, where=hunk_where(hunk, locale))
+                item = text(
+                    "changes.item", locale, path=file.rel, where=change_set.hunk_label(hunk, locale)
+                )
                 state = text(f"changes.state.{hunk.state}", locale)
                 lines.append(text("changes.list.hunk", locale, item=item, state=state))
     if not lines:

@@ -115,10 +115,17 @@ async def _settled(ls: KesiServer) -> None:
 
 
 async def _start(
-    ls: KesiServer, folder: Folder, prompt: str, *, compact: bool = False
+    ls: KesiServer,
+    folder: Folder,
+    prompt: str,
+    *,
+    compact: bool = False,
+    title: str | None = None,
+    place: str | None = None,
 ) -> RunStarted:
     """Start a run in `folder`'s session unless one is already going there (`compact`: the
-    run is a summary of the conversation, kesi.compact)."""
+    run is a summary of the conversation, kesi.compact; `title` and `place` name its change
+    set's row, "Fix this · calc.py:2", the prompt's first line when no title is given)."""
     await _settled(ls)
     settings = ls.settings_for(folder).settings
     busy = ls.runs.active_in(folder.path)  # before the settings change under a live run
@@ -130,7 +137,7 @@ async def _start(
         raise CommandError(text("lsp.busy", settings.locale), "busy")
     session.settings = settings
     runner = ls.host.runtime.compaction if compact else None
-    started = Run(session, prompt, runner=runner)
+    started = Run(session, prompt, runner=runner, title=title, place=place)
     run = ls.runs.start(started, lambda r: drive_lsp_run(ls.host, r, folder))
     log.info("run %s started in %s", run.id, folder.path)
     return RunStarted(run_id=run.id)
@@ -148,7 +155,9 @@ async def fix_this(ls: KesiServer, *args: Any) -> RunStarted:
     task = fix_task(
         rel, shown.text, shown.lines, arg.diagnostics, arg.instruction, locale, shown=shown.shown
     )
-    return await _start(ls, folder, task)
+    at = arg.diagnostics[0].range.start if arg.diagnostics else arg.range.start  # the problem's
+    place = f"{rel}:{at.line + 1}"
+    return await _start(ls, folder, task, title=text("story.run.fix", locale), place=place)
 
 
 async def ask(ls: KesiServer, *args: Any) -> RunStarted:
@@ -167,7 +176,8 @@ async def ask(ls: KesiServer, *args: Any) -> RunStarted:
         task = ask_task(prompt, rel, None, None, locale)
     else:
         task = ask_task(prompt, rel, shown.text, shown.lines, locale, shown=shown.shown)
-    return await _start(ls, folder, task)
+    place = rel if rel is None or rng is None else f"{rel}:{rng.start.line + 1}"
+    return await _start(ls, folder, task, place=place)
 
 
 def cancel(ls: KesiServer, *args: Any) -> CancelResult:

@@ -55,7 +55,8 @@ def verdict_view(verdict: Verdict | None, locale: Locale) -> contract.VerdictVie
     the run changed and checked nothing."""
     if verdict is None:
         return None
-    status = text(f"verify.status.{verdict.status}", locale)
+    key = "before_undo" if verdict.before_undo else verdict.status  # after an undo, issue 32
+    status = text(f"verify.status.{key}", locale)
     return contract.VerdictView(
         status=verdict.status, text=status, by=verdict.by, detail=verdict.detail
     )

@@ -125,6 +125,7 @@ class Editor:
         handlers[types.WORKSPACE_CODE_LENS_REFRESH] = self._on_code_lens_refresh
         handlers["kesi/plan"] = self._on_plan
         handlers["kesi/tasks"] = self._on_tasks
+        handlers["kesi/verdict"] = self._on_verdict
         handlers["kesi/diagnostics"] = self._on_diagnostics
         if self.preset.prompts:
             handlers[types.WINDOW_SHOW_MESSAGE_REQUEST] = self._on_prompt
@@ -284,6 +285,15 @@ class Editor:
         if not self._kesi_flag("stream"):
             self.violations.append("kesi/tasks sent to a client that did not announce stream")
         self.timeline.record("kesi/tasks", params)
+
+    def _on_verdict(self, params: dict[str, Any]) -> None:
+        if not self._kesi_flag("stream"):
+            self.violations.append("kesi/verdict sent to a client that did not announce stream")
+        self.timeline.record("kesi/verdict", params)
+
+    def verdicts(self) -> list[dict[str, Any]]:
+        """Every `kesi/verdict` (a run's verdict changed after an undo or a redo), in order."""
+        return [p for m, p in self.timeline if m == "kesi/verdict"]
 
     def task_changes(self) -> list[dict[str, Any]]:
         """Every `kesi/tasks` (a background task started or ended), in order."""

@@ -126,6 +126,8 @@ def test_signs_lenses_undo_run_and_u_brings_it_back(
     items = ed.wait("#vim.fn.getqflist() == 2 and vim.fn.getqflist()", "the quickfix list")
     assert [item["lnum"] for item in items] == [2, 6]
     assert all("KeSi" in item["text"] for item in items)
+    # The server's rows: each hunk by its code, the run by what was asked (issue 32).
+    assert items[0]["text"].startswith("KeSi: line 2 · return a + b · −1 +1 · fix add and sub · ")
     ed.cmd("cclose")
     ed.cmd("buffer calc.py")
     # :KeSiUndoRun takes back the whole run, as one edit.

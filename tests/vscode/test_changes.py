@@ -131,6 +131,7 @@ def test_the_changes_view_keeps_and_undoes(
     assert any("Fix the signs of add and sub." in row and "2 not reviewed" in row for row in rows)
     assert any(row.startswith("calc.py") for row in rows), rows
     assert any("line 2" in row and "not reviewed yet" in row for row in rows), rows
+    assert any(row.startswith("line 2 · return a + b") for row in rows), rows  # its code
     pane = wb.page.locator(".pane", has=wb.page.locator(".pane-header", has_text="KeSi Changes"))
 
     def press(row_text: str, button: str) -> None:

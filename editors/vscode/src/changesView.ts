@@ -105,12 +105,13 @@ export class ChangesView implements vscode.TreeDataProvider<ChangeNode>, vscode.
   private describe(node: ChangeNode): vscode.TreeItem {
     const locale = currentLocale();
     if (node.kind === "run") {
+      // The server's row (what was asked, where, when, the verdict now), not its task text.
       const item = new vscode.TreeItem(
-        node.run.task || node.run.runId,
+        node.run.label || node.run.task || node.run.runId,
         vscode.TreeItemCollapsibleState.Expanded,
       );
       const pending = pendingCount(node.run.files);
-      item.description = pending ? t("changes.pending", locale, { n: pending }) : node.run.runId;
+      item.description = pending ? t("changes.pending", locale, { n: pending }) : "";
       item.tooltip = `${node.run.task}\n${node.run.runId}`;
       item.contextValue = undoable(node.run) ? "kesiRun.undoable" : "kesiRun";
       item.iconPath = new vscode.ThemeIcon("history");
@@ -134,7 +135,7 @@ export class ChangesView implements vscode.TreeDataProvider<ChangeNode>, vscode.
       item.contextValue = pending ? "kesiFile.pending" : "kesiFile";
       return item;
     }
-    const item = new vscode.TreeItem(hunkLines(node.hunk, locale));
+    const item = new vscode.TreeItem(node.hunk.label || hunkLines(node.hunk, locale));
     item.description = hunkDescription(node.hunk, locale);
     item.contextValue = `kesiHunk.${node.hunk.state}`;
     item.iconPath = new vscode.ThemeIcon(

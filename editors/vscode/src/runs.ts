@@ -1,11 +1,18 @@
 /**
  * Where a run's story goes: the **KeSi** panel (the session, rendered), the **KeSi** output
  * channel (the log, appended as it streams), the **KeSi Plan** view, and the run bookkeeping
- * behind the status bar: `kesi/stream`, `kesi/plan` and `kesi/runFinished` come in here.
+ * behind the status bar: `kesi/stream`, `kesi/plan`, `kesi/runFinished` and `kesi/verdict`
+ * come in here.
  */
 
 import * as vscode from "vscode";
-import { asPlan, asRunFinished, asStreamEvent, type Usage } from "./core/protocol";
+import {
+  asPlan,
+  asRunFinished,
+  asStreamEvent,
+  asVerdictChanged,
+  type Usage,
+} from "./core/protocol";
 import { RunTracker } from "./core/runState";
 import { t } from "./core/messages";
 import { closingLines, StreamRenderer } from "./core/stream";
@@ -77,6 +84,15 @@ export class Runs implements vscode.Disposable {
       this.plan.finished(finished.runId);
       this.tracker.finished(finished);
       this.titles.delete(finished.runId);
+    }
+  }
+
+  /** `kesi/verdict`: the server's line in the log, the verdict in the status bar. */
+  onVerdict(params: unknown): void {
+    const changed = asVerdictChanged(params);
+    if (changed) {
+      this.channel.appendLine(changed.line);
+      this.tracker.verdictChanged(changed.runId, changed.verified);
     }
   }
 

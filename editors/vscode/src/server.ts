@@ -38,6 +38,7 @@ import {
   SERVER_COMMANDS,
   STREAM,
   TASKS,
+  VERDICT,
 } from "./core/protocol";
 import { resolveServerPath, type Host } from "./core/serverPath";
 import { asReviewMode, initializationOptions, serverSection } from "./core/settings";
@@ -202,6 +203,10 @@ export class KesiServer implements vscode.Disposable {
     });
     client.onNotification(PLAN, (params: unknown) => this.runs.onPlan(params));
     client.onNotification(TASKS, (params: unknown) => this.tasks.onChanged(params));
+    client.onNotification(VERDICT, (params: unknown) => {
+      this.runs.onVerdict(params);
+      this.changes.refreshSoon();
+    });
     client.onRequest(DIAGNOSTICS, (params: unknown) => this.diagnostics.answer(client, params));
     client.onRequest(SAVE_DOCUMENTS, (params: unknown) => handleSaveDocuments(params));
     client.onDidChangeState(({ newState }) => {

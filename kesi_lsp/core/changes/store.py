@@ -24,11 +24,16 @@ import logging
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from kesi_lsp.core.changes.hunks import Block, Hunk, HunkState, Lines, diff_blocks, lines_of
+from kesi_lsp.core.changes.labels import RunAbout, hunk_label, run_label, standing
 from kesi_lsp.core.changes.model import FileChanges, Transition, land, supersede
 from kesi_lsp.core.changes.tracking import TextChange, apply_change, realign
+
+if TYPE_CHECKING:
+    from kesi_lsp.catalog import Locale
+    from kesi_lsp.core.verification.verdict import Verdict
 
 log = logging.getLogger(__name__)
 
@@ -45,12 +50,15 @@ def _no_buffer(path: Path) -> str | None:
 @dataclass(eq=False)
 class ChangeSet:
     """What one run changed: its files (by resolved path), in the order it first changed them.
-    `seq` numbers the session's runs (hunk ids start with it); `task` is the run's request."""
+    `seq` numbers the session's runs (hunk ids start with it); `task` is the run's request;
+    `about` what its row says (`core.changes.labels`); `verdict` the one it ended with."""
 
     run_id: str
     task: str
     seq: int
     files: dict[Path, FileChanges] = field(default_factory=dict)
+    about: RunAbout | None = None
+    verdict: Verdict | None = None
 
     def hunks(self) -> list[tuple[FileChanges, Hunk]]:
         return [(f, h) for f in self.files.values() for h in f.hunks]
@@ -58,6 +66,19 @@ class ChangeSet:
     @property
     def base_bytes(self) -> int:
         return sum(f.base_bytes for f in self.files.values())
+
+    def label(self, locale: Locale, *, verdict: bool = True) -> str:
+        """Its row in words: `Fix this · shop/rates.py:8 · 20:42 · verified`."""
+        now = self.standing(locale) if verdict else None
+        return run_label(self.about, self.task, now, locale)
+
+    def hunk_label(self, hunk: Hunk, locale: Locale) -> str:
+        """A hunk's row, where it is and its code: `lines 8–9 · return round(x, 2)`."""
+        return hunk_label(hunk, locale)
+
+    def standing(self, locale: Locale) -> Verdict | None:
+        """Its verdict now: "verified before your undo" once the user undid what was checked."""
+        return standing(self.verdict, self.files.values(), locale)
 
 
 @dataclass(frozen=True)
@@ -93,6 +114,7 @@ class ChangeSets:
         self._known: dict[Path, str | None] = {}
         self._held: dict[Path, int] = {}
         self._split: tuple[str, Lines] | None = None  # the last text split, and its lines
+        self._about: dict[str, RunAbout] = {}  # runs under way, until they end
         self._seq = 0
         self._hunk_ids = 0
 
@@ -251,11 +273,21 @@ class ChangeSets:
 
     # --- recording the agent's changes ---
 
+    def introduce(self, run_id: str, about: RunAbout) -> None:
+        self._about[run_id] = about  # what the run's row says, if it changes anything
+
+    def judged(self, run_id: str, verdict: Verdict | None) -> None:
+        """A run ended with `verdict`: kept with its change set, to weigh later undos."""
+        self._about.pop(run_id, None)
+        found = self.by_run(run_id)
+        if found is not None:
+            found.verdict = verdict
+
     def _set_for(self, run_id: str, task: str) -> ChangeSet:
         found = self.by_run(run_id)
         if found is None:
             self._seq += 1
-            found = ChangeSet(run_id, task, self._seq)
+            found = ChangeSet(run_id, task, self._seq, about=self._about.get(run_id))
             self.sets.append(found)
         return found
 

@@ -179,9 +179,9 @@ async def drive(run: Run, runtime: Runtime, frontend: RunFrontend) -> RunFinishe
         sandbox, fresh = await runtime.sandboxes.get(run.root, settings)
     except asyncio.CancelledError:  # cancelled before the agent even started
         _uncancel()
-        return _finish(frontend, _cancelled(run))
+        return _finish(run, frontend, _cancelled(run))
     except SandboxUnavailableError as exc:  # the setting asks for a sandbox this machine lacks
-        return _finish(frontend, RunFinished("failed", str(exc), Usage()))
+        return _finish(run, frontend, RunFinished("failed", str(exc), Usage()))
     if fresh:
         _announce_sandbox(run, runtime, frontend, sandbox)
     _announce_approvals(run, runtime, frontend)
@@ -195,7 +195,7 @@ async def drive(run: Run, runtime: Runtime, frontend: RunFrontend) -> RunFinishe
     finished = await _run_agent(agent, ctx, run)
     if finished.status == "cancelled":
         _tasks_left(run, frontend)
-    return _finish(frontend, finished)
+    return _finish(run, frontend, finished)
 
 
 def _tasks_left(run: Run, frontend: RunFrontend) -> None:
@@ -280,8 +280,11 @@ def _run_changes(run: Run) -> RunChanges | None:
     """Where the run's changes are recorded (design §2.9), unless the folder turned it off."""
     if not run.session.settings.change_sets:
         return None
+    from kesi_lsp.core.changes.labels import RunAbout, title_of
     from kesi_lsp.core.changes.run import RunChanges
 
+    title = run.title if run.title is not None else title_of(run.prompt)
+    run.session.changes.introduce(run.id, RunAbout(title, run.place))
     return RunChanges(run.session.changes, run.root, run.id, run.prompt)
 
 
@@ -293,7 +296,8 @@ def _problems(frontend: RunFrontend, locale: Locale) -> ProblemWatch | None:
     return ProblemWatch(editor, locale) if editor is not None else None
 
 
-def _finish(frontend: RunFrontend, finished: RunFinished) -> RunFinished:
+def _finish(run: Run, frontend: RunFrontend, finished: RunFinished) -> RunFinished:
+    run.session.changes.judged(run.id, finished.verified)  # weighed again after an undo
     frontend.finish(finished)
     return finished
 

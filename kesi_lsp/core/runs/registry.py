@@ -50,6 +50,8 @@ class Run:
     task: asyncio.Task[RunFinished] | None = None
     agent: asyncio.Task[RunFinished] | None = None  # the core loop inside `task`
     runner: AgentRunner | None = None  # what runs instead of the agent (kesi.compact's summary)
+    title: str | None = None  # what the user asked, for its change set's row (None: the prompt's)
+    place: str | None = None  # where they asked it ("calc.py:2")
 
     @property
     def root(self) -> Path:

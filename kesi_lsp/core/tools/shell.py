@@ -304,15 +304,16 @@ async def run_command(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
     result = ToolResult(ran_as + result.text, result.is_error) if ran_as else result
     if opened is not None and (
         told := await widened(
-            refusals, ctx.gate, opened.channel.limits, ctx.emit, _audited(ctx, launch.command)
+            refusals, ctx.gate, opened.channel.limits, ctx.emit, network_audit(ctx, launch.command)
         )
     ):
         result = ToolResult(f"{result.text}\n{told}", result.is_error, result.summary)
     return await _reported(ctx, launch.command, result, outcome, watched)
 
 
-def _audited(ctx: ToolContext, command: str) -> Callable[[str, bool, str, str | None], None]:
-    """Each refused host and the user's answer, recorded in the audit log with the command."""
+def network_audit(ctx: ToolContext, command: str) -> Callable[[str, bool, str, str | None], None]:
+    """Each refused host and the user's answer, recorded in the audit log with the command
+    (a foreground command's after it ran, a background task's when the model hears of it)."""
 
     def record(host: str, allowed: bool, decided_by: str, answer: str | None) -> None:
         if ctx.audit is not None:

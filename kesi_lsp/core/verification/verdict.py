@@ -15,8 +15,11 @@ VerdictStatus = Literal["verified", "failed", "unverified"]
 @dataclass(frozen=True)
 class Verdict:
     """`status`; `by`: the command that decided it (None when none did); `detail`: the sentence
-    the user reads beside the bill, in the session's locale."""
+    the user reads beside the bill, in the session's locale; `before_undo`: the check passed
+    on text the user has since undone (`core.changes.labels.standing`), so the files are not
+    verified now."""
 
     status: VerdictStatus
     by: str | None
     detail: str
+    before_undo: bool = False

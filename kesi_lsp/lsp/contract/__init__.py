@@ -62,6 +62,7 @@ from kesi_lsp.lsp.contract.run import (
     RunFinishedParams,
     SaveDocumentsParams,
     SaveDocumentsResult,
+    VerdictChangedParams,
     VerdictView,
 )
 from kesi_lsp.lsp.contract.shape import ShapeError, read
@@ -150,6 +151,7 @@ __all__ = [
     "UndoRunArgs",
     "Usage",
     "UsageEvent",
+    "VerdictChangedParams",
     "VerdictView",
     "read",
 ]

@@ -14,6 +14,7 @@ import attrs
 from attrs import field, frozen
 from lsprotocol import types
 
+from kesi_lsp.lsp.contract.run import VerdictView
 from kesi_lsp.lsp.contract.shape import NONEMPTY
 from kesi_lsp.lsp.contract.stream import Usage
 
@@ -185,7 +186,8 @@ class McpResult:
 @frozen(kw_only=True)
 class HunkView:
     """A hunk as `kesi.changes` lists it: `lines`, how many lines it covers now (0: a point
-    where lines were removed)."""
+    where lines were removed); `label` its row in words, where it is and its code
+    (`lines 8–9 · return round(x, 2)`)."""
 
     id: str
     range: types.Range
@@ -193,6 +195,7 @@ class HunkView:
     added: int
     removed: int
     lines: int
+    label: str
 
 
 @frozen(kw_only=True)
@@ -208,11 +211,15 @@ class ChangedFile:
 
 @frozen(kw_only=True)
 class ChangeRun:
-    """A run's change set: its id, the first line of its task, its files."""
+    """A run's change set: its id, the first line of its task, its files; `label` its row in
+    words (`Fix this · shop/rates.py:8 · 20:42 · verified`) and `verified` its verdict as it
+    stands now (after an undo: "verified before your undo", status `unverified`)."""
 
     run_id: str
     task: str
     files: list[ChangedFile]
+    label: str
+    verified: VerdictView | None
 
 
 @frozen(kw_only=True)

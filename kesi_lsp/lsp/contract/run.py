@@ -55,6 +55,19 @@ class VerdictView:
 
 
 @frozen(kw_only=True)
+class VerdictChangedParams:
+    """`kesi/verdict` (to clients with `experimental.kesi.stream`): the verdict of a run that
+    ended changed, because the user undid (or brought back) what its check ran on. `uri` is
+    the folder, `verified` the verdict now, `line` the same in words (log-only clients get it
+    as a log line)."""
+
+    run_id: str
+    uri: str
+    verified: VerdictView
+    line: str
+
+
+@frozen(kw_only=True)
 class RunFinishedParams:
     """`kesi/runFinished`, once per run: `statusText` is the status and `bill` the seed's bill
     line (null when the run made no request), both in the session's words; `line` the run's last

@@ -165,11 +165,12 @@ function M.quickfix_items(listing)
             filename = vim.uri_to_fname(file.uri),
             lnum = hunk.range.start.line + 1,
             end_lnum = hunk.range['end'].line + 1,
-            text = ('KeSi %s: −%d +%d · %s'):format(
-              hunk.id,
+            -- The server's rows: the hunk's code, and the run by what was asked.
+            text = ('KeSi: %s · −%d +%d · %s'):format(
+              hunk.label or hunk.id,
               hunk.removed or 0,
               hunk.added or 0,
-              run.task or run.runId
+              run.label or run.task or run.runId
             ),
           })
         end

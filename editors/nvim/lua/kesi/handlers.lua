@@ -102,6 +102,20 @@ function M.save_documents(_, params)
   return require('kesi.save').request(params or {})
 end
 
+--- `kesi/verdict` {runId, uri, verified, line}: a run's verdict changed after it ended (the user
+--- undid what its check ran on): the server's line in the output, the verdict in the statusline.
+---@param params table
+function M.verdict(_, params)
+  if type(params) ~= 'table' or type(params.line) ~= 'string' then
+    return
+  end
+  local run = type(params.runId) == 'string' and require('kesi.runs').get(params.runId) or nil
+  if run and type(params.verified) == 'table' then
+    run.verified = params.verified
+  end
+  require('kesi.output').lines({ params.line }, { 'Comment' })
+end
+
 --- `textDocument/publishDiagnostics`: as always, plus the signs and lenses of KeSi's changes.
 function M.publish_diagnostics(err, params, ctx)
   require('kesi.changes').on_diagnostics(err, params, ctx)
@@ -115,6 +129,7 @@ M.handlers = {
   ['kesi/saveDocuments'] = M.save_documents,
   ['kesi/plan'] = M.plan,
   ['kesi/diagnostics'] = M.diagnostics,
+  ['kesi/verdict'] = M.verdict,
   ['kesi/tasks'] = function(err, params, ctx)
     require('kesi.tasks').changed(err, params, ctx)
   end,

@@ -17,6 +17,8 @@ export interface HunkInfo {
   removed: number;
   /** Lines it covers now; 0: a point where lines were removed. */
   lines?: number;
+  /** Its row in the server's words ("lines 8–9 · return x"). */
+  label?: string;
 }
 
 export interface FileInfo {
@@ -33,6 +35,8 @@ export interface RunInfo {
   runId: string;
   task: string;
   files: FileInfo[];
+  /** Its row in the server's words ("Fix this · shop/rates.py:8 · 20:42 · verified"). */
+  label?: string;
 }
 
 export interface ChangesListing {

@@ -23,6 +23,7 @@ export const REVIEW_EDIT = "kesi/reviewEdit";
 export const PLAN = "kesi/plan";
 export const DIAGNOSTICS = "kesi/diagnostics";
 export const TASKS = "kesi/tasks";
+export const VERDICT = "kesi/verdict";
 
 /**
  * What this client announces under `capabilities.experimental.kesi` (§2.2). `reviewEdit` only
@@ -408,6 +409,15 @@ export interface TasksResult {
 }
 
 /** `kesi/tasks`: a task of folder `uri` started or ended (`line` says which). */
+/** `kesi/verdict`: a run's verdict changed after it ended (the user undid, or brought back,
+ * what its check ran on); `line` says it in the server's words. */
+export interface VerdictChangedParams {
+  runId: string;
+  uri: string;
+  verified: Verdict;
+  line: string;
+}
+
 export interface TasksChangedParams {
   uri: string;
   line: string;
@@ -477,6 +487,8 @@ export interface HunkView {
   added: number;
   removed: number;
   lines: number;
+  /** Its row in the server's words: where it is and its code ("lines 8–9 · return x"). */
+  label?: string;
 }
 
 export interface ChangedFile {
@@ -493,6 +505,10 @@ export interface ChangeRun {
   runId: string;
   task: string;
   files: ChangedFile[];
+  /** Its row in the server's words: "Fix this · shop/rates.py:8 · 20:42 · verified". */
+  label?: string;
+  /** Its verdict as it stands now (after an undo: "verified before your undo"). */
+  verified?: Verdict | null;
 }
 
 /** `kesi.changes`: runs, newest first, and the same listing as lines. */
@@ -573,6 +589,16 @@ export function asVerdict(value: unknown): Verdict | undefined {
     verdict.text = value.text;
   }
   return verdict;
+}
+
+/** `kesi/verdict`, or undefined when it is not one. */
+export function asVerdictChanged(value: unknown): VerdictChangedParams | undefined {
+  if (!isRecord(value) || typeof value.runId !== "string" || typeof value.line !== "string") {
+    return undefined;
+  }
+  const verified = asVerdict(value.verified);
+  const uri = typeof value.uri === "string" ? value.uri : "";
+  return verified ? { runId: value.runId, uri, verified, line: value.line } : undefined;
 }
 
 export function asRunFinished(value: unknown): RunFinished | undefined {

@@ -12,6 +12,7 @@ export class RunTracker {
   private readonly ended = new Set<string>();
   private cost: number | undefined;
   private verdict: Verdict | undefined;
+  private verdictRun: string | undefined;
   private bill: string | undefined;
   private readonly listeners: (() => void)[] = [];
 
@@ -68,6 +69,7 @@ export class RunTracker {
   finished(finished: RunFinished): void {
     this.ended.add(finished.runId);
     this.verdict = finished.verified ?? undefined;
+    this.verdictRun = finished.runId;
     if (typeof finished.bill === "string" && finished.bill !== "") {
       this.bill = finished.bill;
     }
@@ -76,6 +78,15 @@ export class RunTracker {
       this.live.splice(index, 1);
     }
     this.changed();
+  }
+
+  /** `kesi/verdict`: the verdict of a run that ended changed (the user undid what its check
+   * ran on); the idle status follows it when that run is the one it shows. */
+  verdictChanged(runId: string, verdict: Verdict): void {
+    if (runId === this.verdictRun) {
+      this.verdict = verdict;
+      this.changed();
+    }
   }
 
   /** A fresh total from `kesi.cost` or a `usage` event. */

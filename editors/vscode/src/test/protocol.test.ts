@@ -5,6 +5,7 @@ import {
   asSaveDocumentsParams,
   asStreamEvent,
   asUsage,
+  asVerdictChanged,
   isServerCommand,
 } from "../core/protocol";
 
@@ -37,6 +38,19 @@ describe("wire readers", () => {
     assert.equal(finished?.statusText, "完成");
     assert.equal(finished?.bill, "（…）");
     assert.deepEqual(asSaveDocumentsParams({ uris: ["file:///a", 3] }), { uris: ["file:///a"] });
+  });
+
+  it("read a verdict changed after an undo, and nothing without its verdict or line", () => {
+    const verified = {
+      status: "unverified",
+      text: "verified before your undo",
+      by: "t",
+      detail: "d",
+    };
+    const changed = asVerdictChanged({ runId: "r", uri: "file:///p", verified, line: "Fix: …" });
+    assert.deepEqual(changed, { runId: "r", uri: "file:///p", verified, line: "Fix: …" });
+    assert.equal(asVerdictChanged({ runId: "r", verified, uri: "" }), undefined);
+    assert.equal(asVerdictChanged({ runId: "r", line: "x", verified: { status: "?" } }), undefined);
   });
 
   it("know the server's commands", () => {

@@ -52,6 +52,25 @@ describe("RunTracker", () => {
     assert.equal(tracker.currentRunId, "a");
   });
 
+  it("shows the verdict the server changed after an undo, for the run it shows", () => {
+    const tracker = new RunTracker();
+    const verified = { status: "verified" as const, text: "verified", by: "pytest", detail: "" };
+    tracker.finished({ runId: "a", status: "done", verified });
+    const before = {
+      status: "unverified" as const,
+      text: "verified before your undo",
+      by: "pytest",
+      detail: "pytest passed before you undid calc.py line 2",
+    };
+    tracker.verdictChanged("other", before);
+    assert.equal(tracker.lastVerdict?.status, "verified");
+    tracker.verdictChanged("a", before);
+    assert.deepEqual(tracker.lastVerdict, before);
+    const view = statusView(tracker, true, "en");
+    assert.ok(view.text.includes("verified before your undo"), view.text);
+    assert.ok(view.tooltip.includes("before you undid calc.py line 2"), view.tooltip);
+  });
+
   it("forgets every run when the server goes away", () => {
     const tracker = new RunTracker();
     tracker.started("a");
