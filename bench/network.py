@@ -175,7 +175,7 @@ def _report(
             f"({mb / proxied:.0f} MB/s)",
             note=f"at most 1.25x the time is at least 0.8x the throughput; best of {rounds}, "
             "alternating, with curl",
-            ci=False,  # printed: four processes against two on a loaded machine (bench/README §12)
+            ci=False,  # printed: not met on 2 cores, two TCP hops vs one (bench/README §12)
         )
     )
     added = (statistics.median(through) - statistics.median(plain)) * 1000

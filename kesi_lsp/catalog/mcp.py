@@ -130,6 +130,10 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "MCP {name}（{source}，{program}）：{state}",
     ),
     "mcp.line.tools": ("  tools: {tools}", "  工具：{tools}"),
+    "mcp.line.no_network": (
+        '  network: none (it asks for it, but kesi.sandboxNetwork is "off")',
+        "  網路：沒有（它要求連網，但 kesi.sandboxNetwork 是「off」）",
+    ),
     "mcp.line.left_out": ("  left out: {tool} ({why})", "  未提供：{tool}（{why}）"),
     "mcp.line.none": (
         "No MCP servers are configured (the mcpServers setting, the ACP client's session, or "

@@ -7,7 +7,8 @@ message it receives (so a test can see `notifications/cancelled`).
   `crash` (exits in the middle of the call), `slow` (never answers: cancel it), `picture` (an
   image), `fail` (an `isError` result), `bad_schema` (a schema the API refuses), `grow` (adds
   the tool `extra` and sends `notifications/tools/list_changed`), `read` (reads a file: the
-  sandbox test), `dangerous` (takes a `command`);
+  sandbox test), `fetch` (gets a URL with urllib, through the proxy its environment names:
+  the network test), `dangerous` (takes a `command`);
 - `exit`: exits at start, saying why on stderr;
 - `garbage`: writes lines that are not JSON-RPC and never answers;
 - `hang`: never answers `initialize`;
@@ -42,6 +43,11 @@ TOOLS = [
         "name": "read",
         "description": "Read a file.",
         "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}},
+    },
+    {
+        "name": "fetch",
+        "description": "Get a URL.",
+        "inputSchema": {"type": "object", "properties": {"url": {"type": "string"}}},
     },
     {
         "name": "dangerous",
@@ -89,8 +95,23 @@ def call(request_id: object, name: str, arguments: dict[str, object]) -> None:
             answer(request_id, text(Path(str(arguments.get("path"))).read_text()))
         except OSError as exc:
             answer(request_id, text(f"cannot read: {exc}", error=True))
+    elif name == "fetch":
+        answer(request_id, fetch(str(arguments.get("url"))))
     else:
         answer(request_id, text(f"ran {arguments}"))
+
+
+def fetch(url: str) -> dict[str, object]:
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(url, timeout=30) as response:
+            return text(response.read().decode())
+    except urllib.error.HTTPError as exc:
+        return text(f"HTTP {exc.code}: {exc.read().decode()}", error=True)
+    except OSError as exc:
+        return text(f"cannot fetch: {exc}", error=True)
 
 
 def serve() -> None:

@@ -71,7 +71,9 @@ def wire(
     env = dict(os.environ if environ is None else environ)
     session = Session(root=root, settings=settings or AgentSettings())
     box = sandbox or NoSandbox()
-    group = McpGroup(configs(servers), session.root, box, env, session.settings.locale)
+    group = McpGroup(
+        configs(servers), session.root, box, env, session.settings.locale, settings=session.settings
+    )
     gate = PermissionGate(session, approver)
     ctx = ToolContext(session=session, view=None, gate=gate, sandbox=box, environ=env, mcp=group)  # type: ignore[arg-type]
     group.start()

@@ -1,6 +1,9 @@
 """The audit log's records as lines a user reads: `kesi.audit` in the editor and `kesi-lsp
 audit` on the command line show the same words (the catalog's `audit.*`, en or zh-TW).
 
+Each kind's renderer gives the words of its catalog line `audit.line.<kind>`; `record_line`
+adds the time and looks the line up, once for every kind.
+
 A record this KeSi does not know (a kind added by a newer one, a field missing) still gets a
 line: its kind and its fields as JSON, never an error.
 """
@@ -15,6 +18,8 @@ from typing import Any
 from kesi_lsp.catalog import Locale, text
 
 Record = Mapping[str, Any]
+Fields = dict[str, object]
+"""A record's words for its kind's line (`audit.line.<kind>`), but for its time."""
 
 
 def _time(record: Record) -> str:
@@ -55,7 +60,7 @@ def _sandbox(record: Record, locale: Locale) -> str:
     return text("audit.sandbox.none", locale) if sandbox == "none" else sandbox
 
 
-def _command(record: Record, locale: Locale) -> str:
+def _command(record: Record, locale: Locale) -> Fields:
     ran = ""
     if record.get("exit_code") is not None or record.get("timed_out"):
         fields: dict[str, object] = {"sandbox": _sandbox(record, locale)}
@@ -67,50 +72,41 @@ def _command(record: Record, locale: Locale) -> str:
             "audit.started_task", locale, task=record["task"], sandbox=_sandbox(record, locale)
         )
     command = str(record.get("command", ""))
-    return text(
-        "audit.line.command",
-        locale,
-        time=_time(record),
-        command=command,
-        decision=_decision(record, locale),
-        ran=ran,
-    )
+    return {
+        "command": command,
+        "decision": _decision(record, locale),
+        "ran": ran,
+    }
 
 
-def _edit(record: Record, locale: Locale) -> str:
+def _edit(record: Record, locale: Locale) -> Fields:
     if record.get("review") == "reviewed" and record.get("decided_by") == "user":
         decision = _answer(record, locale)
     else:
         decision = _decision(record, locale)
     outcome = str(record.get("outcome", "failed"))
     known = outcome in ("applied", "partial", "rejected", "failed")
-    return text(
-        "audit.line.edit",
-        locale,
-        time=_time(record),
-        tool=record.get("tool", "edit_file"),
-        path=record.get("path", "?"),
-        hunks=record.get("hunks", 0),
-        decision=decision,
-        outcome=text(f"audit.outcome.{outcome if known else 'failed'}", locale),
-    )
+    return {
+        "tool": record.get("tool", "edit_file"),
+        "path": record.get("path", "?"),
+        "hunks": record.get("hunks", 0),
+        "decision": decision,
+        "outcome": text(f"audit.outcome.{outcome if known else 'failed'}", locale),
+    }
 
 
-def _change(record: Record, locale: Locale) -> str:
+def _change(record: Record, locale: Locale) -> Fields:
     action = "kept" if record.get("action") == "kept" else "undone"
     lines = f" {record['lines']}" if record.get("lines") else ""
-    return text(
-        "audit.line.change",
-        locale,
-        time=_time(record),
-        path=record.get("path", "?"),
-        lines=lines,
-        action=text(f"audit.action.{action}", locale),
-        run=record.get("of_run", "?"),
-    )
+    return {
+        "path": record.get("path", "?"),
+        "lines": lines,
+        "action": text(f"audit.action.{action}", locale),
+        "run": record.get("of_run", "?"),
+    }
 
 
-def _mcp_call(record: Record, locale: Locale) -> str:
+def _mcp_call(record: Record, locale: Locale) -> Fields:
     if record.get("is_error"):
         result = text("audit.result.error", locale)
     elif record.get("duration_ms") is None:
@@ -119,15 +115,12 @@ def _mcp_call(record: Record, locale: Locale) -> str:
         result = text(
             "audit.result.ok", locale, bytes=record.get("bytes_out", 0), seconds=_seconds(record)
         )
-    return text(
-        "audit.line.mcp_call",
-        locale,
-        time=_time(record),
-        server=record.get("server", "?"),
-        tool=record.get("tool", "?"),
-        decision=_decision(record, locale),
-        result=result,
-    )
+    return {
+        "server": record.get("server", "?"),
+        "tool": record.get("tool", "?"),
+        "decision": _decision(record, locale),
+        "result": result,
+    }
 
 
 _NETWORK_BY = {
@@ -140,7 +133,7 @@ _NETWORK_BY = {
 }
 
 
-def _network(record: Record, locale: Locale) -> str:
+def _network(record: Record, locale: Locale) -> Fields:
     host = str(record.get("host", "?"))
     if record.get("port"):
         host = f"{host}:{record['port']}"
@@ -152,14 +145,11 @@ def _network(record: Record, locale: Locale) -> str:
         decision = text(_NETWORK_BY[by], locale)
     else:
         decision = _decision(record, locale)
-    return text(
-        "audit.line.network",
-        locale,
-        time=_time(record),
-        host=host,
-        allowed=allowed,
-        decision=decision,
-    )
+    return {
+        "host": host,
+        "allowed": allowed,
+        "decision": decision,
+    }
 
 
 def _task_state(record: Record, locale: Locale) -> str:
@@ -174,20 +164,17 @@ def _task_state(record: Record, locale: Locale) -> str:
     return text("background.state.exited", locale, code="?" if code is None else code)
 
 
-def _task(record: Record, locale: Locale) -> str:
-    return text(
-        "audit.line.task",
-        locale,
-        time=_time(record),
-        task=record.get("task", "?"),
-        command=record.get("command", ""),
-        state=_task_state(record, locale),
-        seconds=_seconds(record),
-        bytes=record.get("bytes_out", 0),
-    )
+def _task(record: Record, locale: Locale) -> Fields:
+    return {
+        "task": record.get("task", "?"),
+        "command": record.get("command", ""),
+        "state": _task_state(record, locale),
+        "seconds": _seconds(record),
+        "bytes": record.get("bytes_out", 0),
+    }
 
 
-_LINES: dict[str, Callable[[Record, Locale], str]] = {
+_LINES: dict[str, Callable[[Record, Locale], Fields]] = {
     "command": _command,
     "edit": _edit,
     "change": _change,
@@ -199,10 +186,11 @@ _LINES: dict[str, Callable[[Record, Locale], str]] = {
 
 def record_line(record: Record, locale: Locale) -> str:
     """One record as one line in `locale`."""
-    render = _LINES.get(str(record.get("kind")))
+    kind = str(record.get("kind"))
+    render = _LINES.get(kind)
     if render is not None:
         try:
-            return render(record, locale)
+            return text(f"audit.line.{kind}", locale, time=_time(record), **render(record, locale))
         except (KeyError, TypeError, ValueError):
             pass
     rest = {k: v for k, v in record.items() if k not in ("time", "kind")}

@@ -70,7 +70,8 @@ async def _told_network(task: BackgroundTask, result: ToolResult, ctx: ToolConte
     refusals = task.new_refusals()
     if not refusals or task.channel is None:
         return result
-    told = await widened(refusals, ctx.gate, task.channel.limits, ctx.emit)
+    audit = shell.network_audit(ctx, task.command)  # recorded as a foreground command's
+    told = await widened(refusals, ctx.gate, task.channel.limits, ctx.emit, audit)
     return ToolResult(f"{result.text}\n{told}", result.is_error, result.summary)
 
 

@@ -3,8 +3,10 @@ streamable-HTTP (or SSE) endpoint with the configured headers.
 
 A stdio server is a command like any other the agent starts: it runs through the session's
 sandbox (bubblewrap on Linux: home and secrets unreadable, no network, the workspace writable),
-with two per-server choices from its settings: `network` (`--share-net`, off by default) and
-`workspace: "read"` (the workspace mounted read-only). So that a server installed outside the
+with two per-server choices from its settings: `network` (off by default: on, the server gets
+what a sandboxed command gets, the allow-list proxy's forwarder in front of it and a channel of
+the proxy outside, `bridge`; never the machine's own network) and `workspace: "read"` (the
+workspace mounted read-only). So that a server installed outside the
 system folders can start, the folder of its program (and of any absolute path among its
 arguments, up to the `node_modules` or environment around it) is readable too, read-only,
 through the same toolchain rules that keep home's secrets hidden (`toolchain.mountable`).
@@ -22,7 +24,7 @@ from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 
 from kesi_lsp.core.mcp.stdio import ServerOutput, stdio_streams
-from kesi_lsp.core.sandbox import Sandbox, children
+from kesi_lsp.core.sandbox import NetworkBridge, Sandbox, children
 from kesi_lsp.core.sandbox.bubblewrap import BubblewrapSandbox
 from kesi_lsp.core.settings.mcp_servers import ServerConfig
 
@@ -60,15 +62,18 @@ def server_sandbox(
     return sandbox, env
 
 
-def server_argv(sandbox: Sandbox, config: ServerConfig, root: Path) -> list[str]:
-    """The argv that starts the server's program through the sandbox's shell."""
-    command = shlex.join([config.command, *config.args])
+def server_argv(
+    sandbox: Sandbox, config: ServerConfig, root: Path, bridge: NetworkBridge | None = None
+) -> list[str]:
+    """The argv that starts the server's program through the sandbox's shell (behind the
+    proxy's forwarder when `bridge` is its way out)."""
+    command = "exec " + shlex.join([config.command, *config.args])
     if not isinstance(sandbox, BubblewrapSandbox):
-        return sandbox.argv("exec " + command, root)
-    spec = sandbox.spec("exec " + command, root)
+        if bridge is None:
+            return sandbox.argv(command, root)
+        return sandbox.argv(command, root, network=bridge)
+    spec = sandbox.spec(command, root, network=bridge)
     bwrap = [str(arg) for arg in spec["bwrap"]]  # type: ignore[attr-defined]
-    if config.network:
-        bwrap.insert(bwrap.index("--unshare-all") + 1, "--share-net")
     if config.read_only:
         at = _workspace_bind(bwrap, str(root.resolve()))
         if at is not None:
@@ -91,12 +96,13 @@ async def open_stdio(
     environ: Mapping[str, str],
     root: Path,
     output: ServerOutput,
+    bridge: NetworkBridge | None = None,
 ) -> AsyncIterator[tuple[object, object]]:
     """The SDK's stream pair to a sandboxed stdio server (see the module text). The sandbox's
     mounts are worked out in a worker thread: they look at the disk, and the event loop is the
     editor's."""
     confined, env = await asyncio.to_thread(server_sandbox, sandbox, config, environ, root)
-    argv = await asyncio.to_thread(server_argv, confined, config, root)
+    argv = await asyncio.to_thread(server_argv, confined, config, root, bridge)
     async with stdio_streams(argv, env, root, output) as streams:
         yield streams
 

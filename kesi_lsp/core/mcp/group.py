@@ -22,7 +22,10 @@ from kesi_lsp.core.audit import audit_mcp_call
 from kesi_lsp.core.mcp.offered import PREFIX, LeftOut, Offered, offer
 from kesi_lsp.core.mcp.results import failure_result, result_text
 from kesi_lsp.core.mcp.server import McpServer
+from kesi_lsp.core.network.access import LivePolicy
+from kesi_lsp.core.network.widen import widened
 from kesi_lsp.core.sandbox import Sandbox
+from kesi_lsp.core.settings.agent import AgentSettings
 from kesi_lsp.core.settings.mcp_servers import ServerConfig
 from kesi_lsp.core.tools.result import ToolResult
 
@@ -41,11 +44,15 @@ class McpGroup:
         environ: Mapping[str, str],
         locale: Locale,
         on_change: Callable[[], None] = lambda: None,
+        settings: AgentSettings | None = None,
     ) -> None:
         self.configs = tuple(configs)
         self.root = root
+        self.policy = LivePolicy(settings or AgentSettings(locale=locale))
+        """What the servers' network channels judge by (`core.network.access`)."""
         self.servers = {
-            c.name: McpServer(c, root, sandbox, environ, locale, on_change) for c in configs
+            c.name: McpServer(c, root, sandbox, environ, locale, on_change, self.policy)
+            for c in configs
         }
         self.locale = locale
         self._told: set[tuple[str, str]] = set()
@@ -116,11 +123,13 @@ class McpGroup:
             record.done(None)
             return ToolResult(refusal, True)
         timeout = ctx.session.settings.command_timeout
+        self.policy.follow(ctx.session)
         outcome = await server.call(tool, arguments, timeout)
         if outcome.failure is not None:
             result = failure_result(outcome.failure, server.name, tool, self.locale)
         else:
             result = result_text(outcome.result, server.name, tool, self.locale)
+        result = await _with_refusals(result, server, ctx)
         record.done(result)
         return result
 
@@ -135,6 +144,28 @@ class McpGroup:
         if server is None or not tool:
             return None
         return server, tool
+
+
+async def _with_refusals(result: ToolResult, server: McpServer, ctx: ToolContext) -> ToolResult:
+    """The call's result, then the hosts the proxy refused the server meanwhile and (mode
+    `ask`) what the user answered when asked to widen, as after a command (`network.widen`);
+    each also goes to the audit log."""
+    refusals = server.new_refusals()
+    if not refusals:
+        return result
+
+    def record(host: str, allowed: bool, decided_by: str, answer: str | None) -> None:
+        if ctx.audit is not None:
+            ctx.audit.network_grant(
+                host,
+                allowed=allowed,
+                decided_by=decided_by,
+                answer=answer,
+                command=f"mcp:{server.name}",
+            )
+
+    told = await widened(refusals, ctx.gate, server.network_limits, ctx.emit, record)
+    return ToolResult(f"{result.text}\n{told}", result.is_error, result.summary)
 
 
 class _Record:

@@ -25,6 +25,8 @@ from kesi_lsp.core.settings.mcp_servers import ServerConfig
 
 if TYPE_CHECKING:  # the tools load with a run, not with the server (benchmark 4)
     from kesi_lsp.core.mcp.group import McpGroup
+    from kesi_lsp.core.session import Session
+    from kesi_lsp.core.settings.agent import AgentSettings
     from kesi_lsp.core.tools.context import ToolContext
     from kesi_lsp.core.tools.result import ToolResult
 
@@ -41,6 +43,14 @@ class McpHandle:
         self.root = root
         self.group: McpGroup | None = None
         self.loaded = asyncio.Event()
+        self.session: Session | None = None
+
+    def follow(self, session: Session) -> None:
+        """The session whose settings and grants the servers' network follows from now on
+        (`network.access.LivePolicy`): the run's, before it starts."""
+        self.session = session
+        if self.group is not None:
+            self.group.policy.follow(session)
 
     def offered(self) -> tuple[list[dict[str, Any]], list[str]]:
         return self.group.offered() if self.group is not None else ([], [])
@@ -82,6 +92,7 @@ class McpHub:
         sandbox: Sandbox,
         environ: Mapping[str, str],
         locale: Locale,
+        settings: AgentSettings | None = None,
     ) -> McpHandle | None:
         """The servers of `key` running `configs` (started now, in the background, if they are
         new or changed; None and nothing running when there are none). Never waits."""
@@ -95,7 +106,7 @@ class McpHub:
             return None
         handle = McpHandle(wanted, root)
         self._handles[key] = handle
-        self._later(_start(handle, sandbox, environ, locale))
+        self._later(_start(handle, sandbox, environ, locale, settings))
         log.info("MCP: starting %s for %s", ", ".join(c.name for c in wanted), key)
         return handle
 
@@ -118,12 +129,21 @@ class McpHub:
 
 
 async def _start(
-    handle: McpHandle, sandbox: Sandbox, environ: Mapping[str, str], locale: Locale
+    handle: McpHandle,
+    sandbox: Sandbox,
+    environ: Mapping[str, str],
+    locale: Locale,
+    settings: AgentSettings | None,
 ) -> None:
     """Load the SDK off the event loop, then start the group's servers."""
     try:
         module = await asyncio.to_thread(importlib.import_module, "kesi_lsp.core.mcp.group")
-        handle.group = module.McpGroup(handle.configs, handle.root, sandbox, environ, locale)
-        handle.group.start()
+        group = module.McpGroup(
+            handle.configs, handle.root, sandbox, environ, locale, settings=settings
+        )
+        if handle.session is not None:
+            group.policy.follow(handle.session)
+        handle.group = group
+        group.start()
     finally:
         handle.loaded.set()

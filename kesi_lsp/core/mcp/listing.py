@@ -10,6 +10,7 @@ from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core.mcp.offered import offer
 from kesi_lsp.core.mcp.reasons import describe
 from kesi_lsp.core.mcp.view import ServerView
+from kesi_lsp.core.network.words import refused_line
 
 if TYPE_CHECKING:
     from kesi_lsp.core.mcp.group import McpGroup
@@ -43,12 +44,26 @@ def server_lines(group: McpGroup, locale: Locale) -> list[str]:
                 state=state_words(server, locale),
             )
         )
+        lines += network_lines(server, locale)
         if server.state != "ready":
             continue
         offered, left_out = offer([(server.name, server.tools)], locale)
         tools = separator.join(t.tool for t in offered) or text("common.none", locale)
         lines.append(text("mcp.line.tools", locale, tools=tools))
         lines += [text("mcp.line.left_out", locale, tool=o.tool, why=o.why) for o in left_out]
+    return lines
+
+
+def network_lines(server: McpServer, locale: Locale) -> list[str]:
+    """For a server whose settings allow the network: that it has none when the sandbox's
+    network is off, and each host the proxy refused it (never silently)."""
+    if not server.config.network:
+        return []
+    lines = []
+    if server.policy.settings.sandbox_network == "off":
+        lines.append(text("mcp.line.no_network", locale))
+    for refusal in server.refusals():
+        lines.append("  " + refused_line(refusal, server.network_limits, locale))
     return lines
 
 

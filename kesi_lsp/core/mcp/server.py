@@ -16,6 +16,11 @@ tasks and only send requests through the live session. The states are what the u
   the new list at its next round (`tools`), never in the middle of a request.
 - A call cancelled by the run (the user's cancel) is cancelled in the SDK, which sends
   `notifications/cancelled` to the server.
+- A stdio server whose settings allow the network (`"network": true`) reaches it as a
+  sandboxed command does: through a channel of the allow-list proxy (`core.network`) that
+  lives as long as its connection, judged by `policy` (the user's lists and the session's
+  grants). The hosts refused are kept (`refusals`): `kesi.mcp` lists them, and the result of
+  the call during which they were refused says so (`new_refusals`).
 """
 
 from __future__ import annotations
@@ -32,7 +37,11 @@ from typing import Any, Final, Literal
 from kesi_lsp.catalog import Locale
 from kesi_lsp.core.mcp.reasons import Failure, why_failed
 from kesi_lsp.core.mcp.stdio import ServerOutput
-from kesi_lsp.core.sandbox import Sandbox
+from kesi_lsp.core.network.access import LivePolicy, NetworkAccess
+from kesi_lsp.core.network.addresses import resolver_for
+from kesi_lsp.core.network.proxy import Channel, ChannelLimits, Refusal
+from kesi_lsp.core.sandbox import NetworkBridge, Sandbox
+from kesi_lsp.core.settings.agent import AgentSettings
 from kesi_lsp.core.settings.mcp_servers import ServerConfig
 
 log = logging.getLogger(__name__)
@@ -43,6 +52,10 @@ WAIT_SECONDS: Final = 30.0
 MAX_RESTARTS: Final = 5
 MAX_TOOL_PAGES: Final = 20
 STEADY_SECONDS: Final = 60.0
+NETWORK_LIMITS: Final = ChannelLimits(max_connections=1 << 16)
+"""A server's channel: a command's bounds, but for a program that runs all day (many more
+connections in all; still 64 at once and 8 GB)."""
+NETWORK_SECONDS: Final = 30 * 24 * 3600.0
 
 State = Literal["starting", "ready", "failed", "auth", "stopped"]
 
@@ -79,8 +92,14 @@ class McpServer:
         environ: Mapping[str, str],
         locale: Locale,
         on_change: Callable[[], None] = lambda: None,
+        policy: LivePolicy | None = None,
     ) -> None:
         self.config = config
+        self.policy = policy or LivePolicy(AgentSettings())
+        self.network_limits = NETWORK_LIMITS
+        self._refused: dict[str, Refusal] = {}
+        self._told: set[str] = set()
+        self._channel: Channel | None = None
         self.root = root
         self.sandbox = sandbox
         self.environ = environ
@@ -182,7 +201,10 @@ class McpServer:
         from mcp import ClientSession
 
         if self.config.transport == "stdio":
-            opened = open_stdio(self.config, self.sandbox, self.environ, self.root, self.output)
+            bridge = await self._way_out(stack)
+            opened = open_stdio(
+                self.config, self.sandbox, self.environ, self.root, self.output, bridge
+            )
         else:
             opened = open_http(self.config, self.output)
         read, write = await stack.enter_async_context(opened)
@@ -194,6 +216,37 @@ class McpServer:
             client_info=info,
         )
         return await stack.enter_async_context(session)
+
+    async def _way_out(self, stack: contextlib.AsyncExitStack) -> NetworkBridge | None:
+        """The proxy's channel for a server whose settings allow the network, closed with the
+        connection; None: no network (not asked for, `sandboxNetwork` off, or no sandbox to
+        confine it, where it has the machine's network as an unconfined command has)."""
+        if not self.config.network:
+            return None
+        access = NetworkAccess(resolver_for(self.environ), self.network_limits)
+        opened = await access.open(self.policy, self.sandbox, seconds=NETWORK_SECONDS)
+        if opened is None:
+            return None
+        self._channel = opened.channel
+        stack.push_async_callback(self._close_channel, opened.channel)
+        return opened.bridge
+
+    async def _close_channel(self, channel: Channel) -> None:
+        for refusal in await channel.close():
+            self._refused.setdefault(refusal.host, refusal)
+        if self._channel is channel:
+            self._channel = None
+
+    def refusals(self) -> list[Refusal]:
+        """Every host the proxy refused this server, since it was configured."""
+        live = self._channel.refused if self._channel is not None else {}
+        return list({**self._refused, **live}.values())
+
+    def new_refusals(self) -> list[Refusal]:
+        """The refused hosts not reported yet (now reported)."""
+        fresh = [r for r in self.refusals() if r.host not in self._told]
+        self._told.update(r.host for r in fresh)
+        return fresh
 
     async def _handshake(self, session: Any) -> None:
         self.stage = "initialize"

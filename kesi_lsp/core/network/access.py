@@ -14,13 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Literal, Protocol
 
 from kesi_lsp.core.network.addresses import Resolver, SystemResolver, resolver_for
 from kesi_lsp.core.network.proxy import Channel, ChannelLimits, Judge, Refusal
 from kesi_lsp.core.network.words import forbidden_body
 from kesi_lsp.core.sandbox import NetworkBridge, Sandbox
-from kesi_lsp.core.session import Session
+from kesi_lsp.core.session import Grants
+from kesi_lsp.core.settings.agent import AgentSettings
 from kesi_lsp.core.settings.network import HostVerdict, first_match, host_verdict, normalize_host
 
 Transport = Literal["unix", "tcp", "none"]
@@ -36,7 +37,31 @@ def transport_of(sandbox: Sandbox) -> Transport:
     return "none"
 
 
-def judge_for(session: Session) -> Judge:
+class Judged(Protocol):
+    """What a channel judges by: a `Session` (a command's), or the `LivePolicy` of a program
+    that outlives one run (an MCP server's)."""
+
+    @property
+    def settings(self) -> AgentSettings: ...
+
+    @property
+    def grants(self) -> Grants: ...
+
+
+@dataclass
+class LivePolicy:
+    """The settings and grants an MCP server's channel judges by. The server starts before any
+    run and lives across many, so it follows the session of the run that last called it
+    (`follow`): a host the user allowed for the session is allowed for the server too."""
+
+    settings: AgentSettings
+    grants: Grants = field(default_factory=Grants)
+
+    def follow(self, session: Judged) -> None:
+        self.settings, self.grants = session.settings, session.grants
+
+
+def judge_for(session: Judged) -> Judge:
     def judge(host: str) -> tuple[HostVerdict, str | None]:
         settings, name = session.settings, normalize_host(host)
         verdict = host_verdict(
@@ -68,7 +93,7 @@ class NetworkAccess:
         return cls(resolver_for(environ))
 
     async def open(
-        self, session: Session, sandbox: Sandbox, *, seconds: float | None = None
+        self, session: Judged, sandbox: Sandbox, *, seconds: float | None = None
     ) -> OpenChannel | None:
         """A listening channel for the next command, or None (no sandbox, or mode off).
         It serves as long as the command may run: `seconds` (a background task's limit),

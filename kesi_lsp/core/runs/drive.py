@@ -143,7 +143,7 @@ class Runtime:
         if not configs and self.mcp.get(key) is None:
             return
         sandbox = await self.sandboxes.choose(root, settings)
-        self.mcp.ensure(key, configs, root, sandbox, self.environ, settings.locale)
+        self.mcp.ensure(key, configs, root, sandbox, self.environ, settings.locale, settings)
 
     async def prepare_agent(self, settings: AgentSettings) -> None:
         """Load the agent and its model client for `settings` now, before any folder is known
@@ -268,7 +268,12 @@ async def _mcp(
         run.root, taken, frontend.approver, settings.locale, frontend.emit
     )
     configs = merged(own, workspace)
-    return runtime.mcp.ensure(key, configs, run.root, sandbox, runtime.environ, settings.locale)
+    handle = runtime.mcp.ensure(
+        key, configs, run.root, sandbox, runtime.environ, settings.locale, settings
+    )
+    if handle is not None:
+        handle.follow(run.session)
+    return handle
 
 
 def _run_changes(run: Run) -> RunChanges | None:

@@ -183,16 +183,9 @@ class _Audit:
         self.started = time.monotonic()
 
     def done(self, actual: str | None = None, outcome: _Outcome | None = None) -> None:
-        trail, decision = self.ctx.audit, self.decision
-        if trail is None or decision is None:
-            return
+        """The command ended (`actual`: the text that ran; None: it never started)."""
         ran = actual is not None
-        trail.command(
-            self.command,
-            verdict=decision.verdict,
-            reason=decision.reason,
-            decided_by=decision.by,
-            answer=decision.answer,
+        self._record(
             ran_as=actual,
             sandbox=self.ctx.sandbox.kind if ran else None,
             exit_code=outcome.returncode if outcome is not None else None,
@@ -203,6 +196,10 @@ class _Audit:
 
     def as_task(self, task: str) -> None:
         """The command was started as background `task` (its end is the task's own record)."""
+        self._record(sandbox=self.ctx.sandbox.kind, task=task)
+
+    def _record(self, **fields: Any) -> None:
+        """The command's record: the gate's decision, and `fields` (how it ran or started)."""
         trail, decision = self.ctx.audit, self.decision
         if trail is None or decision is None:
             return
@@ -212,8 +209,7 @@ class _Audit:
             reason=decision.reason,
             decided_by=decision.by,
             answer=decision.answer,
-            sandbox=self.ctx.sandbox.kind,
-            task=task,
+            **fields,
         )
 
 
@@ -304,15 +300,16 @@ async def run_command(args: dict[str, Any], ctx: ToolContext) -> ToolResult:
     result = ToolResult(ran_as + result.text, result.is_error) if ran_as else result
     if opened is not None and (
         told := await widened(
-            refusals, ctx.gate, opened.channel.limits, ctx.emit, _audited(ctx, launch.command)
+            refusals, ctx.gate, opened.channel.limits, ctx.emit, network_audit(ctx, launch.command)
         )
     ):
         result = ToolResult(f"{result.text}\n{told}", result.is_error, result.summary)
     return await _reported(ctx, launch.command, result, outcome, watched)
 
 
-def _audited(ctx: ToolContext, command: str) -> Callable[[str, bool, str, str | None], None]:
-    """Each refused host and the user's answer, recorded in the audit log with the command."""
+def network_audit(ctx: ToolContext, command: str) -> Callable[[str, bool, str, str | None], None]:
+    """Each refused host and the user's answer, recorded in the audit log with the command
+    (a foreground command's after it ran, a background task's when the model hears of it)."""
 
     def record(host: str, allowed: bool, decided_by: str, answer: str | None) -> None:
         if ctx.audit is not None:

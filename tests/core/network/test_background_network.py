@@ -2,7 +2,8 @@
 mode `ask` (issue 28 with issue 27's allow-list): a host not on the list is refused at once (a
 403 in the task's output, never a request held while nobody is there to answer); the model's
 next read of the task names the host and asks the user, once; a host allowed there is reached
-by the task's very next request, without restarting it."""
+by the task's very next request, without restarting it. The refusal and the answer are in the
+audit log with the task's command, as a foreground command's are (issue 29)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from kesi_lsp.core import AuditLog, AuditTrail, audit_lines, redactor_for
 from kesi_lsp.core.approval import Choice
 from kesi_lsp.core.background import BackgroundTask
 from kesi_lsp.core.tools import run_tool
@@ -35,14 +37,20 @@ async def printed(task: BackgroundTask, wanted: bytes, seconds: float = 20) -> N
 
 
 @pytest.mark.parametrize(
-    ("answer", "then"), [(Choice.ALLOW_SESSION, b"status=200"), (Choice.DENY, b"status=403")]
+    ("answer", "then", "audited"),
+    [
+        (Choice.ALLOW_SESSION, b"status=200", "allowed, asked, you allowed it for the session"),
+        (Choice.DENY, b"status=403", "blocked, asked, you denied it"),
+    ],
 )
 async def test_a_task_refused_a_host_is_asked_about_at_its_next_read(
-    answer: Choice, then: bytes, playground: Playground, pages: Path
+    answer: Choice, then: bytes, audited: str, playground: Playground, pages: Path, tmp_path: Path
 ) -> None:
     answers = HostAnswers(answer)
+    log = AuditLog(tmp_path / "state" / "kesi" / "audit")
     with site(pages) as web:
         me = networked(playground, access_to(new_test=web.port), answers)
+        me.ctx.audit = AuditTrail(log, playground.root, "run-1", redactor_for({}, "en"))
         start = {"command": POLLER, "background": True}
         started = await run_tool("run_command", start, me.ctx)
         assert started.text.startswith("Started background task 1"), started.text
@@ -69,3 +77,10 @@ async def test_a_task_refused_a_host_is_asked_about_at_its_next_read(
         assert "refused network access" not in again.text
         await run_tool("task_stop", {"task_id": "1"}, me.ctx)
     assert (web.hits != []) is (answer is Choice.ALLOW_SESSION)
+    await asyncio.to_thread(log.flush)
+    lines, _ = await asyncio.to_thread(audit_lines, log, playground.root, "en", enabled=True)
+    assert [line.split(" ", 2)[2] for line in lines if " network " in line] == [
+        f"network new.test: {audited}"
+    ]
+    (record,) = [r for r in log.records(playground.root) if r["kind"] == "network"]
+    assert record["command"] == POLLER
