@@ -86,12 +86,11 @@ function userOnly(userValue: UserValueGetter): Record<string, unknown> {
   return values;
 }
 
-/** How edits are reviewed: a diff editor with per-change lenses and the panel's question (the
- * default), or VS Code's Refactor Preview. */
+/** How edits are reviewed: VS Code's Refactor Preview, or a diff editor with three buttons. */
 export type ReviewMode = "refactorPreview" | "diffEditor";
 
 export function asReviewMode(value: unknown): ReviewMode {
-  return value === "refactorPreview" ? "refactorPreview" : "diffEditor";
+  return value === "diffEditor" ? "diffEditor" : "refactorPreview";
 }
 
 /** Reads one `kesi.<key>` setting (VS Code's merged value, defaults included). */
