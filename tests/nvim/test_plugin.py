@@ -45,6 +45,7 @@ def test_lsp_config_announces_kesi_and_commands_exist(
         "kesi/saveDocuments",
         "kesi/stream",
         "kesi/tasks",
+        "kesi/verdict",
         "textDocument/publishDiagnostics",  # Neovim's own, plus signs and lenses of changes
     ]
     assert config["enabled"] is True
@@ -64,6 +65,7 @@ def test_lsp_config_announces_kesi_and_commands_exist(
         "KeSiUndoRun",
         "KeSiTasks",
         "KeSiTaskStop",
+        "KeSiAudit",
     ):
         assert name in commands
     # No server serves this buffer: the statusline helper is silent and commands say why.
