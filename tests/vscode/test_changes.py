@@ -65,7 +65,7 @@ def test_tick_one_of_two_hunks_in_the_refactor_preview(
             )
         )
     )
-    session = vscode(folder, api_url=api.base_url)
+    session = vscode(folder, api_url=api.base_url, settings={"kesi.review": "refactorPreview"})
     wb = session.workbench
     wb.open_file("calc.py")
     wb.run_command("KeSi: Ask")

@@ -64,12 +64,13 @@ def test_starts_the_server_and_offers_every_command(vscode: OpenVSCode, tmp_path
     )
     params = initialize_params(trace(session))
     # Everything this client handles (design.md §2.2): the stream, saving, the plan view and
-    # the editor's diagnostics; no reviewEdit, since kesi.review is the Refactor Preview here.
+    # the editor's diagnostics, and reviewEdit: the default review is the diff editor.
     assert params["capabilities"]["experimental"]["kesi"] == {
         "stream": True,
         "saveDocuments": True,
         "plan": True,
         "diagnostics": True,
+        "reviewEdit": True,
     }
     assert params["initializationOptions"]["kesi"] == {
         "model": "claude-haiku-4-5",

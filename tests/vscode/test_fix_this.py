@@ -59,7 +59,7 @@ def test_fix_this_accept_the_preview_and_allow_the_command(
             ]
         )
     )
-    session = vscode(project, api_url=api.base_url)
+    session = vscode(project, api_url=api.base_url, settings={"kesi.review": "refactorPreview"})
     wb = session.workbench
 
     # Unsaved work in another file must stay unsaved: KeSi saves only what it changed.
@@ -144,7 +144,7 @@ def test_a_rejected_preview_leaves_the_file_untouched(
             ]
         )
     )
-    session = vscode(project, api_url=api.base_url)
+    session = vscode(project, api_url=api.base_url, settings={"kesi.review": "refactorPreview"})
     wb = session.workbench
 
     wb.open_file("calc.py")

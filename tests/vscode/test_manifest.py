@@ -75,8 +75,8 @@ def test_choices_match_the_server() -> None:
 def test_client_settings() -> None:
     assert PROPERTIES["kesi.serverPath"]["default"] == ""
     assert PROPERTIES["kesi.trace.server"]["enum"] == ["off", "messages", "verbose"]
-    assert PROPERTIES["kesi.review"]["default"] == "refactorPreview"
-    assert PROPERTIES["kesi.review"]["enum"] == ["refactorPreview", "diffEditor"]
+    assert PROPERTIES["kesi.review"]["default"] == "diffEditor"  # the review shows the change
+    assert PROPERTIES["kesi.review"]["enum"] == ["diffEditor", "refactorPreview"]
     assert set(PROPERTIES) == {f"kesi.{key}" for key in EXPOSED} | {
         f"kesi.{PERMISSIONS_KEY}",
         f"kesi.{MCP_SERVERS_KEY}",

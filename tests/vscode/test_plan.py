@@ -52,7 +52,7 @@ def test_the_plan_view_the_step_in_progress_and_the_verdict(
             reply("Fixed, and the tests pass."),
         )
     )
-    session = vscode(project, api_url=api.base_url)
+    session = vscode(project, api_url=api.base_url, settings={"kesi.review": "refactorPreview"})
     wb = session.workbench
     wb.open_file("calc.py")
     wb.select_all()

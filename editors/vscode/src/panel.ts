@@ -29,6 +29,8 @@ export interface QuestionSpec {
   review?: number;
   /** An edit review's hunks, each shown with its own Accept and Reject. */
   hunks?: Omit<ReviewHunk, "accepted">[];
+  /** Told the question's id as it is asked (the diff editor's lenses decide its hunks). */
+  onAsked?: (id: string) => void;
 }
 
 /** What the user answered: a button of the question, or (a review) one decision per hunk. */
@@ -56,6 +58,9 @@ export class KesiPanel implements vscode.WebviewViewProvider, vscode.Disposable 
   private focusQuestion = false;
   private readonly waitingChanged = new vscode.EventEmitter<Waiting | undefined>();
   readonly onWaiting = this.waitingChanged.event;
+  private readonly hunksChanged = new vscode.EventEmitter<string>();
+  /** A review's hunk was decided, or the review answered (its id). */
+  readonly onHunks = this.hunksChanged.event;
   private readonly registration: vscode.Disposable;
 
   constructor(
@@ -143,6 +148,7 @@ export class KesiPanel implements vscode.WebviewViewProvider, vscode.Disposable 
       this.reviews.set(id, spec.review);
     }
     const answer = new Promise<PanelAnswer>((resolve) => this.pending.set(id, resolve));
+    spec.onAsked?.(id);
     this.fireWaiting();
     if (!this.visible) {
       const message = [...spec.lines, spec.question].join("\n");
@@ -165,13 +171,23 @@ export class KesiPanel implements vscode.WebviewViewProvider, vscode.Disposable 
     this.transcript.answered(id, said ?? answer ?? "");
     resolve({ answer, hunks });
     this.fireWaiting();
+    this.hunksChanged.fire(id);
   }
 
-  /** One hunk decided; once every hunk is, that is the review's answer. */
-  private decideHunk(id: string, index: number, accept: boolean): void {
+  /** Per hunk of an open review: true accepted, false rejected, undefined not decided. */
+  hunkStates(id: string): (boolean | undefined)[] | undefined {
+    return this.pending.has(id)
+      ? (this.transcript.question(id)?.hunks ?? []).map((hunk) => hunk.accepted)
+      : undefined;
+  }
+
+  /** One hunk decided (in the panel or by a lens of the diff editor); once every hunk is,
+   * that is the review's answer. */
+  decideHunk(id: string, index: number, accept: boolean): void {
     if (!this.pending.has(id) || !this.transcript.decideHunk(id, index, accept)) {
       return;
     }
+    this.hunksChanged.fire(id);
     const hunks = this.transcript.question(id)?.hunks ?? [];
     if (hunks.every((hunk) => hunk.accepted !== undefined)) {
       const accepted = hunks.filter((hunk) => hunk.accepted).length;
@@ -264,5 +280,6 @@ export class KesiPanel implements vscode.WebviewViewProvider, vscode.Disposable 
     this.serverStopped();
     this.registration.dispose();
     this.waitingChanged.dispose();
+    this.hunksChanged.dispose();
   }
 }

@@ -1,12 +1,18 @@
 /**
- * The diff-editor review of `kesi/reviewEdit`: the current text and KeSi's proposal side by
- * side (read-only virtual documents), under the server's title, and the server's question and
+ * The diff-editor review of `kesi/reviewEdit` (the default `kesi.review`): the current text and
+ * KeSi's proposal side by side (read-only virtual documents), the proposal shown at once,
+ * under the server's title, with Reject and Accept as code lenses over each hunk in the
+ * proposed side, as Copilot's Keep / Undo sit in the editor; and the server's question and
  * buttons, in its order (Deny first), in the KeSi panel beside it (a notification only while
- * the panel is hidden). Dismissing the notification, or the run being cancelled, rejects.
+ * the panel is hidden). A hunk decided by a lens is decided in the panel too, and the other
+ * way round; once every hunk is decided, that is the answer. Dismissing the notification, or
+ * the run being cancelled, rejects. KeSi waits for you (the status bar says so) while it is open.
  */
 
 import * as vscode from "vscode";
-import { applyHunks, parseHunks, type Hunk } from "./core/hunks";
+import { applyHunks, parseHunks, proposedLine, type Hunk } from "./core/hunks";
+import { t } from "./core/messages";
+import { currentLocale } from "./locale";
 import type { KesiPanel, PanelAnswer } from "./panel";
 import {
   REVIEW_SCHEME,
@@ -17,14 +23,70 @@ import {
   type ReviewParams,
 } from "./core/review";
 
+export const DECIDE_HUNK = "kesi.review.decideHunk";
+
+/** An open review's proposed side: its panel question and hunks. */
+interface Open {
+  question?: string;
+  hunks: Hunk[];
+}
+
 export class DiffReview implements vscode.Disposable {
-  constructor(private readonly panel: KesiPanel) {}
+  constructor(private readonly panel: KesiPanel) {
+    this.subscriptions.push(
+      panel.onHunks(() => this.lensesChanged.fire()),
+      vscode.languages.registerCodeLensProvider({ scheme: REVIEW_SCHEME }, this.lenses),
+      vscode.commands.registerCommand(DECIDE_HUNK, (path: string, index: number, accept: boolean) =>
+        this.decide(path, index, accept),
+      ),
+    );
+  }
 
   private readonly texts = new Map<string, string>();
+  private readonly open = new Map<string, Open>();
   private count = 0;
+  private readonly lensesChanged = new vscode.EventEmitter<void>();
+  private readonly lenses: vscode.CodeLensProvider = {
+    onDidChangeCodeLenses: this.lensesChanged.event,
+    provideCodeLenses: (document) => this.lensesOf(document),
+  };
+  private readonly subscriptions: vscode.Disposable[] = [this.lensesChanged];
   private readonly provider = vscode.workspace.registerTextDocumentContentProvider(REVIEW_SCHEME, {
     provideTextDocumentContent: (uri) => this.texts.get(uri.path) ?? "",
   });
+
+  /** Reject, then Accept, over each hunk's first change in the proposed side (the decided one
+   * marked); none once the review is answered. */
+  private lensesOf(document: vscode.TextDocument): vscode.CodeLens[] {
+    const path = document.uri.path;
+    const open = this.open.get(path);
+    const states = open?.question ? this.panel.hunkStates(open.question) : undefined;
+    if (!open || !states) {
+      return [];
+    }
+    const locale = currentLocale();
+    const last = Math.max(0, document.lineCount - 1);
+    return open.hunks.flatMap((hunk, index) => {
+      const line = Math.min(proposedLine(hunk), last);
+      const range = new vscode.Range(line, 0, line, 0);
+      return [false, true].map((accept) => {
+        const word = t(accept ? "panel.hunk.accept" : "panel.hunk.reject", locale);
+        const mark = states[index] === accept ? (accept ? "✓ " : "✗ ") : "";
+        return new vscode.CodeLens(range, {
+          title: mark + word,
+          command: DECIDE_HUNK,
+          arguments: [path, index, accept],
+        });
+      });
+    });
+  }
+
+  private decide(path: string, index: number, accept: boolean): void {
+    const question = this.open.get(path)?.question;
+    if (question !== undefined) {
+      this.panel.decideHunk(question, index, accept);
+    }
+  }
 
   async handle(params: unknown, token: vscode.CancellationToken): Promise<ReviewAnswer> {
     const review = asReviewParams(params);
@@ -41,8 +103,14 @@ export class DiffReview implements vscode.Disposable {
         preview: true,
       });
       const hunks = parseHunks(review.diff);
+      const open: Open = { hunks };
+      this.open.set(paths.after, open);
       const said = await this.panel.ask(
         {
+          onAsked: (id) => {
+            open.question = id;
+            this.lensesChanged.fire();
+          },
           runId: review.runId,
           lines: [review.title, ...(review.scope ? [review.scope] : [])],
           question: review.question,
@@ -55,6 +123,7 @@ export class DiffReview implements vscode.Disposable {
       );
       return answerOf(review, hunks, said);
     } finally {
+      this.open.delete(paths.after);
       await closeDiff(after);
       this.texts.delete(paths.before);
       this.texts.delete(paths.after);
@@ -63,6 +132,9 @@ export class DiffReview implements vscode.Disposable {
 
   dispose(): void {
     this.provider.dispose();
+    for (const subscription of this.subscriptions) {
+      subscription.dispose();
+    }
   }
 }
 

@@ -102,3 +102,23 @@ export function applyHunks(
   out.push(...old.slice(cursor));
   return out.join("");
 }
+
+const NEW_START = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@/;
+
+/**
+ * The 0-based line of the proposed text where `hunk`'s first change is (its lens in the diff
+ * editor's proposed side): the new side's start, past the leading context lines.
+ */
+export function proposedLine(hunk: Hunk): number {
+  const header = NEW_START.exec(hunk.header);
+  const start = header ? Number(header[1]) : 1;
+  const length = header?.[2] === undefined ? 1 : Number(header[2]);
+  let line = length === 0 ? start : start - 1;
+  for (const shown of hunk.shown) {
+    if (shown[0] !== " ") {
+      break;
+    }
+    line += 1;
+  }
+  return Math.max(0, line);
+}

@@ -3,7 +3,7 @@
  * current one, and a notification that asks the server's question with the server's buttons,
  * in its order (Deny first) and its words (the seed's under zh-TW).
  *
- * Used when `kesi.review` is `diffEditor`; the default (`refactorPreview`) leaves the review
+ * Used when `kesi.review` is `diffEditor` (the default); `refactorPreview` leaves the review
  * to VS Code's Refactor Preview of a `needsConfirmation` edit, with per-change checkboxes.
  */
 

@@ -86,11 +86,12 @@ function userOnly(userValue: UserValueGetter): Record<string, unknown> {
   return values;
 }
 
-/** How edits are reviewed: VS Code's Refactor Preview, or a diff editor with three buttons. */
+/** How edits are reviewed: a diff editor with per-change lenses and the panel's question (the
+ * default), or VS Code's Refactor Preview. */
 export type ReviewMode = "refactorPreview" | "diffEditor";
 
 export function asReviewMode(value: unknown): ReviewMode {
-  return value === "diffEditor" ? "diffEditor" : "refactorPreview";
+  return value === "refactorPreview" ? "refactorPreview" : "diffEditor";
 }
 
 /** Reads one `kesi.<key>` setting (VS Code's merged value, defaults included). */

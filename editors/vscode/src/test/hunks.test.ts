@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { applyHunks, parseHunks } from "../core/hunks";
+import { applyHunks, parseHunks, proposedLine } from "../core/hunks";
 
 // Diffs as the server writes them (kesi_lsp/core/diff.py's unified_diff, copied from its output).
 const before = Array.from({ length: 20 }, (_, i) => `line ${i + 1}\n`).join("");
@@ -16,6 +16,13 @@ describe("review hunks", () => {
       ["@@ -1,5 +1,5 @@", "@@ -16,5 +16,6 @@"],
     );
     assert.deepEqual(hunks[0].shown.slice(0, 3), [" line 1", "-line 2", "+line two"]);
+  });
+
+  it("puts each hunk's lens on its first change in the proposed text", () => {
+    const hunks = parseHunks(twoHunks);
+    assert.deepEqual(hunks.map(proposedLine), [1, 18]); // "line two", "line 18b" (0-based)
+    const created = parseHunks("--- /dev/null\n+++ b/n.py\n@@ -0,0 +1,2 @@\n+a\n+b\n");
+    assert.deepEqual(created.map(proposedLine), [0]);
   });
 
   it("applies only the accepted hunks", () => {

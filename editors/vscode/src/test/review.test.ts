@@ -59,7 +59,9 @@ describe("diff-editor review", () => {
     assert.deepEqual(kesiClientCapabilities(false), always);
     assert.deepEqual(kesiClientCapabilities(true), { ...always, reviewEdit: true });
     assert.equal(asReviewMode("diffEditor"), "diffEditor");
-    assert.equal(asReviewMode("nonsense"), "refactorPreview");
+    assert.equal(asReviewMode("refactorPreview"), "refactorPreview");
+    assert.equal(asReviewMode(undefined), "diffEditor"); // the default shows the change
+    assert.equal(asReviewMode("nonsense"), "diffEditor");
     assert.equal(
       needsRestart((section) => section === "kesi.review"),
       true,

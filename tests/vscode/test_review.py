@@ -1,0 +1,80 @@
+"""The default review in a real VS Code shows the change (issue 32): a diff editor with KeSi's
+proposal on the right at once, Reject / Accept lenses over each of its changes, the question in
+the KeSi panel (the server's words, Deny first), and "waiting for you" in the status bar until
+every change is decided. No `kesi.review` setting: this is what a new user gets.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kesi_lsp.catalog import Locale, text
+from kesi_lsp.scripted_api import reply, script, tool_use
+from tests.plugins.scripted_api import StartServer
+from tests.vscode.panel import Panel
+from tests.vscode.project import failing_project
+from tests.vscode.session import OpenVSCode
+
+pytestmark = [pytest.mark.editor, pytest.mark.slow, pytest.mark.timeout(360)]
+
+RATES = "".join(f"RATE_{i} = {i}\n" for i in range(1, 21))
+BOTH = RATES.replace("RATE_2 = 2\n", "RATE_2 = 20\n").replace("RATE_19 = 19\n", "RATE_19 = 190\n")
+ONLY_SECOND = RATES.replace("RATE_19 = 19\n", "RATE_19 = 190\n")
+LENSES = {"en": ("Reject", "Accept"), "zh-TW": ("拒絕", "接受")}  # the panel's hunk words
+WAITING = {"en": "KeSi: waiting for you — review 2 changes", "zh-TW": "KeSi：等你檢查 2 處修改"}
+
+
+@pytest.mark.parametrize("locale", ["en", "zh-TW"])
+def test_the_default_review_is_the_proposal_with_a_lens_per_change(
+    vscode: OpenVSCode, scripted_api: StartServer, tmp_path: Path, locale: Locale
+) -> None:
+    project = failing_project(tmp_path)
+    (project / "rates.py").write_text(RATES)
+    api = scripted_api(
+        script(
+            reply("Reading.", tool_use("read_file", {"file_path": "rates.py"})),
+            reply("Two rates.", tool_use("write_file", {"file_path": "rates.py", "content": BOTH})),
+            reply("Only the second one, then."),
+        )
+    )
+    session = vscode(project, api_url=api.base_url, settings={"kesi.locale": locale})
+    wb = session.workbench
+    panel = Panel(wb)
+    wb.run_command("KeSi: Ask")
+    wb.type_into_input_box("Fix the rates")
+
+    # The question in the panel, in the server's words, the safe answer first.
+    review = panel.question(text("lsp.prompt.question", locale))
+    answers = [text(f"permissions.answer.{k}", locale) for k in ("deny", "once", "session")]
+    assert panel.buttons(review) == answers
+    # The proposal is on screen at once: its new lines in the diff editor's right side.
+    proposed = wb.page.locator(".monaco-diff-editor .editor.modified")
+    proposed.locator(".view-line", has_text="RATE_19 = 190").first.wait_for(timeout=30_000)
+    # Reject, then Accept, over each of its two changes.
+    reject, accept = LENSES[locale]
+    lenses = proposed.locator(".codelens-decoration a")
+    wb.wait_until(lambda: lenses.count() == 4, 30_000, "a Reject and an Accept lens per change")
+    assert [t.strip() for t in lenses.all_inner_texts()] == [reject, accept, reject, accept]
+    wb.wait_until(lambda: WAITING[locale] in wb.status_text(), 15_000, "the status bar waiting")
+    assert (project / "rates.py").read_text() == RATES  # nothing lands before the answer
+
+    lenses.nth(0).click()  # the first change rejected, in the editor
+    wb.wait_until(
+        lambda: review.locator(".hunk.rejected").count() == 1, 15_000, "the panel follows"
+    )
+    wb.wait_until(lambda: f"✗ {reject}" in lenses.all_inner_texts(), 15_000, "the lens marked")
+    assert WAITING[locale] in wb.status_text()  # still waiting: one change is open
+    assert (project / "rates.py").read_text() == RATES
+    lenses.nth(3).click()  # the second accepted: every change decided, that is the answer
+
+    wb.wait_until(
+        lambda: (project / "rates.py").read_text() == ONLY_SECOND, 60_000, "the accepted change"
+    )
+    wb.wait_until(lambda: WAITING[locale] not in wb.status_text(), 30_000, "no longer waiting")
+    wb.wait_until(
+        lambda: wb.page.locator(".monaco-diff-editor .editor.modified").count() == 0,
+        30_000,
+        "the proposal closed",
+    )
