@@ -2,7 +2,10 @@
  * The diff-editor review of `kesi/reviewEdit` (the default `kesi.review`): the current text and
  * KeSi's proposal side by side (read-only virtual documents), the proposal shown at once,
  * under the server's title, with Reject and Accept as code lenses over each hunk in the
- * proposed side, as Copilot's Keep / Undo sit in the editor; and the server's question and
+ * proposed side, as Copilot's Keep / Undo sit in the editor (VS Code shows lenses in a diff
+ * editor only with `diffEditor.codeLens` on; the extension does not turn it on, since that would
+ * show every extension's lenses in every diff, Git's included: it is the user's choice, and the
+ * panel's per-hunk buttons decide the same hunks without it); and the server's question and
  * buttons, in its order (Deny first), in the KeSi panel beside it (a notification only while
  * the panel is hidden). A hunk decided by a lens is decided in the panel too, and the other
  * way round; once every hunk is decided, that is the answer. Dismissing the notification, or
