@@ -101,6 +101,10 @@ _PROMPTS: Final[dict[str, tuple[str, str]]] = {
         "這個編輯器不能顯示 KeSi 的授權詢問（window/showMessageRequest），所以需要你同意的"
         "指令，KeSi 一律拒絕。改檔還是不先問，直接套用（kesi.approvals 是 acceptEdits）。",
     ),
+    "lsp.review.proposal": (  # the title of a client's own review (VS Code's diff tab)
+        "KeSi's proposal: {path}",
+        "KeSi 的提議：{path}",
+    ),
     "lsp.review.annotation": (
         "Review KeSi's change: tick what to apply, untick what to reject.",
         "檢查 KeSi 的修改：勾選要套用的部分，不要的就取消勾選。",

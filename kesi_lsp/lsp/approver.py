@@ -225,10 +225,12 @@ def diff_log_lines(request: EditRequest, locale: Locale) -> list[str] | None:
 
 @dataclass(frozen=True)
 class ReviewWords:
-    """The words of an edit review: `title` (what changes), `question` (Day 14's 「放行嗎？」),
-    `scope` (what "Allow for this session" covers) and `actions`, the buttons in order."""
+    """The words of an edit review: `title` (what changes), `proposal` (the name of the
+    proposed text, a diff tab's title), `question` (Day 14's 「放行嗎？」), `scope` (what "Allow
+    for this session" covers) and `actions`, the buttons in order."""
 
     title: str
+    proposal: str
     question: str
     scope: str
     actions: list[ReviewAction]
@@ -240,6 +242,7 @@ def review_words(request: EditRequest, locale: Locale) -> ReviewWords:
     command prompt's very words), each button with the `decision` it answers."""
     return ReviewWords(
         title=edit_title(request, locale),
+        proposal=text("lsp.review.proposal", locale, path=request.rel),
         question=text("lsp.prompt.question", locale),
         scope=edit_scope(request, locale),
         actions=[
@@ -308,6 +311,7 @@ class LspApprover:
             after=request.after,
             diff=request.diff,
             title=words.title,
+            proposal=words.proposal,
             question=words.question,
             scope=words.scope,
             actions=words.actions,

@@ -61,6 +61,7 @@ WORDS = {
         "grep": "      [tool] grep: def add in calc.py",
         "review": "[Permission needed] edit_file changes file: calc.py",
         "question": "Allow it?",
+        "proposal": "KeSi's proposal: calc.py",
         "title": [
             "Plan: 0 of 3 done",
             "Plan: 1 of 3 done",
@@ -75,6 +76,7 @@ WORDS = {
         "grep": "      [執行工具] grep：def add（在 calc.py）",
         "review": "[需要授權] edit_file 修改檔案：calc.py",
         "question": "放行嗎？",
+        "proposal": "KeSi 的提議：calc.py",
         "title": ["計畫：完成 0/3", "計畫：完成 1/3", "計畫：完成 2/3", "計畫：完成 3/3"],
         "current": "第 2 步（共 3 步）：Fix the sign",
         "end": "完成 · 已驗證 · （本輪 ",
@@ -167,6 +169,7 @@ async def test_a_log_client_and_our_client_read_the_same_lines(
 
     (review,) = ours.reviews
     assert review["title"] == words["review"] and review["question"] == words["question"]
+    assert review["proposal"] == words["proposal"]  # a diff tab's title, in the server's words
     assert review["actions"] == [
         {"title": title, "decision": decision}
         for title, decision in zip(

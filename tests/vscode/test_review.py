@@ -28,6 +28,7 @@ RATES = "".join(f"RATE_{i} = {i}\n" for i in range(1, 21))
 BOTH = RATES.replace("RATE_2 = 2\n", "RATE_2 = 20\n").replace("RATE_19 = 19\n", "RATE_19 = 190\n")
 ONLY_SECOND = RATES.replace("RATE_19 = 19\n", "RATE_19 = 190\n")
 LENSES = {"en": ("Reject", "Accept"), "zh-TW": ("拒絕", "接受")}  # the panel's hunk words
+TAB = {"en": "KeSi's proposal: rates.py", "zh-TW": "KeSi 的提議：rates.py"}  # the server's
 WAITING = {"en": "KeSi: waiting for you — review 2 changes", "zh-TW": "KeSi：等你檢查 2 處修改"}
 
 
@@ -50,8 +51,10 @@ def _start(
     return project, wb, Panel(wb)
 
 
-def _proposal_shown(wb: Workbench) -> Locator:
-    """The diff editor's proposed side, once KeSi's new line is on screen in it."""
+def _proposal_shown(wb: Workbench, locale: Locale) -> Locator:
+    """The diff editor's proposed side, once KeSi's new line is on screen in it, under a tab
+    named for what it is."""
+    wb.page.locator(".tab", has_text=TAB[locale]).first.wait_for(timeout=30_000)
     proposed = wb.page.locator(".monaco-diff-editor .editor.modified")
     proposed.locator(".view-line", has_text="RATE_19 = 190").first.wait_for(timeout=30_000)
     return proposed
@@ -81,7 +84,7 @@ def test_the_proposal_with_a_lens_per_change_when_diff_lenses_are_on(
     review = panel.question(text("lsp.prompt.question", locale))
     answers = [text(f"permissions.answer.{k}", locale) for k in ("deny", "once", "session")]
     assert panel.buttons(review) == answers
-    proposed = _proposal_shown(wb)
+    proposed = _proposal_shown(wb, locale)
     # Reject, then Accept, over each of its two changes.
     reject, accept = LENSES[locale]
     lenses = proposed.locator(".codelens-decoration a")
@@ -109,7 +112,7 @@ def test_the_default_review_leaves_diff_lenses_off_and_the_panel_decides(
     locale: Locale = "zh-TW"
     project, wb, panel = _start(vscode, scripted_api, tmp_path, {"kesi.locale": locale})
     review = panel.question(text("lsp.prompt.question", locale))
-    proposed = _proposal_shown(wb)
+    proposed = _proposal_shown(wb, locale)
     wb.wait_until(lambda: WAITING[locale] in wb.status_text(), 15_000, "the status bar waiting")
     wb.wait_until(lambda: review.locator(".hunk").count() == 2, 30_000, "both hunks in the panel")
     assert proposed.locator(".codelens-decoration").count() == 0

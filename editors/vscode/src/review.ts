@@ -1,7 +1,7 @@
 /**
  * The diff-editor review of `kesi/reviewEdit` (the default `kesi.review`): the current text and
  * KeSi's proposal side by side (read-only virtual documents), the proposal shown at once,
- * under the server's title, with Reject and Accept as code lenses over each hunk in the
+ * under the server's name for it ("KeSi's proposal: calc.py"), with Reject and Accept as code lenses over each hunk in the
  * proposed side, as Copilot's Keep / Undo sit in the editor (VS Code shows lenses in a diff
  * editor only with `diffEditor.codeLens` on; the extension does not turn it on, since that would
  * show every extension's lenses in every diff, Git's included: it is the user's choice, and the
@@ -102,7 +102,8 @@ export class DiffReview implements vscode.Disposable {
     const before = vscode.Uri.from({ scheme: REVIEW_SCHEME, path: paths.before });
     const after = vscode.Uri.from({ scheme: REVIEW_SCHEME, path: paths.after });
     try {
-      await vscode.commands.executeCommand("vscode.diff", before, after, review.title, {
+      const tab = review.proposal ?? review.title;
+      await vscode.commands.executeCommand("vscode.diff", before, after, tab, {
         preview: true,
       });
       const hunks = parseHunks(review.diff);

@@ -104,7 +104,9 @@ class ReviewEditParams:
     """`kesi/reviewEdit`: the change to review (`before` null for a new file) and the words to
     ask with: `title`, `question`, `scope` (what "Allow for this session" covers: this one
     file, until the session ends) and `actions`, the buttons in the order to show them, Deny
-    first in every locale (「不要」, 「這次」, 「這個 session 都好」 under zh-TW)."""
+    first in every locale (「不要」, 「這次」, 「這個 session 都好」 under zh-TW). `proposal`
+    (added later: a client must not require it) names the proposed text where the client
+    shows it, a diff editor's tab ("KeSi's proposal: calc.py")."""
 
     run_id: str
     uri: str
@@ -116,6 +118,7 @@ class ReviewEditParams:
     question: str
     scope: str
     actions: list[ReviewAction]
+    proposal: str | None = field(default=None, metadata=ABSENT)
 
 
 @frozen(kw_only=True)

@@ -30,6 +30,9 @@ export interface ReviewParams {
   question: string;
   /** What "Allow for this session" covers, in the server's words. */
   scope?: string;
+  /** The proposed text's name, the diff tab's title ("KeSi's proposal: calc.py"); older
+   * servers leave it out, and the tab then takes `title`. */
+  proposal?: string;
   actions: ReviewAction[];
 }
 
@@ -68,8 +71,10 @@ export function asReviewParams(value: unknown): ReviewParams | undefined {
     return undefined;
   }
   const scope = typeof v.scope === "string" ? { scope: v.scope } : {};
+  const proposal = typeof v.proposal === "string" ? { proposal: v.proposal } : {};
   return {
     ...scope,
+    ...proposal,
     runId: typeof v.runId === "string" ? v.runId : "",
     uri: v.uri,
     path: v.path,

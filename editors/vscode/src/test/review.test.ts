@@ -38,6 +38,13 @@ describe("diff-editor review", () => {
     assert.equal(asReviewParams(null), undefined);
   });
 
+  it("takes the proposal's name when the server sends it, and does without it", () => {
+    const named = { ...params, proposal: "〔KeSi's proposal: calc.py〕" };
+    assert.equal(asReviewParams(named)?.proposal, "〔KeSi's proposal: calc.py〕");
+    assert.equal(asReviewParams(params)?.proposal, undefined); // an older server
+    assert.equal(asReviewParams({ ...params, proposal: 3 })?.proposal, undefined);
+  });
+
   it("refuses a request without the server's words or with an unknown decision", () => {
     assert.equal(asReviewParams({ ...params, question: undefined }), undefined);
     assert.equal(asReviewParams({ ...params, actions: [] }), undefined);
