@@ -286,6 +286,9 @@ export interface ReviewEditParams {
   /** What "Allow for this session" covers (this one file, until the session ends). */
   scope?: string;
   actions: ReviewAction[];
+  /** The proposed text's name, a diff tab's title ("KeSi's proposal: calc.py"); optional:
+   * older servers leave it out. */
+  proposal?: string;
 }
 
 /** The answer to `kesi/reviewEdit`; `after`: the text accepted when only some hunks were. */
