@@ -167,6 +167,8 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "keep_changes",
     "line_span",
     "lines_of",
+    "mcp_login",
+    "mcp_logout",
     "mcp_report",
     "nested_line",
     "network_rules_line",
@@ -311,6 +313,7 @@ if TYPE_CHECKING:
         TurnStarted,
         UsageReported,
     )
+    from kesi_lsp.core.mcp.account import mcp_login, mcp_logout
     from kesi_lsp.core.mcp.report import mcp_report
     from kesi_lsp.core.mcp.view import ServerView as McpServerView
     from kesi_lsp.core.model.anthropic import ModelClient
