@@ -35,6 +35,10 @@ LOOPBACK: Final = "127.0.0.1"
 PLACEHOLDER: Final = f"http://{LOOPBACK}{CALLBACK_PATH}"
 """The redirect address of a provider that only refreshes (it never sends the user anywhere)."""
 MAX_REQUEST: Final = 16 * 1024
+PROBE_VERSION: Final = "2025-06-18"
+"""The protocol version of the one `initialize` a sign-in sends: one every OAuth-era server
+knows. Only whether the server lets KeSi in matters (a 401 or 403 after the flow: it does not);
+the session it opens is not used."""
 
 
 class SignInError(Exception):
@@ -200,9 +204,8 @@ def _registered_port(store: TokenFile) -> int:
 async def _exchange(config: ServerConfig, oauth: Any, callback: Callback, seconds: float) -> None:
     """One request to the server through the provider: its 401 starts the SDK's flow, which
     waits for the browser (`callback`) and exchanges the code; the retried request's answer
-    says whether the server now lets KeSi in."""
+    says whether the server now lets KeSi in (`PROBE_VERSION`)."""
     import httpx2
-    from mcp_types import LATEST_PROTOCOL_VERSION
 
     from kesi_lsp import __version__
 
@@ -211,7 +214,7 @@ async def _exchange(config: ServerConfig, oauth: Any, callback: Callback, second
         "id": 1,
         "method": "initialize",
         "params": {
-            "protocolVersion": LATEST_PROTOCOL_VERSION,
+            "protocolVersion": PROBE_VERSION,
             "capabilities": {},
             "clientInfo": {"name": "kesi-lsp", "version": __version__},
         },
@@ -219,7 +222,7 @@ async def _exchange(config: ServerConfig, oauth: Any, callback: Callback, second
     headers = {
         **dict(config.headers),
         "Accept": "application/json, text/event-stream",
-        "MCP-Protocol-Version": LATEST_PROTOCOL_VERSION,
+        "MCP-Protocol-Version": PROBE_VERSION,
     }
     try:
         async with (
@@ -237,6 +240,6 @@ async def _exchange(config: ServerConfig, oauth: Any, callback: Callback, second
         raise SignInError(f"{type(exc).__name__}: {said}" if said else type(exc).__name__) from exc
     finally:
         await callback.close()
-    if status >= 400:
+    if status in (401, 403):
         raise SignInError(f"HTTP {status}")
     log.info("MCP server %s: signed in", config.name)
