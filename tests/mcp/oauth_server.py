@@ -12,10 +12,13 @@ does) answers with the redirect to the client's callback, carrying the code."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import secrets
 import socket
 import sys
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -136,8 +139,27 @@ def main(port_file: Path) -> None:
     sock.listen(16)
     base = f"http://127.0.0.1:{sock.getsockname()[1]}"
     config = uvicorn.Config(app(base), log_level="warning", lifespan="on")
-    port_file.write_text(str(sock.getsockname()[1]), encoding="utf-8")
+    partial = port_file.with_suffix(".partial")
+    partial.write_text(str(sock.getsockname()[1]), encoding="utf-8")
+    partial.replace(port_file)  # whole, or not there yet
     uvicorn.Server(config).run(sockets=[sock])
+
+
+@contextlib.asynccontextmanager
+async def oauth_loopback(folder: Path) -> AsyncIterator[str]:
+    """This server as a process, for a test: the URL of its /mcp endpoint."""
+    port_file = folder / "oauth-port"
+    process = await asyncio.create_subprocess_exec(sys.executable, __file__, str(port_file))
+    try:
+        deadline = time.monotonic() + 60
+        while process.returncode is None and not port_file.is_file():
+            assert time.monotonic() < deadline, "the OAuth loopback server never listened"
+            await asyncio.sleep(0.05)
+        assert process.returncode is None, "the OAuth loopback server exited"
+        yield f"http://127.0.0.1:{port_file.read_text()}/mcp"
+    finally:
+        process.terminate()
+        await asyncio.wait_for(process.wait(), 10)
 
 
 if __name__ == "__main__":
