@@ -17,6 +17,7 @@ from kesi_lsp.audit_cli import add_arguments as add_audit_arguments
 from kesi_lsp.demo.options import add_arguments as add_demo_arguments
 from kesi_lsp.doctor import add_arguments as add_doctor_arguments
 from kesi_lsp.mcp_cli import add_arguments as add_mcp_arguments
+from kesi_lsp.startup import imports_without_collection
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -72,16 +73,18 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return audit(args)
     if args.subcommand == "acp":
-        from kesi_lsp.acp.app import serve as serve_acp
-        from kesi_lsp.logs import configure_logging
+        with imports_without_collection():
+            from kesi_lsp.acp.app import serve as serve_acp
+            from kesi_lsp.logs import configure_logging
 
         configure_logging(args.verbose, args.log_file, quiet_stderr=True)
         return serve_acp(args)
     if args.tcp and args.stdio:
         build_parser().error("choose one of --stdio and --tcp")
     # Imported late: --version and the subcommands must not load pygls.
-    from kesi_lsp.logs import configure_logging
-    from kesi_lsp.lsp.app import serve
+    with imports_without_collection():
+        from kesi_lsp.logs import configure_logging
+        from kesi_lsp.lsp.app import serve
 
     configure_logging(args.verbose, args.log_file)
     return serve(args)

@@ -11,7 +11,6 @@ import asyncio
 import json
 import re
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,7 @@ from tests.core.network.servers import site
 from tests.core.sandbox.conftest import bwrap
 from tests.lsp.clients import ALLOW_ONCE, kesi_client
 from tests.lsp.helpers import api_env
+from tests.lsp.mcp_folder import listed_ready
 from tests.lsp.servers import Subprocess
 from tests.plugins.scripted_api import StartServer
 
@@ -56,14 +56,6 @@ async def audit(client: Any) -> list[str]:
     return [body(line) for line in listed["lines"][1:]]
 
 
-async def mcp_ready(client: Any, seconds: float = 120) -> None:
-    """Until `kesi.mcp` says the server is no longer starting."""
-    deadline = time.monotonic() + seconds
-    while (await client.command("kesi.mcp", {}))["servers"][0]["state"] == "starting":
-        assert time.monotonic() < deadline, "the MCP server never finished starting"
-        await asyncio.sleep(0.2)
-
-
 async def test_an_mcp_call_and_a_background_task_are_in_the_audit_log(
     project: Path, tmp_path: Path, scripted_api: StartServer
 ) -> None:
@@ -86,7 +78,7 @@ async def test_an_mcp_call_and_a_background_task_are_in_the_audit_log(
     ) as client:
         client.answer_prompt = lambda params: ALLOW_ONCE
 
-        await mcp_ready(client)
+        await listed_ready(client)
         done = await client.run("kesi.ask", {"prompt": "Shout hello, then nap."}, 120)
         assert done["status"] == "done", done
         lines = await audit(client)

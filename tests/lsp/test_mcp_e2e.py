@@ -5,10 +5,8 @@ server with its tools; `kesi.permissions` lists the session's MCP grant."""
 
 from __future__ import annotations
 
-import asyncio
 import shutil
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +16,7 @@ from kesi_lsp.scripted_api import reply, script, tool_use
 from kesi_lsp.testing.editor import ALLOW_SESSION, DENY
 from tests.lsp.clients import EDITOR_PRESETS, kesi_client
 from tests.lsp.helpers import api_env, wait_for
+from tests.lsp.mcp_folder import listed_ready
 from tests.plugins.scripted_api import StartServer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -31,25 +30,6 @@ CALL = tool_use("mcp__time__get_current_time", {"timezone": "Asia/Tokyo"})
 
 def servers() -> dict[str, Any]:
     return {"time": {"command": TIME_SERVER, "args": ["--local-timezone", "UTC"]}}
-
-
-async def ready(client: Any) -> dict[str, Any]:
-    """`kesi.mcp` once the time server is no longer starting."""
-    listed: dict[str, Any] = {}
-
-    async def settled() -> bool:
-        listed.update(await client.command("kesi.mcp", {}))
-        return listed["servers"][0]["state"] != "starting"
-
-    await wait_for_async(settled)
-    return listed
-
-
-async def wait_for_async(check: Any, seconds: float = 120) -> None:
-    deadline = time.monotonic() + seconds
-    while not await check():
-        assert time.monotonic() < deadline, "the MCP server never finished starting"
-        await asyncio.sleep(0.2)
 
 
 @NEEDS_TIME
@@ -68,7 +48,7 @@ async def test_a_real_mcp_tool_is_asked_for_and_its_result_reaches_the_model(
     init = {"kesi": {"mcpServers": servers()}}
     async with kesi_client(preset, [project], env=api_env(api), init_options=init) as client:
         client.answer_prompt = lambda params: ALLOW_SESSION
-        listed = await ready(client)
+        listed = await listed_ready(client)
         assert listed["servers"][0]["state"] == "ready", listed["lines"]
         assert listed["servers"][0]["tools"] == ["convert_time", "get_current_time"]
         assert any("get_current_time" in line for line in listed["lines"])
@@ -97,7 +77,7 @@ async def test_no_means_the_server_is_never_called(
     init = {"kesi": {"mcpServers": servers()}}
     async with kesi_client("vscode", [project], env=api_env(api), init_options=init) as client:
         client.answer_prompt = lambda params: DENY
-        await ready(client)
+        await listed_ready(client)
         done = await client.run("kesi.ask", {"prompt": "time?"})
         assert done["status"] == "done"
         await wait_for(lambda: len(client.prompts) == 1)

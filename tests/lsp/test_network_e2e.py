@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from kesi_lsp.scripted_api import reply, script, tool_use
+from tests.core.network.conftest import pages
 from tests.core.network.servers import site
 from tests.core.network.toolchains import GREETING, git_repository, package_index
 from tests.core.sandbox.conftest import bwrap
@@ -26,7 +27,7 @@ from tests.lsp.helpers import api_env
 from tests.lsp.servers import ServerChoice, Subprocess
 from tests.plugins.scripted_api import StartServer
 
-__all__ = ["bwrap"]
+__all__ = ["bwrap", "pages"]
 pytestmark = pytest.mark.usefixtures("bwrap")
 CURL = "curl -sS http://new.test/hello.txt"
 INIT = {"kesi": {"permissions": {"allow": ["curl *"]}, "maxToolFailures": 10}}
@@ -46,14 +47,6 @@ PRESETS = [
     pytest.param("vscode", None, id="vscode"),
     pytest.param("neovim", Subprocess(), id="neovim-stdio", marks=pytest.mark.subprocess),
 ]
-
-
-@pytest.fixture
-def pages(tmp_path: Path) -> Path:
-    folder = tmp_path / "pages"
-    folder.mkdir()
-    (folder / "hello.txt").write_text("hello from the allowed host\n")
-    return folder
 
 
 def then(seen: str, command: str = CURL) -> object:

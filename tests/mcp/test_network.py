@@ -9,10 +9,11 @@ seam, `KESI_TEST_NETWORK_HOSTS` in the server's environment): no test reaches th
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -22,10 +23,12 @@ from kesi_lsp.core.mcp.listing import server_lines
 from kesi_lsp.core.network.addresses import TEST_HOSTS_VARIABLE
 from kesi_lsp.core.settings.agent import AgentSettings
 from kesi_lsp.core.settings.parse import parse_settings
+from tests.core.network.conftest import pages
 from tests.core.network.networked import HostAnswers
 from tests.core.network.servers import Site, site
 from tests.mcp.servers import Wired, bubblewrap, fault, until, wire
 
+__all__ = ["pages"]
 pytestmark = [
     pytest.mark.slow,
     pytest.mark.skipif(
@@ -35,10 +38,7 @@ pytestmark = [
 
 
 @pytest.fixture
-def web(tmp_path: Path) -> Iterator[Site]:
-    pages = tmp_path / "pages"
-    pages.mkdir()
-    (pages / "hello.txt").write_text("hello from the allowed host\n")
+def web(pages: Path) -> Iterator[Site]:
     with site(pages) as served:
         yield served
 
@@ -48,9 +48,11 @@ def _settings(**network: object) -> AgentSettings:
     return dataclasses.replace(base, **network)  # type: ignore[arg-type]
 
 
+@contextlib.asynccontextmanager
 async def _wired(
     tmp_path: Path, web: Site, settings: AgentSettings, approver: object, network: bool = True
-) -> Wired:
+) -> AsyncIterator[Wired]:
+    """The fault server wired with the network through the proxy, stopped when the test is done."""
     workspace = tmp_path / "work"
     workspace.mkdir()
     hosts = f"allowed.test=127.0.0.1:{web.port},other.test=127.0.0.1:{web.port}"
@@ -65,22 +67,22 @@ async def _wired(
         environ=environ,
         settings=settings,
     )
-    await until(lambda: wired.group.servers["fault"].state != "starting", 120)
-    assert wired.group.servers["fault"].state == "ready"
-    return wired
+    try:
+        await until(lambda: wired.group.servers["fault"].state != "starting", 120)
+        assert wired.group.servers["fault"].state == "ready"
+        yield wired
+    finally:
+        await wired.stop()
 
 
 async def test_an_allowed_host_works_another_is_refused_and_listed(
     tmp_path: Path, web: Site
 ) -> None:
     settings = _settings(sandbox_network="allowList", network_allow=("allowed.test",))
-    wired = await _wired(tmp_path, web, settings, HostAnswers())
-    try:
+    async with _wired(tmp_path, web, settings, HostAnswers()) as wired:
         ok = await wired.call("mcp__fault__fetch", {"url": "http://allowed.test/hello.txt"})
         refused = await wired.call("mcp__fault__fetch", {"url": "http://other.test/hello.txt"})
         lines = server_lines(wired.group, "en")
-    finally:
-        await wired.stop()
     assert not ok.is_error, ok.text
     assert "hello from the allowed host" in ok.text
     assert web.hits == ["/hello.txt"]  # the refused request never reached the server
@@ -99,25 +101,19 @@ async def test_the_machines_own_services_are_out_of_reach(tmp_path: Path, web: S
     """With `"network": true` the server once shared the machine's network (bwrap's
     `--share-net`), this loopback web server included; through the proxy it has none of it."""
     settings = _settings(sandbox_network="allowList", network_allow=("allowed.test",))
-    wired = await _wired(tmp_path, web, settings, HostAnswers())
-    try:
+    async with _wired(tmp_path, web, settings, HostAnswers()) as wired:
         direct = await wired.call(
             "mcp__fault__fetch", {"url": f"http://127.0.0.1:{web.port}/hello.txt"}
         )
-    finally:
-        await wired.stop()
     assert direct.is_error and "cannot fetch" in direct.text, direct.text
     assert web.hits == []
 
 
 async def test_asked_to_widen_the_next_call_gets_through(tmp_path: Path, web: Site) -> None:
     approver = HostAnswers(Choice.ALLOW_SESSION)
-    wired = await _wired(tmp_path, web, _settings(sandbox_network="ask"), approver)
-    try:
+    async with _wired(tmp_path, web, _settings(sandbox_network="ask"), approver) as wired:
         first = await wired.call("mcp__fault__fetch", {"url": "http://other.test/hello.txt"})
         second = await wired.call("mcp__fault__fetch", {"url": "http://other.test/hello.txt"})
-    finally:
-        await wired.stop()
     assert approver.asked == ["other.test"]
     assert first.is_error and "HTTP 403" in first.text
     assert "The user allowed network access to other.test for this session" in first.text
@@ -130,12 +126,9 @@ async def test_with_the_sandbox_network_off_the_server_has_none_and_says_so(
     tmp_path: Path, web: Site
 ) -> None:
     settings = _settings(sandbox_network="off", network_allow=("allowed.test",))
-    wired = await _wired(tmp_path, web, settings, HostAnswers())
-    try:
+    async with _wired(tmp_path, web, settings, HostAnswers()) as wired:
         fetched = await wired.call("mcp__fault__fetch", {"url": "http://allowed.test/hello.txt"})
         lines = server_lines(wired.group, "en")
-    finally:
-        await wired.stop()
     assert fetched.is_error and "cannot fetch" in fetched.text
     assert web.hits == []
     assert lines[1] == '  network: none (it asks for it, but kesi.sandboxNetwork is "off")'

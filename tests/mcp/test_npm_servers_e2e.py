@@ -7,13 +7,10 @@ there: the sandbox shows it an empty home."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import shutil
-import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -21,6 +18,7 @@ from kesi_lsp.scripted_api import reply, script, tool_use
 from kesi_lsp.testing.editor import ALLOW_SESSION
 from tests.lsp.clients import kesi_client
 from tests.lsp.helpers import api_env
+from tests.lsp.mcp_folder import listed_ready
 from tests.mcp.npm_servers import npm_servers
 from tests.plugins.scripted_api import StartServer
 
@@ -33,18 +31,6 @@ pytestmark = [
 ]
 
 SECRET = "KESI-PLANTED-SECRET-5f1c"
-
-
-async def all_ready(client: Any, count: int) -> dict[str, Any]:
-    """`kesi.mcp` once no server is starting (node servers start slowly on a loaded host)."""
-    deadline = time.monotonic() + 180
-    while True:
-        listed: dict[str, Any] = await client.command("kesi.mcp", {})
-        states = [s["state"] for s in listed["servers"]]
-        if len(states) == count and "starting" not in states:
-            return listed
-        assert time.monotonic() < deadline, listed["lines"]
-        await asyncio.sleep(0.3)
 
 
 async def test_npm_servers_run_in_the_sandbox_through_the_gate(
@@ -80,7 +66,7 @@ async def test_npm_servers_run_in_the_sandbox_through_the_gate(
     init = {"kesi": {"mcpServers": servers}}
     async with kesi_client("vscode", [project], env=env, init_options=init) as client:
         client.answer_prompt = lambda params: ALLOW_SESSION
-        listed = await all_ready(client, 2)
+        listed = await listed_ready(client, 2)
         assert [s["state"] for s in listed["servers"]] == ["ready", "ready"], listed["lines"]
         tools = {s["name"]: s["tools"] for s in listed["servers"]}
         assert "echo" in tools["everything"] and "read_text_file" in tools["files"]

@@ -14,8 +14,8 @@ from collections.abc import Awaitable, Callable, Collection, Mapping
 from typing import Any, Final
 
 from kesi_lsp.catalog import text
-from kesi_lsp.core.background.tools import run_command, task_output, task_stop
 from kesi_lsp.core.redaction import redactor_for
+from kesi_lsp.core.tools.commands import run_command, task_output, task_stop
 from kesi_lsp.core.tools.context import ToolContext
 from kesi_lsp.core.tools.files import edit_file, read_file, write_file
 from kesi_lsp.core.tools.result import ToolResult

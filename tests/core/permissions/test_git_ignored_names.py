@@ -33,9 +33,10 @@ def secret_paths() -> dict[str, str]:
     return found
 
 
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    root = tmp_path / "repo"
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One repository for the module: its ~60 git commands cost seconds, and no test writes."""
+    root = tmp_path_factory.mktemp("git-ignored") / "repo"
     root.mkdir()
     git(root, "init", "-q")
     (root / "deep").mkdir()

@@ -6,6 +6,10 @@ foreground path (classifier, prompts, rules, grants, the session's sandbox), and
 its first output (up to `FIRST_SECONDS` or `FIRST_LINES` lines, or its end). The fifth running
 task is refused before anyone is asked. Every text comes back through the dispatcher's
 redactor like any tool result, clipped as command output is (8000 bytes, head and tail).
+
+These are tools, so they live with the tools and not in `kesi_lsp.core.background`: the tasks
+know nothing of the tools that start them. (Here in the background package they imported the
+tools package, whose dispatch table imported them: importing them first failed.)
 """
 
 from __future__ import annotations
