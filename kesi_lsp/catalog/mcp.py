@@ -94,11 +94,12 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
         "它輸出大量不是 MCP 的內容（或一行太長），KeSi 把它停掉了",
     ),
     "mcp.reason.auth": (
-        "the server at {detail} asks for authorization (HTTP {code}); KeSi cannot sign in to it "
-        "by itself yet: add a token to its settings, "
+        "the server at {detail} asks for authorization (HTTP {code}): sign in with the command "
+        "kesi.mcpLogin (KeSi: Sign in to MCP Server) or `kesi-lsp mcp login {name}`, or add a "
+        'token to its settings, mcpServers.{name}.headers = {{"Authorization": "Bearer <token>"}}',
+        "{detail} 的伺服器要求授權（HTTP {code}）：用 kesi.mcpLogin 指令（KeSi: Sign in to MCP "
+        "Server）或 `kesi-lsp mcp login {name}` 登入，或在它的設定加上 token："
         'mcpServers.{name}.headers = {{"Authorization": "Bearer <token>"}}',
-        "{detail} 的伺服器要求授權（HTTP {code}）；KeSi 還不能自己登入："
-        '請在它的設定加上 token：mcpServers.{name}.headers = {{"Authorization": "Bearer <token>"}}',
     ),
     "mcp.reason.http": ("could not talk to it: {detail}", "沒辦法跟它連線：{detail}"),
     "mcp.reason.crashed": ("it stopped", "它停掉了"),
@@ -124,6 +125,64 @@ MESSAGES: Final[dict[str, tuple[str, str]]] = {
     ),
     "mcp.reason.error": ("{detail}", "{detail}"),
     "mcp.reason.it_said": ("; it said: {said}", "；它說：{said}"),
+    # Signing in to a remote server (kesi.mcpLogin, kesi.mcpLogout, `kesi-lsp mcp login`).
+    "mcp.signin.open": (
+        "To sign in to the MCP server {name}, open this address in your browser:",
+        "要登入 MCP 伺服器 {name}，請在瀏覽器打開這個網址：",
+    ),
+    "mcp.signin.waiting": (
+        "KeSi waits for the browser for up to {minutes} minutes; the server starts again once "
+        "you are signed in.",
+        "KeSi 會等瀏覽器最多 {minutes} 分鐘；登入之後伺服器會重新啟動。",
+    ),
+    "mcp.signin.done": (
+        "Signed in to the MCP server {name}; KeSi starts it again with the new sign-in.",
+        "已登入 MCP 伺服器 {name}；KeSi 用新的登入重新啟動它。",
+    ),
+    "mcp.signin.done_cli": ("Signed in to the MCP server {name}.", "已登入 MCP 伺服器 {name}。"),
+    "mcp.signin.already": (
+        "Already signed in to the MCP server {name}: the server let KeSi in.",
+        "已經登入 MCP 伺服器 {name}：伺服器讓 KeSi 連上了。",
+    ),
+    "mcp.signin.failed": (
+        "Could not sign in to the MCP server {name}: {reason}",
+        "無法登入 MCP 伺服器 {name}：{reason}",
+    ),
+    "mcp.signin.unknown": (
+        "There is no MCP server {name} here; the configured ones are: {names}.",
+        "這裡沒有 MCP 伺服器 {name}；設定了的有：{names}。",
+    ),
+    "mcp.signin.not_http": (
+        "The MCP server {name} is not a remote (http) server: there is nothing to sign in to.",
+        "MCP 伺服器 {name} 不是遠端（http）伺服器：沒有可以登入的地方。",
+    ),
+    "mcp.signin.has_header": (
+        "The MCP server {name} has an Authorization header in its settings: KeSi sends that "
+        "and does not sign in (remove the header to sign in instead).",
+        "MCP 伺服器 {name} 的設定裡有 Authorization 標頭：KeSi 會送出它，不會登入"
+        "（要改用登入，請移除這個標頭）。",
+    ),
+    "mcp.signin.no_home": (
+        "KeSi cannot keep a sign-in here: no state folder (neither XDG_STATE_HOME nor HOME is "
+        "set).",
+        "KeSi 在這裡沒辦法保存登入：沒有狀態資料夾（XDG_STATE_HOME 與 HOME 都沒設定）。",
+    ),
+    "mcp.signin.page_done": (
+        "KeSi is signed in to the MCP server {name}. You can close this tab.",
+        "KeSi 已登入 MCP 伺服器 {name}。可以關掉這個分頁了。",
+    ),
+    "mcp.signin.page_refused": (
+        "The sign-in of KeSi to the MCP server {name} was refused. You can close this tab.",
+        "KeSi 登入 MCP 伺服器 {name} 被拒絕了。可以關掉這個分頁了。",
+    ),
+    "mcp.signout.done": (
+        "Signed out of the MCP server {name}: its tokens are deleted.",
+        "已登出 MCP 伺服器 {name}：它的 token 已刪除。",
+    ),
+    "mcp.signout.none": (
+        "There was no sign-in to the MCP server {name}.",
+        "MCP 伺服器 {name} 沒有登入紀錄。",
+    ),
     # kesi.mcp, `kesi-lsp mcp list`, doctor.
     "mcp.line.server": (
         "MCP {name} ({source}, {program}): {state}",

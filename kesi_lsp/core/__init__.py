@@ -6,21 +6,18 @@ stdin or stdout, or prints. It meets the outside world through three seams:
 - a model client (`ModelClient`): an async stream of model events;
 - an approver (`Approver`): async "allow once / allow for session / deny", turned into a typed
   `Allowed` / `Refused` answer by `consult`, the one path every question takes;
-- a workspace view (`WorkspaceView`): the current text of a file (the editor buffer when open)
-  and the delivery of an edit, which the user may reject;
+- a workspace view (`WorkspaceView`): a file's current text, the delivery of an edit;
 
-and it reports what happens as typed events (`Event`). A front end (the LSP adapter, the ACP
-adapter, the demo, the doctor) drives it through what this module exports and nothing else
-(`tests/test_architecture.py` checks): a session per folder (`Session`, `AgentSettings`), runs
-(`Runs`, `drive` with the front end's `RunFrontend`, the `Runtime` whose `CoreAgent` both front
-ends run), saved conversations (`ConversationStore`), the task text (`fix_task`, `ask_task`),
-the permission views (`describe_grants`, ...), the meter's words (`bill_line`, the seed's bill
-after a run; `cost_lines`, its `/cost`), the change sets of design §2.9 (`ChangeSets`,
-`select_changes`, `keep_changes`, `plan_undo`, `undone`, ...), the disk's one atomic write
-(`write_change`), the folder `.mcp.json` question (`ServersRequest`) and text helpers.
-
-The names load on first use (module `__getattr__`): importing the surface costs nothing, and a
-front end that never runs the agent never imports the loop or the `anthropic` SDK.
+and it reports what happens as typed events (`Event`). A front end (the LSP and ACP adapters,
+the demo, the doctor) drives it through what this module exports and nothing else (a test
+checks): a session per folder (`Session`, `AgentSettings`), runs (`Runs`, `drive` with the
+front end's `RunFrontend`, the `Runtime` whose `CoreAgent` both front ends run), saved
+conversations (`ConversationStore`), the task text (`fix_task`, `ask_task`), the permission
+views (`describe_grants`, ...), the meter's words (`bill_line`, `cost_lines`), the change sets
+of design §2.9 (`ChangeSets`, `select_changes`, `keep_changes`, `plan_undo`, `undone`, ...),
+the disk's one atomic write (`write_change`), MCP (`mcp_report`, `mcp_login`, ...) and text
+helpers. The names load on first use (module `__getattr__`): importing the surface costs
+nothing, and a front end that never runs the agent never imports the `anthropic` SDK.
 """
 
 from __future__ import annotations
@@ -167,6 +164,8 @@ __all__ = [  # the same names as `_EXPORTS` (a test checks)
     "keep_changes",
     "line_span",
     "lines_of",
+    "mcp_login",
+    "mcp_logout",
     "mcp_report",
     "nested_line",
     "network_rules_line",
@@ -311,6 +310,7 @@ if TYPE_CHECKING:
         TurnStarted,
         UsageReported,
     )
+    from kesi_lsp.core.mcp.account import mcp_login, mcp_logout
     from kesi_lsp.core.mcp.report import mcp_report
     from kesi_lsp.core.mcp.view import ServerView as McpServerView
     from kesi_lsp.core.model.anthropic import ModelClient

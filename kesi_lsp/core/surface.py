@@ -14,6 +14,9 @@ EXPORTS: Final[dict[str, str]] = {
     "mcp_report": "mcp.report",
     "ServerConfig": "settings.mcp_servers",
     "parse_servers": "settings.mcp_servers",
+    # signing in to a remote MCP server (OAuth): kesi.mcpLogin, kesi.mcpLogout
+    "mcp_login": "mcp.account",
+    "mcp_logout": "mcp.account",
     # secrets never leave (issue 29): the server's log file uses the same redactor as the tools
     "Redactor": "redaction",
     "redactor_for": "redaction",

@@ -20,6 +20,7 @@ from kesi_lsp.lsp import (
     commands,
     documents_sync,
     lifecycle,
+    mcp_account,
     mcp_commands,
     task_commands,
 )
@@ -31,6 +32,7 @@ FEATURES = (
     documents_sync,
     commands,
     mcp_commands,
+    mcp_account,
     change_commands,
     audit_command,
     task_commands,

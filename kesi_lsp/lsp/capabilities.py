@@ -48,6 +48,7 @@ class ClientFeatures:
     code_lens_refresh: bool = False
     work_done_progress: bool = False
     configuration: bool = False
+    show_document: bool = False
 
     @property
     def review_route(self) -> ReviewRoute:
@@ -96,6 +97,7 @@ def client_features(caps: types.ClientCapabilities) -> ClientFeatures:
         ),
         work_done_progress=bool(window and window.work_done_progress),
         configuration=bool(workspace and workspace.configuration),
+        show_document=bool(window and window.show_document and window.show_document.support),
     )
 
 

@@ -107,13 +107,32 @@ async def open_stdio(
         yield streams
 
 
+def has_bearer(config: ServerConfig) -> bool:
+    """Whether the user's settings carry the server's authorization themselves."""
+    return any(key.lower() == "authorization" for key, _ in config.headers)
+
+
+def stored_auth(config: ServerConfig, auth_folder: Path | None) -> object | None:
+    """The SDK's OAuth provider over the user's sign-in to this server (`core.mcp.tokens`),
+    so that an expired access token is refreshed; None when the settings carry a bearer
+    header or the user never signed in (a 401 then says how to)."""
+    from kesi_lsp.core.mcp.signin import provider
+    from kesi_lsp.core.mcp.tokens import TokenFile
+
+    if auth_folder is None or has_bearer(config) or config.transport != "http":
+        return None
+    store = TokenFile(auth_folder, config.url, config.name)
+    return provider(config, store) if store.signed_in() else None
+
+
 @contextlib.asynccontextmanager
 async def open_http(
-    config: ServerConfig, output: ServerOutput
+    config: ServerConfig, output: ServerOutput, auth_folder: Path | None = None
 ) -> AsyncIterator[tuple[object, object]]:
-    """The SDK's stream pair to a remote server, the configured headers on every request.
-    Each answer's status is kept (`output.http_status`): the SDK turns a 401 into a generic
-    error, and "this server needs authorization" must be said as such."""
+    """The SDK's stream pair to a remote server, the configured headers on every request
+    (and the stored sign-in, `stored_auth`). Each answer's status is kept
+    (`output.http_status`): the SDK turns a 401 into a generic error, and "this server needs
+    authorization" must be said as such."""
     import httpx2
     from mcp.client.sse import sse_client
     from mcp.client.streamable_http import streamable_http_client
@@ -125,13 +144,20 @@ async def open_http(
         return
 
     async def seen(response: httpx2.Response) -> None:
-        if response.status_code >= 400 or output.http_status is None:
+        said = output.http_status
+        if response.status_code >= 400 or said is None or said in (401, 403):  # signed in now
             output.http_status = response.status_code
 
     timeout = httpx2.Timeout(HTTP_TIMEOUT, read=300.0)
     hooks = {"response": [seen]}
+    auth = await asyncio.to_thread(stored_auth, config, auth_folder)
     async with (
-        httpx2.AsyncClient(headers=headers, timeout=timeout, event_hooks=hooks) as client,
+        httpx2.AsyncClient(
+            headers=headers,
+            timeout=timeout,
+            event_hooks=hooks,
+            auth=auth,  # type: ignore[arg-type]
+        ) as client,
         streamable_http_client(config.url, http_client=client) as streams,
     ):
         yield streams[0], streams[1]

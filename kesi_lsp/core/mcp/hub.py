@@ -75,6 +75,7 @@ class McpHub:
     def __init__(self) -> None:
         self._handles: dict[str, McpHandle] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self._sign_ins: set[asyncio.Future[Any]] = set()
 
     def get(self, key: str) -> McpHandle | None:
         return self._handles.get(key)
@@ -116,6 +117,20 @@ class McpHub:
         if handle is not None:
             self._later(handle.stop())
 
+    async def restart(self, key: str, name: str) -> None:
+        """Connect the server `name` of `key` again (a sign-in or sign-out changed what KeSi
+        sends it); nothing when it is not running."""
+        group = self.group(key)
+        server = group.servers.get(name) if group is not None else None
+        if server is not None:
+            await server.restart()
+
+    def keep_sign_in(self, work: asyncio.Future[Any]) -> None:
+        """A sign-in waiting for the browser: cancelled, not awaited, when the front end goes
+        away (it may wait for minutes)."""
+        self._sign_ins.add(work)
+        work.add_done_callback(self._sign_ins.discard)
+
     def _later(self, work: Any) -> None:
         task = asyncio.ensure_future(work)
         self._tasks.add(task)
@@ -123,6 +138,8 @@ class McpHub:
 
     async def aclose(self) -> None:
         """Stop every server (the front end is going away)."""
+        for waiting in list(self._sign_ins):
+            waiting.cancel()
         handles, self._handles = list(self._handles.values()), {}
         stops = [h.stop() for h in handles]
         await asyncio.gather(*stops, *self._tasks, return_exceptions=True)

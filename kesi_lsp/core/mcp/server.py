@@ -140,6 +140,28 @@ class McpServer:
                     await task
         self._ready.set()
 
+    async def restart(self) -> None:
+        """Connect again from the start (a sign-in or sign-out changed what KeSi sends):
+        the current connection, if any, is closed first; a stopped server stays stopped."""
+        if self._stopping:
+            return
+        self._stopping = True  # the life task ends instead of coming back by itself
+        task, self._task = self._task, None
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if self.state == "stopped":  # `stop` was called meanwhile
+            return
+        self._stopping = False
+        self._session = None
+        self.failure = None
+        self.restarts = 0
+        self.output = ServerOutput()
+        self._ready.clear()
+        self._set_state("starting")
+        self.start()
+
     async def wait_ready(self) -> bool:
         """Whether the server is ready, waiting at most `wait_seconds` while it starts."""
         if self.state == "starting":
@@ -198,6 +220,7 @@ class McpServer:
 
         from kesi_lsp import __version__
         from kesi_lsp.core.mcp.connect import open_http, open_stdio
+        from kesi_lsp.core.mcp.tokens import auth_directory
         from mcp import ClientSession
 
         if self.config.transport == "stdio":
@@ -206,7 +229,7 @@ class McpServer:
                 self.config, self.sandbox, self.environ, self.root, self.output, bridge
             )
         else:
-            opened = open_http(self.config, self.output)
+            opened = open_http(self.config, self.output, auth_directory(self.environ))
         read, write = await stack.enter_async_context(opened)
         info = Implementation(name="kesi-lsp", version=__version__)
         session = ClientSession(

@@ -184,6 +184,24 @@ class McpResult:
 
 
 @frozen(kw_only=True)
+class McpAccountArgs:
+    """`kesi.mcpLogin`, `kesi.mcpLogout`: the remote MCP server `server` of the folder that
+    holds `uri` (else the first folder)."""
+
+    server: str = field(metadata=NONEMPTY)
+    uri: str | None = None
+
+
+@frozen(kw_only=True)
+class McpAccountResult:
+    """`kesi.mcpLogin`: the sign-in began (`lines`: the address to open) or why not;
+    `kesi.mcpLogout`: whether there was a sign-in to delete. `lines` in the locale."""
+
+    ok: bool
+    lines: list[str]
+
+
+@frozen(kw_only=True)
 class HunkView:
     """A hunk as `kesi.changes` lists it: `lines`, how many lines it covers now (0: a point
     where lines were removed); `label` its row in words, where it is and its code

@@ -45,6 +45,8 @@ export const SERVER_COMMANDS = [
   "kesi.permissions",
   "kesi.revoke",
   "kesi.mcp",
+  "kesi.mcpLogin",
+  "kesi.mcpLogout",
   "kesi.compact",
   "kesi.changes",
   "kesi.keep",
@@ -478,6 +480,19 @@ export interface McpServerView {
 /** `kesi.mcp`: the folder's MCP servers and the listing rendered by the server. */
 export interface McpResult {
   servers: McpServerView[];
+  lines: string[];
+}
+
+/** `kesi.mcpLogin`, `kesi.mcpLogout`: the remote MCP server `server` of `uri`'s folder. */
+export interface McpAccountArgs {
+  server: string;
+  uri?: string | null;
+}
+
+/** `kesi.mcpLogin` (the sign-in began: `lines` carry the address to open, or why not) and
+ * `kesi.mcpLogout` (whether there was a sign-in to delete). */
+export interface McpAccountResult {
+  ok: boolean;
   lines: string[];
 }
 
