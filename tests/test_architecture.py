@@ -76,6 +76,22 @@ def test_server_code_never_calls_print() -> None:
     assert not offenders
 
 
+def test_only_the_model_client_constructs_the_sdk_client() -> None:
+    """The SDK client is built in one place (`core/model/anthropic.py`), which sets its retries,
+    timeouts and base URL the same way for every host."""
+    allowed = PACKAGE / "core" / "model" / "anthropic.py"
+    offenders = []
+    for source in PACKAGE.rglob("*.py"):
+        if source == allowed:
+            continue
+        for node in ast.walk(tree_of(source)):
+            if isinstance(node, ast.Call):
+                name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+                if name in ("Anthropic", "AsyncAnthropic"):
+                    offenders.append(f"{source}:{node.lineno}")
+    assert offenders == []
+
+
 # -- no import cycles anywhere in kesi_lsp -------------------------------------------------------
 
 

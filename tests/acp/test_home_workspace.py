@@ -42,6 +42,7 @@ def sandbox_line(system: object) -> str:
     return line
 
 
+@pytest.mark.slow
 async def test_an_acp_session_in_the_home_folder_is_told_what_the_lsp_side_is_told(
     project: Path, scripted_api: StartServer
 ) -> None:

@@ -30,6 +30,7 @@ def curl_after(seen: str) -> Any:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("answer", "first", "second"),
     [

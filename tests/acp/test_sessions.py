@@ -51,6 +51,7 @@ async def test_zh_tw_options_are_the_seeds_words(project: Path, scripted_api: St
     assert [o["name"] for o in asked.options] == ["不要", "這次", "這個 session 都好"]
 
 
+@pytest.mark.slow
 async def test_allow_for_this_session_is_this_session_only(
     project: Path, scripted_api: StartServer
 ) -> None:

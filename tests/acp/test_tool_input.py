@@ -16,6 +16,7 @@ from tests.plugins.scripted_api import StartServer
 pytestmark = pytest.mark.e2e
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("locale", ["en", "zh-TW"])
 async def test_the_card_shows_the_input_arriving_then_runs_with_all_of_it(
     tmp_path: Path, scripted_api: StartServer, locale: Locale

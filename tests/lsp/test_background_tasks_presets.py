@@ -87,6 +87,7 @@ async def test_every_client_starts_lists_and_stops_a_task(
         assert [t["state"] for t in after["tasks"]] == ["stopped"]
 
 
+@pytest.mark.slow
 async def test_removing_a_folder_stops_its_tasks_and_only_its(
     two_folders: tuple[Path, Path], scripted_api: StartServer
 ) -> None:

@@ -60,6 +60,7 @@ def host_prompts(client: Any) -> list[str]:
     return [p.message for p in client.prompts if "Allow network access" in p.message]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("preset", "server"), PRESETS)
 async def test_pip_and_git_reach_allowed_hosts_and_a_new_host_asks_once(
     preset: str, server: ServerChoice, project: Path, tmp_path: Path,

@@ -58,6 +58,7 @@ def _run_row(listing: dict[str, Any]) -> dict[str, Any]:
     return run
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("locale", ["en", "zh-TW"])
 async def test_rows_name_the_ask_and_an_undo_takes_back_the_verdict(
     locale: str, project: Path, scripted_api: StartServer
@@ -100,6 +101,7 @@ async def test_rows_name_the_ask_and_an_undo_takes_back_the_verdict(
         assert not c.violations
 
 
+@pytest.mark.slow
 async def test_a_log_only_editor_reads_the_verdict_change_as_a_line(
     project: Path, scripted_api: StartServer
 ) -> None:

@@ -36,6 +36,7 @@ async def printed(task: BackgroundTask, wanted: bytes, seconds: float = 20) -> N
             await task.output_after(task.ring.written)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("answer", "then", "audited"),
     [

@@ -63,6 +63,7 @@ async def test_a_dev_server_answers_a_later_curl_and_is_stopped(playground: Play
     assert "had already ended (stopped); there is nothing to stop." in ended.text
 
 
+@pytest.mark.slow
 async def test_another_session_does_not_reach_the_task(playground: Playground) -> None:
     """The shared namespace is the session's: a second session (another ACP thread in the
     same folder) keeps a network of its own, as every command did before."""
@@ -90,6 +91,7 @@ async def test_a_task_that_ends_at_once_answers_with_its_end(playground: Playgro
     assert me.ctx.session.tasks.take_ended() == []  # the model saw its end right there
 
 
+@pytest.mark.slow
 async def test_a_task_that_ends_later_is_noted_once(playground: Playground) -> None:
     me = agent(playground, bubblewrap(playground))
     started = await start(me, "echo ready; sleep 2.5; echo 'build failed: 2 errors'; exit 1")
@@ -106,6 +108,7 @@ async def test_a_task_that_ends_later_is_noted_once(playground: Playground) -> N
     assert me.ctx.session.tasks.take_ended() == []  # told once
 
 
+@pytest.mark.slow
 async def test_the_fifth_task_is_refused_without_asking(playground: Playground) -> None:
     me = agent(playground, bubblewrap(playground))
     marker = f"kesi-sleep-{secrets.token_hex(4)}"
@@ -121,6 +124,7 @@ async def test_the_fifth_task_is_refused_without_asking(playground: Playground) 
     assert await gone(marker) == []
 
 
+@pytest.mark.slow
 async def test_unknown_ids_and_huge_or_broken_output(playground: Playground) -> None:
     me = agent(playground, bubblewrap(playground))
     unknown = await output(me, "7")

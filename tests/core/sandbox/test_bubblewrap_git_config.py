@@ -74,6 +74,7 @@ def hostile_repo(root: Path) -> Path:
     return marks
 
 
+@pytest.mark.slow
 async def test_allowed_git_runs_none_of_the_configured_programs(playground: Playground) -> None:
     root = playground.root
     marks = hostile_repo(root)
