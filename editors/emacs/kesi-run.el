@@ -147,12 +147,13 @@ It is a short run of its own: its notice and the summary's bill line go to
     (kesi--start-run server "kesi.compact" (and uri (list :uri uri))
                      "compact the conversation")))
 
-(defun kesi-eglot-session-command (command)
-  "Run the session COMMAND (kesi.reset, kesi.cost, ...) and say what it answered."
+(defun kesi-eglot-session-command (command &optional args)
+  "Run the session COMMAND (kesi.reset, kesi.cost, ...) and say what it answered.
+ARGS, a plist, joins the buffer's folder (`:uri') as the command's arguments."
   (let ((server (kesi--server))
         (uri (kesi--uri)))
     (kesi--execute
-     server command (and uri (list :uri uri))
+     server command (append args (and uri (list :uri uri)))
      (lambda (result)
        (when (equal command "kesi.cost")
          (kesi-output-note-session-cost server result))

@@ -20,7 +20,8 @@
 ;; - accepted edits are saved by Emacs itself (`kesi/saveDocuments'), so the buffer is not
 ;;   left modified and no "changed on disk" question ever asks for a clobber;
 ;; - commands: `kesi-fix-this', `kesi-ask', `kesi-cancel', `kesi-compact', `kesi-reset',
-;;   `kesi-cost', `kesi-permissions', `kesi-mcp', `kesi-audit', `kesi-revoke', `kesi-output';
+;;   `kesi-cost', `kesi-permissions', `kesi-mcp', `kesi-mcp-login', `kesi-mcp-logout',
+;;   `kesi-audit', `kesi-revoke', `kesi-output';
 ;;   for KeSi's changes (design §2.9) `kesi-changes', `kesi-keep', `kesi-undo', `kesi-undo-run';
 ;;   `M-x customize-group RET kesi'.
 ;;
@@ -193,6 +194,18 @@ The latest turns stay word for word; the summary's cost is a line of the bill."
   "Show this folder's MCP servers: where each came from, its state and its tools."
   nil
   (kesi-eglot-session-command "kesi.mcp"))
+
+(kesi--defcommand kesi-mcp-login (server)
+  "Sign in to the remote MCP server SERVER of this folder with OAuth.
+The server's answer names the address to open in your browser; once you have
+signed in there, a message says so and the server's tools are listed again."
+  (list (read-string "Sign in to the MCP server: "))
+  (kesi-eglot-session-command "kesi.mcpLogin" (list :server server)))
+
+(kesi--defcommand kesi-mcp-logout (server)
+  "Sign out of the remote MCP server SERVER of this folder: its tokens are deleted."
+  (list (read-string "Sign out of the MCP server: "))
+  (kesi-eglot-session-command "kesi.mcpLogout" (list :server server)))
 
 (kesi--defcommand kesi-audit ()
   "Show this folder's audit log: what KeSi ran, edited, called and let through.

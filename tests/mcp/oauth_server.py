@@ -16,9 +16,10 @@ import asyncio
 import contextlib
 import secrets
 import socket
+import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -160,6 +161,23 @@ async def oauth_loopback(folder: Path) -> AsyncIterator[str]:
     finally:
         process.terminate()
         await asyncio.wait_for(process.wait(), 10)
+
+
+@contextlib.contextmanager
+def oauth_loopback_process(folder: Path) -> Iterator[str]:
+    """`oauth_loopback` for a test without an event loop (the real-editor tests)."""
+    port_file = folder / "oauth-port"
+    process = subprocess.Popen([sys.executable, __file__, str(port_file)])
+    try:
+        deadline = time.monotonic() + 60
+        while process.poll() is None and not port_file.is_file():
+            assert time.monotonic() < deadline, "the OAuth loopback server never listened"
+            time.sleep(0.05)
+        assert process.poll() is None, "the OAuth loopback server exited"
+        yield f"http://127.0.0.1:{port_file.read_text()}/mcp"
+    finally:
+        process.terminate()
+        process.wait(10)
 
 
 if __name__ == "__main__":

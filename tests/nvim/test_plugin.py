@@ -66,6 +66,8 @@ def test_lsp_config_announces_kesi_and_commands_exist(
         "KeSiTasks",
         "KeSiTaskStop",
         "KeSiAudit",
+        "KeSiMcpLogin",
+        "KeSiMcpLogout",
     ):
         assert name in commands
     # No server serves this buffer: the statusline helper is silent and commands say why.

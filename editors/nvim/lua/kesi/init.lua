@@ -314,6 +314,35 @@ function M.mcp()
   end)
 end
 
+--- Sign in to (`kesi.mcpLogin`) or out of (`kesi.mcpLogout`) a remote MCP server of this
+--- buffer's folder. The server words the answer: on sign-in, the address to open (it asks
+--- Neovim to open it in the browser too, `window/showDocument`), and later whether it worked.
+---@param command string
+---@param server string
+local function mcp_account(command, server)
+  local bufnr = vim.api.nvim_get_current_buf()
+  local client = client_mod.require(bufnr)
+  if not client then
+    return
+  end
+  local args = { server = server, uri = client_mod.uri(bufnr) }
+  client_mod.execute(client, command, args, bufnr, function(result)
+    say(result, 'MCP sign-in unknown (update kesi-lsp)')
+  end)
+end
+
+--- Sign in to the MCP server `server` with OAuth (`:KeSiMcpLogin {server}`).
+---@param server string
+function M.mcp_login(server)
+  mcp_account('kesi.mcpLogin', server)
+end
+
+--- Delete the tokens of the MCP server `server` (`:KeSiMcpLogout {server}`).
+---@param server string
+function M.mcp_logout(server)
+  mcp_account('kesi.mcpLogout', server)
+end
+
 --- Show this folder's audit log: the newest records (what KeSi ran, edited, called and let
 --- through, and who decided), as the server words them.
 function M.audit()
