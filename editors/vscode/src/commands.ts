@@ -22,6 +22,7 @@ import {
   asUsage,
   isServerCommand,
   type CancelResult,
+  type McpResult,
   type ServerCommand,
 } from "./core/protocol";
 import { currentLocale } from "./locale";
@@ -82,9 +83,35 @@ async function argumentFor(
       const runId = runs.tracker.currentRunId;
       return runId ? { runId } : {};
     }
+    case "kesi.mcpLogin":
+    case "kesi.mcpLogout":
+      return remoteServerArgs(client, command, locale);
     default:
       return sessionArgs(client);
   }
+}
+
+/** Which remote MCP server to sign in to (or out of): picked among the folder's http servers
+ * as `kesi.mcp` lists them; undefined when there is none or the user backed out. */
+async function remoteServerArgs(
+  client: BaseLanguageClient,
+  command: "kesi.mcpLogin" | "kesi.mcpLogout",
+  locale: Locale,
+): Promise<Args | undefined> {
+  const session = sessionArgs(client);
+  const listed = (await client.sendRequest(ExecuteCommandRequest.type, {
+    command: "kesi.mcp",
+    arguments: [session],
+  })) as McpResult | undefined;
+  const names = (listed?.servers ?? []).filter((s) => s.transport === "http").map((s) => s.name);
+  if (names.length === 0) {
+    info([t("mcp.noRemote", locale)]);
+    return undefined;
+  }
+  const title = t(command === "kesi.mcpLogin" ? "mcp.pickLogin" : "mcp.pickLogout", locale);
+  const picked =
+    names.length === 1 ? names[0] : await vscode.window.showQuickPick(names, { title });
+  return picked === undefined ? undefined : { ...session, server: picked };
 }
 
 function relativePath(uri: string): string {
@@ -183,6 +210,8 @@ function present(
     case "kesi.reset":
     case "kesi.permissions":
     case "kesi.revoke":
+    case "kesi.mcpLogin": // the address to open is in the lines; the server also opens it
+    case "kesi.mcpLogout":
       say(result);
       break;
     case "kesi.mcp": {
