@@ -1,11 +1,11 @@
 """What `kesi.changes` answers (design §2.9): runs, newest first, their files and hunks.
 
 `{runs: [{runId, task, label, verified, files: [{uri, path, created, deleted, takenBack, gone,
-hunks: [{id, range, state, added, removed, lines, label}]}]}]}` (`lines`: how many lines the
-hunk covers now; 0 is a point where lines were removed), plus the same as text for editors
-without a KeSi client. A run's `label` and a hunk's are the server's words for their rows
-(issue 32: "Fix this · shop/rates.py:8 · 20:42 · verified", "lines 8–9 · return x"), and
-`verified` the run's verdict as it stands after the user's undos.
+hunks: [{id, range, state, added, removed, lines, label, base}]}]}]}` (`lines`: how many lines
+the hunk covers now; 0 is a point where lines were removed; `base`: the lines it replaced),
+plus the same as text for editors without a KeSi client. A run's `label` and a hunk's are the
+server's words for their rows (issue 32: "Fix this · shop/rates.py:8 · 20:42 · verified",
+"lines 8–9 · return x"), and `verified` the run's verdict as it stands after the user's undos.
 """
 
 from __future__ import annotations
@@ -52,6 +52,7 @@ def _file_view(
                 removed=hunk.removed,
                 lines=hunk.span,
                 label=run.hunk_label(hunk, locale),
+                base="".join(hunk.base),
             )
             for hunk in file.hunks
         ],

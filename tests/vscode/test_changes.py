@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from kesi_lsp.scripted_api import reply, script, tool_use
 from tests.vscode.session import OpenVSCode, VSCode
@@ -156,3 +157,39 @@ def test_the_changes_view_keeps_and_undoes(
     )
     assert any("line 2" in r and "undone" in r for r in view_rows(wb)), view_rows(wb)
     assert (folder / "calc.py").read_text() == ONLY_SUB
+
+
+def test_a_hunk_row_opens_its_diff(vscode: OpenVSCode, scripted_api, tmp_path: Path) -> None:
+    """Issue 32: a hunk's row in KeSi Changes opens that change as a diff (what was there before
+    it beside the file), not only the line; with acceptEdits nothing else shows what went."""
+    folder = project(tmp_path)
+    api = scripted_api(both_fixes(reply("Both fixed.")))
+    session = vscode(folder, api_url=api.base_url, settings=ACCEPT)
+    wb = session.workbench
+    wb.open_file("calc.py")
+    wb.run_command("KeSi: Ask")
+    wb.type_into_input_box("Fix the signs of add and sub.")
+    wait_done(session)
+    wb.run_command("KeSi: Show Changes")
+    wb.wait_until(
+        lambda: any("line 6" in row for row in view_rows(wb)), 30_000, "the hunks in the view"
+    )
+    pane = wb.page.locator(".pane", has=wb.page.locator(".pane-header", has_text="KeSi Changes"))
+    tab = wb.page.locator(".tab", has_text="KeSi's change: calc.py")
+    # The view redraws its rows as the run's diagnostics settle, and a click on a row being
+    # replaced is lost (VS Code drops the old row's command): click until the diff opens.
+    for _ in range(5):
+        pane.locator(".monaco-list-row", has_text="line 6").first.click()
+        try:
+            tab.first.wait_for(timeout=6_000)
+            break
+        except PlaywrightTimeout:
+            continue
+    tab.first.wait_for(timeout=10_000)
+    diff = wb.page.locator(".monaco-diff-editor")
+    old = diff.locator(".editor.original .view-line", has_text="return a + b")
+    new = diff.locator(".editor.modified .view-line", has_text="return a - b")
+    wb.wait_until(lambda: old.count() >= 1 and new.count() >= 1, 30_000, "both sides of line 6")
+    # Only this hunk is the diff: line 2's fix is on both sides.
+    assert diff.locator(".editor.original .view-line", has_text="return a + b").count() == 2
+    assert (folder / "calc.py").read_text() == FIXED  # looking changes nothing

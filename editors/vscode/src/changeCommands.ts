@@ -8,6 +8,9 @@
 
 import * as vscode from "vscode";
 import { rowCommand, type ChangeNode, type ChangesView } from "./changesView";
+import { beforeHunk } from "./core/changes";
+import { t } from "./core/messages";
+import { currentLocale } from "./locale";
 
 const VIEW = "kesiChanges";
 
@@ -16,14 +19,34 @@ function activeFileUri(): string | undefined {
   return editor?.document.uri.scheme === "file" ? editor.document.uri.toString() : undefined;
 }
 
+/** The old sides of the hunk diffs opened, by path (a fresh path each time: VS Code keeps an
+ * open virtual document's first text). */
+const BEFORE_SCHEME = "kesi-before";
+const befores = new Map<string, string>();
+let opened = 0;
+
+/** A hunk's row opens its diff: the file as it was before the hunk beside the file, at the
+ * hunk; a hunk no longer there (undone, modified) or from an older server opens the file. */
 async function openHunk(node: ChangeNode): Promise<void> {
   if (node.kind !== "hunk") {
     return;
   }
-  const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(node.file.uri));
+  const uri = vscode.Uri.parse(node.file.uri);
+  const document = await vscode.workspace.openTextDocument(uri);
   const { start, end } = node.hunk.range;
   const range = new vscode.Range(start.line, start.character, end.line, end.character);
-  await vscode.window.showTextDocument(document, { selection: range, preview: true });
+  const before = beforeHunk(document.getText(), node.hunk);
+  if (before === undefined) {
+    await vscode.window.showTextDocument(document, { selection: range, preview: true });
+    return;
+  }
+  const left = vscode.Uri.from({ scheme: BEFORE_SCHEME, path: `/${++opened}/${node.file.path}` });
+  befores.set(left.path, before);
+  const title = t("changes.diffTitle", currentLocale(), { path: node.file.path });
+  await vscode.commands.executeCommand("vscode.diff", left, uri, title, {
+    selection: range,
+    preview: true,
+  });
 }
 
 export function registerChangeCommands(view: ChangesView): vscode.Disposable[] {
@@ -43,6 +66,9 @@ export function registerChangeCommands(view: ChangesView): vscode.Disposable[] {
     return run(command, argument);
   };
   return [
+    vscode.workspace.registerTextDocumentContentProvider(BEFORE_SCHEME, {
+      provideTextDocumentContent: (uri) => befores.get(uri.path) ?? "",
+    }),
     view,
     tree,
     tree.onDidChangeVisibility(({ visible }) => {

@@ -15,7 +15,7 @@ from attrs import field, frozen
 from lsprotocol import types
 
 from kesi_lsp.lsp.contract.run import VerdictView
-from kesi_lsp.lsp.contract.shape import NONEMPTY
+from kesi_lsp.lsp.contract.shape import ABSENT, NONEMPTY
 from kesi_lsp.lsp.contract.stream import Usage
 
 HunkState = Literal["pending", "kept", "undone", "modified"]
@@ -205,7 +205,8 @@ class McpAccountResult:
 class HunkView:
     """A hunk as `kesi.changes` lists it: `lines`, how many lines it covers now (0: a point
     where lines were removed); `label` its row in words, where it is and its code
-    (`lines 8–9 · return round(x, 2)`)."""
+    (`lines 8–9 · return round(x, 2)`); `base` (added later: a client must not require it)
+    the lines it replaced, so a client can show the hunk's diff."""
 
     id: str
     range: types.Range
@@ -214,6 +215,7 @@ class HunkView:
     removed: int
     lines: int
     label: str
+    base: str | None = field(default=None, metadata=ABSENT)
 
 
 @frozen(kw_only=True)

@@ -19,6 +19,20 @@ export interface HunkInfo {
   lines?: number;
   /** Its row in the server's words ("lines 8–9 · return x"). */
   label?: string;
+  /** The lines it replaced (absent from older servers). */
+  base?: string;
+}
+
+/** `current` as it was before `hunk` (its lines put back in place of the hunk's): the old side
+ * of the hunk's diff. Undefined when the hunk is not there to show (undone or modified). */
+export function beforeHunk(current: string, hunk: HunkInfo): string | undefined {
+  if (typeof hunk.base !== "string" || (hunk.state !== "pending" && hunk.state !== "kept")) {
+    return undefined;
+  }
+  const lines = current.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+  const start = hunk.range.start.line;
+  const span = hunk.lines ?? hunk.added;
+  return [...lines.slice(0, start), hunk.base, ...lines.slice(start + span)].join("");
 }
 
 export interface FileInfo {

@@ -507,6 +507,8 @@ export interface HunkView {
   lines: number;
   /** Its row in the server's words: where it is and its code ("lines 8–9 · return x"). */
   label?: string;
+  /** The lines it replaced (its diff's old side); optional: older servers leave it out. */
+  base?: string;
 }
 
 export interface ChangedFile {

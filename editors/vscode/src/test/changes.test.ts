@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import {
+  beforeHunk,
   asChangeOutcome,
   asChanges,
   hunkDescription,
@@ -22,6 +23,16 @@ function hunk(first: number, last: number, state: HunkInfo["state"], lines = 1):
 }
 
 describe("kesi.changes", () => {
+  it("puts a hunk's replaced lines back for its diff's old side", () => {
+    const range = { start: { line: 1, character: 0 }, end: { line: 2, character: 0 } };
+    const hunk = { id: "h", range, state: "pending" as const, added: 1, removed: 1, lines: 1 };
+    const now = "a\nB\nc\n";
+    assert.equal(beforeHunk(now, { ...hunk, base: "b\n" }), "a\nb\nc\n");
+    assert.equal(beforeHunk(now, { ...hunk, lines: 0, base: "x\n" }), "a\nx\nB\nc\n");
+    assert.equal(beforeHunk(now, hunk), undefined); // an older server: no diff to show
+    assert.equal(beforeHunk(now, { ...hunk, state: "undone", base: "b\n" }), undefined);
+  });
+
   it("keeps the well-formed runs, files and hunks of the answer", () => {
     const listing = asChanges({
       runs: [
