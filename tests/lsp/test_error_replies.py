@@ -49,6 +49,7 @@ async def test_every_command_answers_a_nul_uri_with_a_sentence(
                 "prompt": "hi",
                 "range": WHOLE,
                 "taskId": "1",
+                "server": "web",
             }
             try:
                 await editor.command(name, argument)
