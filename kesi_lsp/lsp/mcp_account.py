@@ -17,7 +17,7 @@ from typing import Any
 
 from lsprotocol import types
 
-from kesi_lsp.core import ServerConfig, mcp_login, mcp_logout
+from kesi_lsp.core import ServerConfig
 from kesi_lsp.lsp.args import read_args
 from kesi_lsp.lsp.commands import target
 from kesi_lsp.lsp.contract import McpAccountArgs, McpAccountResult
@@ -41,6 +41,8 @@ def _servers(ls: KesiServer, folder: Folder) -> tuple[str, list[ServerConfig]]:
 
 async def mcp_login_command(ls: KesiServer, *args: Any) -> McpAccountResult:
     """Begin signing in (see the module text)."""
+    from kesi_lsp.core import mcp_login  # here: it loads the MCP SDK, which start-up must not
+
     wanted = read_args(LOGIN, args, McpAccountArgs)
     folder, _ = target(ls, wanted.uri)
     locale = ls.locale_for(folder)
@@ -81,6 +83,8 @@ async def _finish(ls: KesiServer, key: str, name: str, rest: Any) -> None:
 
 async def mcp_logout_command(ls: KesiServer, *args: Any) -> McpAccountResult:
     """Delete the stored sign-in (see the module text)."""
+    from kesi_lsp.core import mcp_logout  # the MCP SDK, as above
+
     wanted = read_args(LOGOUT, args, McpAccountArgs)
     folder, _ = target(ls, wanted.uri)
     locale = ls.locale_for(folder)
