@@ -102,6 +102,24 @@ class KesiEditor:
             )
         )
 
+    def mcp_listing(self, name: str, shows: Callable[[str], bool], timeout: float = 90) -> str:
+        """:KeSiMcp again, once its last answer is shown, until what it says of the MCP server
+        `name` `shows` what the test waits for (a server starts, or signs in, in the background:
+        nothing tells the editor, so it asks again)."""
+        header = f"MCP {name}"
+        asked = 0
+
+        def listed() -> str | None:
+            nonlocal asked
+            shown = self.ed.messages()
+            if shown.count(header) >= asked:
+                self.ed.keys(":KeSiMcp<CR>")
+                asked += 1
+            last = shown[shown.rfind(header) :]
+            return last if last.startswith(header) and shows(last) else None
+
+        return str(self.ed.wait_until(listed, f":KeSiMcp to show the server {name}", timeout))
+
     def notified(self, text: str, timeout: float = 15.0) -> str:
         """Wait until `text` appears in :messages; return all messages."""
         return str(

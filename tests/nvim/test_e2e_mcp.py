@@ -36,19 +36,7 @@ def test_an_mcp_server_is_listed_and_its_tool_is_asked_for_and_answered_in_neovi
     kesi = start_kesi(open_editor, project, api.base_url, setup=setup)
     ed = kesi.ed
 
-    asked_for = 0
-
-    def listed() -> str | None:
-        """Ask :KeSiMcp again once its last answer is shown, until the server is ready."""
-        nonlocal asked_for
-        shown = ed.messages()
-        if shown.count("MCP fault") >= asked_for:
-            ed.keys(":KeSiMcp<CR>")
-            asked_for += 1
-        last = shown[shown.rfind("MCP fault") :]
-        return last if "tools: " in last and "dangerous" in last else None
-
-    shown = ed.wait_until(listed, ":KeSiMcp to list the ready server with its tools", 60)
+    shown = kesi.mcp_listing("fault", lambda last: "tools: " in last and "dangerous" in last)
     assert "MCP fault (initialization options, " in shown and "): ready" in shown, shown
     assert "echo" in shown and "read" in shown, shown
     ed.keys(":KeSiAsk echo it<CR>")

@@ -15,7 +15,7 @@ import pytest
 from kesi_lsp.core.mcp.account import sign_in_file
 from tests.mcp.oauth_server import oauth_loopback_process
 from tests.nvim.conftest import OpenEditor
-from tests.nvim.kesi_session import KesiEditor, start_kesi
+from tests.nvim.kesi_session import start_kesi
 from tests.nvim.project import failing_project
 from tests.plugins.scripted_api import StartServer
 
@@ -25,23 +25,6 @@ RECORD_OPEN = (
     "vim.ui.open = function(uri) _G.kesi_opened = uri "
     "return { wait = function() return { code = 0 } end } end"
 )
-
-
-def mcp_listing(kesi: KesiEditor, wanted: str) -> str:
-    """:KeSiMcp again, once its last answer is shown, until the listing holds `wanted`."""
-    ed = kesi.ed
-    asked = 0
-
-    def listed() -> str | None:
-        nonlocal asked
-        shown = ed.messages()
-        if shown.count("MCP web") >= asked:
-            ed.keys(":KeSiMcp<CR>")
-            asked += 1
-        last = shown[shown.rfind("MCP web") :]
-        return last if wanted in last else None
-
-    return str(ed.wait_until(listed, f":KeSiMcp to show {wanted!r}", 90))
 
 
 def test_sign_in_and_out_of_a_remote_mcp_server_in_neovim(
@@ -56,7 +39,7 @@ def test_sign_in_and_out_of_a_remote_mcp_server_in_neovim(
         kesi = start_kesi(open_editor, project, api.base_url, env=env, setup=setup)
         ed = kesi.ed
         ed.lua(RECORD_OPEN)
-        assert "kesi.mcpLogin" in mcp_listing(kesi, "kesi.mcpLogin")
+        assert kesi.mcp_listing("web", lambda last: "kesi.mcpLogin" in last)
 
         ed.keys(":KeSiMcpLogin web<CR>")
         said = kesi.notified("To sign in to the MCP server web")
@@ -72,7 +55,7 @@ def test_sign_in_and_out_of_a_remote_mcp_server_in_neovim(
             "the server to say it is signed in",
             60,
         )
-        assert "greet" in mcp_listing(kesi, "ready")
+        assert "greet" in kesi.mcp_listing("web", lambda last: "ready" in last)
         token_file = sign_in_file({"XDG_STATE_HOME": str(state)}, url)
         assert token_file is not None and token_file.is_file()
 
@@ -80,4 +63,4 @@ def test_sign_in_and_out_of_a_remote_mcp_server_in_neovim(
         gone = kesi.notified("Signed out of the MCP server web")
         assert "its tokens are deleted" in gone
         assert not token_file.exists()
-        assert "kesi.mcpLogin" in mcp_listing(kesi, "kesi.mcpLogin")
+        assert kesi.mcp_listing("web", lambda last: "kesi.mcpLogin" in last)

@@ -237,16 +237,20 @@ function M.cancel()
   end)
 end
 
+--- Run `command` for this buffer's folder (`uri`), with `extra` arguments when it takes any.
 ---@param command string
 ---@param on_result fun(result: any, client: vim.lsp.Client)
-local function session_command(command, on_result)
+---@param extra table?
+local function session_command(command, on_result, extra)
   local bufnr = vim.api.nvim_get_current_buf()
   local client = client_mod.require(bufnr)
   if not client then
     return
   end
-  local uri = client_mod.uri(bufnr)
-  local args = uri and { uri = uri } or vim.empty_dict()
+  local args = vim.tbl_extend('force', extra or {}, { uri = client_mod.uri(bufnr) })
+  if vim.tbl_isempty(args) then
+    args = vim.empty_dict()
+  end
   client_mod.execute(client, command, args, bufnr, function(result)
     on_result(result, client)
   end)
@@ -320,15 +324,9 @@ end
 ---@param command string
 ---@param server string
 local function mcp_account(command, server)
-  local bufnr = vim.api.nvim_get_current_buf()
-  local client = client_mod.require(bufnr)
-  if not client then
-    return
-  end
-  local args = { server = server, uri = client_mod.uri(bufnr) }
-  client_mod.execute(client, command, args, bufnr, function(result)
+  session_command(command, function(result)
     say(result, 'MCP sign-in unknown (update kesi-lsp)')
-  end)
+  end, { server = server })
 end
 
 --- Sign in to the MCP server `server` with OAuth (`:KeSiMcpLogin {server}`).
