@@ -104,15 +104,25 @@ class Spec:
 
 
 def sandbox_process_count(bwrap_pid: int) -> int:
-    """How many processes live in the sandbox's PID namespace (0 while it is starting)."""
+    """How many processes live in the sandbox's PID namespace (0 while it is starting).
+
+    A child that has not yet moved into its new root still sees the host's /proc there: its
+    hundreds of processes are not the command's (counting them stopped a command at its start
+    on a loaded machine), so such a child counts as starting.
+    """
     try:
         children = Path(f"/proc/{bwrap_pid}/task/{bwrap_pid}/children").read_text().split()
+        own_root = Path("/").stat()
     except OSError:
         return 0
     total = 0
     for child in children:
-        with contextlib.suppress(OSError), os.scandir(f"/proc/{child}/root/proc") as listing:
-            total += sum(entry.name.isdigit() for entry in listing)
+        with contextlib.suppress(OSError):
+            root = Path(f"/proc/{child}/root").stat()
+            if (root.st_dev, root.st_ino) == (own_root.st_dev, own_root.st_ino):
+                continue
+            with os.scandir(f"/proc/{child}/root/proc") as listing:
+                total += sum(entry.name.isdigit() for entry in listing)
     return total
 
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -12,7 +14,7 @@ from kesi_lsp.core.sandbox import NoSandbox, masks
 from kesi_lsp.core.sandbox.bubblewrap import BubblewrapSandbox, BwrapFeatures
 from kesi_lsp.core.sandbox.children import tied
 from kesi_lsp.core.sandbox.env import scrub_environment
-from kesi_lsp.core.sandbox.guard import Spec
+from kesi_lsp.core.sandbox.guard import Spec, sandbox_process_count
 from kesi_lsp.core.sandbox.masks import Kit, workspace_masks
 from kesi_lsp.core.sandbox.seatbelt import SeatbeltSandbox, profile
 from kesi_lsp.core.sandbox.zones import READONLY_NAMES, SECRET_NAMES, SECRET_PREFIXES
@@ -249,3 +251,15 @@ def test_the_sandbox_sorts_every_name_of_the_ignore_list() -> None:
     assert len(sorted_names) == len(set(sorted_names))
     assert set(sorted_names) == set(IGNORED_NAMES)
     assert SECRET_PREFIXES == (IGNORED_PREFIX,)
+
+
+def test_a_child_not_yet_in_its_new_root_counts_as_starting() -> None:
+    """bwrap's child sees the host's /proc until it moves into the sandbox's root: the guard
+    once counted the host's processes there and stopped a command at its start."""
+    child = subprocess.Popen(["sleep", "30"])
+    try:
+        assert len([p for p in Path("/proc").iterdir() if p.name.isdigit()]) > 1
+        assert sandbox_process_count(os.getpid()) == 0
+    finally:
+        child.kill()
+        child.wait()
