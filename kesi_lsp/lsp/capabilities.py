@@ -32,7 +32,9 @@ class ClientFeatures:
     `experimental.kesi` at all, so it knows KeSi's own notifications (`kesi/runFinished`);
     a generic client (lsp-mode, vim-lsp) gets none of them: lsp-mode shows a *Warnings*
     window for every notification it does not know. Our clients also have KeSi's commands
-    ("KeSi: Ask" for a bare cursor, so their lightbulb needs no "fix this" there)."""
+    ("KeSi: Ask" for a bare cursor, so their lightbulb needs no "fix this" there).
+    `hunks`: the client shows pending hunks itself (VS Code draws them in the editor), so it
+    gets `kesi/hunks` instead of their diagnostics, which it would list as Problems."""
 
     kesi: bool = False
     stream: bool = False
@@ -40,6 +42,7 @@ class ClientFeatures:
     save_documents: bool = False
     plan: bool = False
     diagnostics: bool = False
+    hunks: bool = False
     apply_edit: bool = False
     document_changes: bool = False
     create_files: bool = False
@@ -85,6 +88,7 @@ def client_features(caps: types.ClientCapabilities) -> ClientFeatures:
         save_documents=kesi.get("saveDocuments") is True,
         plan=kesi.get("plan") is True,
         diagnostics=kesi.get("diagnostics") is True,
+        hunks=kesi.get("hunks") is True,
         apply_edit=bool(workspace and workspace.apply_edit),
         # Neovim handles documentChanges without announcing it; announcing resource
         # operations implies it (they only exist inside documentChanges).

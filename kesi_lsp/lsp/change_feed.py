@@ -4,8 +4,9 @@ Each session's `ChangeSets` (design §2.9) is connected here to the editor's ope
 reads a buffer's text when it needs it) and told every text change before pygls applies it
 (`before_change`, from `protocol.py`): a few comparisons per hunk of that file, nothing more, so
 typing in a big file stays cheap. Whenever hunks change, their files' pending hunks are
-published again as diagnostics and clients that can are asked to refresh their code lenses --
-once the typing pauses, so a burst of keystrokes costs one publication (bench/changes.py).
+published again as diagnostics (or, to a client that shows them itself, `kesi/hunks`) and
+clients that can are asked to refresh their code lenses -- once the typing pauses, so a burst
+of keystrokes costs one publication (bench/changes.py).
 """
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ from lsprotocol import types
 
 from kesi_lsp.catalog import DEFAULT_LOCALE, Locale
 from kesi_lsp.core import ChangeSets, FileChanges, Session, TextChange
+from kesi_lsp.lsp.change_listing import pending_views
 from kesi_lsp.lsp.change_marks import diagnostics
+from kesi_lsp.lsp.contract import HunksChangedParams
 from kesi_lsp.lsp.documents import read_disk_or_none
 from kesi_lsp.lsp.folders import path_to_uri, uri_to_path
 from kesi_lsp.lsp.link import EditorLink
@@ -29,6 +32,7 @@ from kesi_lsp.lsp.verdict_feed import VerdictFeed
 log = logging.getLogger(__name__)
 
 PUBLISH_QUIET: Final = 0.1  # seconds without a change before the marks are published again
+HUNKS: Final = "kesi/hunks"
 
 
 class ChangeFeed:
@@ -138,25 +142,50 @@ class ChangeFeed:
         return changes.last_text(path)
 
     async def _publish_one(self, path: Path) -> None:
+        tracking: list[ChangeSets] = []
         files: list[FileChanges] = []
         text: str | None = None
         locale: Locale = DEFAULT_LOCALE
         for session in self._sessions():
             if session.changes.tracks(path):
                 text = await self.text_now(session.changes, path)
+                tracking.append(session.changes)
                 files.extend(session.changes.files_at(path))
                 locale = session.settings.locale
         if not files and path not in self._published:
             return
+        doc = self._link.documents.open_document(path)
+        uri = doc.uri if doc is not None else path_to_uri(path)
+        if self._link.features.hunks:
+            self._notify_hunks(uri, path, tracking, text, locale)
+            return
         found = diagnostics(files, self._link.codec, locale) if text is not None else []
-        if found:
+        self._mark_published(path, bool(found))
+        params = types.PublishDiagnosticsParams(uri=uri, diagnostics=found)
+        self._link.wire.notify(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, params)
+
+    def _notify_hunks(
+        self,
+        uri: str,
+        path: Path,
+        tracking: list[ChangeSets],
+        text: str | None,
+        locale: Locale,
+    ) -> None:
+        """`kesi/hunks` for a client that shows pending hunks itself: no diagnostics, so
+        VS Code lists no Problems for them (issue 32)."""
+        codec = self._link.codec
+        found = pending_views(tracking, path, text, codec, locale) if text is not None else []
+        self._mark_published(path, bool(found))
+        params = HunksChangedParams(uri=uri, hunks=found)
+        self._link.wire.notify(HUNKS, params)
+
+    def _mark_published(self, path: Path, anything: bool) -> None:
+        """Remember which paths show marks, so the last one going is published too."""
+        if anything:
             self._published.add(path)
         else:
             self._published.discard(path)
-        doc = self._link.documents.open_document(path)
-        uri = doc.uri if doc is not None else path_to_uri(path)
-        params = types.PublishDiagnosticsParams(uri=uri, diagnostics=found)
-        self._link.wire.notify(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, params)
 
     async def _refresh_lenses(self) -> None:
         try:

@@ -10,13 +10,15 @@ server's words for their rows (issue 32: "Fix this · shop/rates.py:8 · 20:42 �
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Final
 
+from pygls.workspace import PositionCodec
+
 from kesi_lsp.catalog import Locale, text
-from kesi_lsp.core import ChangeSet, ChangeSets, FileChanges, lines_of
-from kesi_lsp.lsp.change_marks import hunk_range
+from kesi_lsp.core import ChangeSet, ChangeSets, FileChanges, Hunk, lines_of
+from kesi_lsp.lsp.change_marks import hunk_range, pending
 from kesi_lsp.lsp.contract import ChangedFile, ChangeRun, HunkView
 from kesi_lsp.lsp.folders import path_to_uri
 from kesi_lsp.lsp.link import EditorLink
@@ -43,20 +45,34 @@ def _file_view(
         deleted=file.deleted,
         taken_back=file.taken_back,
         gone=file.gone,
-        hunks=[
-            HunkView(
-                id=hunk.id,
-                range=hunk_range(hunk, link.codec, lines),
-                state=hunk.state,
-                added=hunk.added,
-                removed=hunk.removed,
-                lines=hunk.span,
-                label=run.hunk_label(hunk, locale),
-                base="".join(hunk.base),
-            )
-            for hunk in file.hunks
-        ],
+        hunks=[hunk_view(run, hunk, link.codec, lines, locale) for hunk in file.hunks],
     )
+
+
+def hunk_view(
+    run: ChangeSet, hunk: Hunk, codec: PositionCodec, lines: Sequence[str], locale: Locale
+) -> HunkView:
+    """One hunk as the wire shows it, its range in the file's current `lines`."""
+    return HunkView(
+        id=hunk.id,
+        range=hunk_range(hunk, codec, lines),
+        state=hunk.state,
+        added=hunk.added,
+        removed=hunk.removed,
+        lines=hunk.span,
+        label=run.hunk_label(hunk, locale),
+        base="".join(hunk.base),
+    )
+
+
+def pending_views(
+    changes: Sequence[ChangeSets], path: Path, current: str, codec: PositionCodec, locale: Locale
+) -> list[HunkView]:
+    """The pending hunks of `path` in every run of `changes`, top to bottom (`kesi/hunks`)."""
+    lines = lines_of(current)
+    runs = {run.run_id: run for each in changes for run in each.sets}
+    files = [file for each in changes for file in each.files_at(path) if file.run_id in runs]
+    return [hunk_view(runs[f.run_id], hunk, codec, lines, locale) for f, hunk in pending(files)]
 
 
 def _shown(change_set: ChangeSet, path: Path | None) -> list[FileChanges]:

@@ -126,6 +126,7 @@ class Editor:
         handlers["kesi/plan"] = self._on_plan
         handlers["kesi/tasks"] = self._on_tasks
         handlers["kesi/verdict"] = self._on_verdict
+        handlers["kesi/hunks"] = self._on_hunks
         handlers["kesi/diagnostics"] = self._on_diagnostics
         if self.preset.prompts:
             handlers[types.WINDOW_SHOW_MESSAGE_REQUEST] = self._on_prompt
@@ -290,6 +291,17 @@ class Editor:
         if not self._kesi_flag("stream"):
             self.violations.append("kesi/verdict sent to a client that did not announce stream")
         self.timeline.record("kesi/verdict", params)
+
+    def _on_hunks(self, params: dict[str, Any]) -> None:
+        if not self._kesi_flag("hunks"):
+            self.violations.append("kesi/hunks sent to a client that did not announce it")
+        self.timeline.record("kesi/hunks", params)
+
+    def pending_hunks(self, path: Path) -> list[dict[str, Any]] | None:
+        """The pending hunks of `path` as the last `kesi/hunks` for it said (None: none came)."""
+        uri = self.uri(path)
+        said = [p["hunks"] for m, p in self.timeline if m == "kesi/hunks" and p["uri"] == uri]
+        return said[-1] if said else None
 
     def verdicts(self) -> list[dict[str, Any]]:
         """Every `kesi/verdict` (a run's verdict changed after an undo or a redo), in order."""

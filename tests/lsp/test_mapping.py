@@ -411,6 +411,8 @@ def test_capabilities_decide_the_review_path() -> None:
     ours.experimental = {"kesi": {"stream": True, "reviewEdit": True, "saveDocuments": True}}
     kesi = client_features(ours)
     assert kesi.review_route is ReviewRoute.CLIENT and kesi.stream and kesi.save_documents
+    assert not kesi.hunks  # it keeps the pending hunks' diagnostics
+    assert client_features(PRESETS["vscode+kesi"].capabilities()).hunks  # it draws them itself
 
 
 def test_the_harness_records_pytest_lsp_specification_warnings() -> None:

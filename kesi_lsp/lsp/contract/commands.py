@@ -251,6 +251,17 @@ class ChangesResult:
 
 
 @frozen(kw_only=True)
+class HunksChangedParams:
+    """`kesi/hunks` (to clients with `experimental.kesi.hunks`, in place of the pending hunks'
+    `KeSi` diagnostics): the pending hunks of the file `uri` now, across runs, top to bottom,
+    sent whenever they change; empty once none is left. Such a client shows them itself (VS
+    Code: the lines KeSi wrote, and what they replaced, drawn in the editor)."""
+
+    uri: str
+    hunks: list[HunkView]
+
+
+@frozen(kw_only=True)
 class HunkRef:
     path: str
     hunk_id: str | None
