@@ -1,8 +1,8 @@
 /**
  * The **KeSi Changes** view (design.md §2.9): every run that changed files, newest first, its
  * files and their hunks, each with Keep and Undo. What it shows is the server's `kesi.changes`,
- * asked again whenever the server's KeSi diagnostics change (they follow every hunk), a run
- * ends, or a keep or undo is done.
+ * asked again whenever the server's pending hunks change (`kesi/hunks`; the diagnostics of
+ * servers that publish them instead), a run ends, or a keep or undo is done.
  */
 
 import * as vscode from "vscode";

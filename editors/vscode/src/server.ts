@@ -31,6 +31,7 @@ import { executeCommandMiddleware } from "./commands";
 import { t } from "./core/messages";
 import {
   DIAGNOSTICS,
+  HUNKS,
   PLAN,
   REVIEW_EDIT,
   RUN_FINISHED,
@@ -43,6 +44,7 @@ import {
 import { resolveServerPath, type Host } from "./core/serverPath";
 import { asReviewMode, initializationOptions, serverSection } from "./core/settings";
 import { EditorDiagnostics } from "./diagnostics";
+import { HunkDecorations } from "./hunkDecorations";
 import { currentLocale } from "./locale";
 import type { KesiPanel } from "./panel";
 import { RunProgress } from "./progress";
@@ -85,6 +87,8 @@ export class KesiServer implements vscode.Disposable {
   /** The **KeSi Changes** view's data: the server's change sets (design.md §2.9). */
   readonly changes = new ChangesView(() => this.client);
   readonly tasks = new TasksStatus(() => this.client);
+  /** Pending hunks drawn in the editor (`kesi/hunks`), instead of Problems entries. */
+  private readonly hunks = new HunkDecorations();
   private placeholders: vscode.Disposable[] = [];
   private stopping = false;
   private whyNotRunning = "";
@@ -207,6 +211,10 @@ export class KesiServer implements vscode.Disposable {
       this.runs.onVerdict(params);
       this.changes.refreshSoon();
     });
+    client.onNotification(HUNKS, (params: unknown) => {
+      this.hunks.onHunks(params);
+      this.changes.refreshSoon();
+    });
     client.onRequest(DIAGNOSTICS, (params: unknown) => this.diagnostics.answer(client, params));
     client.onRequest(SAVE_DOCUMENTS, (params: unknown) => handleSaveDocuments(params));
     client.onDidChangeState(({ newState }) => {
@@ -215,6 +223,7 @@ export class KesiServer implements vscode.Disposable {
       if (newState === State.Stopped) {
         this.runs.serverStopped();
         this.tasks.serverStopped();
+        this.hunks.clear();
         // A crash restart passes through Stopped; only a client still stopped a moment later
         // (and not stopped by us) has really gone away.
         clearTimeout(this.stopCheck);
@@ -273,6 +282,7 @@ export class KesiServer implements vscode.Disposable {
     this.review.dispose();
     this.changes.dispose();
     this.tasks.dispose();
+    this.hunks.dispose();
     this.diagnostics.dispose();
     this.log.dispose();
     this.trace.dispose();

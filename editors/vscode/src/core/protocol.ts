@@ -24,14 +24,17 @@ export const PLAN = "kesi/plan";
 export const DIAGNOSTICS = "kesi/diagnostics";
 export const TASKS = "kesi/tasks";
 export const VERDICT = "kesi/verdict";
+export const HUNKS = "kesi/hunks";
 
 /**
  * What this client announces under `capabilities.experimental.kesi` (§2.2). `reviewEdit` only
  * when the user chose the diff-editor review; otherwise edits come as `needsConfirmation`
- * edits and VS Code's Refactor Preview reviews them.
+ * edits and VS Code's Refactor Preview reviews them. `hunks`: this client shows pending hunks
+ * itself (decorations in the editor), so the server sends `kesi/hunks` instead of publishing
+ * them as diagnostics, which VS Code would list as Problems.
  */
 export function kesiClientCapabilities(reviewEdit: boolean): Record<string, boolean> {
-  const common = { stream: true, saveDocuments: true, plan: true, diagnostics: true };
+  const common = { stream: true, saveDocuments: true, plan: true, diagnostics: true, hunks: true };
   return reviewEdit ? { ...common, reviewEdit: true } : common;
 }
 
@@ -511,6 +514,13 @@ export interface HunkView {
   base?: string;
 }
 
+/** `kesi/hunks` (to a client announcing `hunks`): the pending hunks of file `uri` now, across
+ * runs, top to bottom; empty once none is left. */
+export interface HunksChangedParams {
+  uri: string;
+  hunks: HunkView[];
+}
+
 export interface ChangedFile {
   uri: string;
   path: string;
@@ -619,6 +629,23 @@ export function asVerdictChanged(value: unknown): VerdictChangedParams | undefin
   const verified = asVerdict(value.verified);
   const uri = typeof value.uri === "string" ? value.uri : "";
   return verified ? { runId: value.runId, uri, verified, line: value.line } : undefined;
+}
+
+function isHunkView(value: unknown): value is HunkView {
+  if (!isRecord(value) || typeof value.id !== "string" || typeof value.lines !== "number") {
+    return false;
+  }
+  const range = value.range;
+  const start = isRecord(range) ? range.start : undefined;
+  return isRecord(start) && typeof start.line === "number";
+}
+
+/** `kesi/hunks`, keeping its well-formed hunks; undefined when it is not one. */
+export function asHunksChanged(value: unknown): HunksChangedParams | undefined {
+  if (!isRecord(value) || typeof value.uri !== "string" || !Array.isArray(value.hunks)) {
+    return undefined;
+  }
+  return { uri: value.uri, hunks: value.hunks.filter(isHunkView) };
 }
 
 export function asRunFinished(value: unknown): RunFinished | undefined {

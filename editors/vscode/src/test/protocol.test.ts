@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import {
+  asHunksChanged,
   asRunFinished,
   asSaveDocumentsParams,
   asStreamEvent,
@@ -51,6 +52,15 @@ describe("wire readers", () => {
     assert.deepEqual(changed, { runId: "r", uri: "file:///p", verified, line: "Fix: …" });
     assert.equal(asVerdictChanged({ runId: "r", verified, uri: "" }), undefined);
     assert.equal(asVerdictChanged({ runId: "r", line: "x", verified: { status: "?" } }), undefined);
+  });
+
+  it("read a file's pending hunks, keeping the well-formed ones", () => {
+    const range = { start: { line: 1, character: 0 }, end: { line: 1, character: 9 } };
+    const good = { id: "1.1", range, state: "pending", added: 1, removed: 1, lines: 1, base: "x\n" };
+    const changed = asHunksChanged({ uri: "file:///p/a.py", hunks: [good, { id: 3 }, null] });
+    assert.deepEqual(changed, { uri: "file:///p/a.py", hunks: [good] });
+    assert.deepEqual(asHunksChanged({ uri: "file:///p/a.py", hunks: [] })?.hunks, []);
+    assert.equal(asHunksChanged({ hunks: [] }), undefined);
   });
 
   it("know the server's commands", () => {
