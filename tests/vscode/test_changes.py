@@ -1,5 +1,7 @@
 """KeSi's change sets in a real VS Code (design §2.9): tick one of two hunks in the Refactor
-Preview, **KeSi: Undo Last Run**, and the **KeSi Changes** view with its Keep / Undo buttons."""
+Preview, **KeSi: Undo Last Run**, the **KeSi Changes** view with its Keep / Undo buttons, and
+under acceptEdits the pending hunks drawn in the editor (what they replaced shown inline), not
+listed as Problems."""
 
 from __future__ import annotations
 
@@ -106,6 +108,42 @@ def test_undo_last_run_from_the_palette(vscode: OpenVSCode, scripted_api, tmp_pa
     wb.click_editor()
     wb.page.keyboard.press("Control+Z")
     wb.wait_until(lambda: "return a + b" in wb.editor_text(), 10_000, "Ctrl+Z to bring it back")
+
+
+def test_accept_edits_shows_what_went_inline_until_kept_or_undone(
+    vscode: OpenVSCode, scripted_api, tmp_path: Path
+) -> None:
+    """Issue 32: under acceptEdits each line KeSi replaced is shown inline after the line that
+    replaced it, until that change is undone or kept; pending changes are no Problems entries
+    (the extension draws them itself)."""
+    folder = project(tmp_path)
+    api = scripted_api(both_fixes(reply("Both fixed.")))
+    session = vscode(folder, api_url=api.base_url, settings=ACCEPT)
+    wb = session.workbench
+    wb.open_file("calc.py")
+    wb.run_command("KeSi: Ask")
+    wb.type_into_input_box("Fix the signs of add and sub.")
+    wait_done(session)
+    wb.wait_until(
+        lambda: wb.inline_texts() == ["return a - b", "return a + b"],
+        30_000,
+        "what each fix replaced, shown after it",
+    )
+    assert wb.editor_text().splitlines()[1].strip() == "return a + b"  # the file has the fix
+    wb.screenshot("accept-edits-inline")
+    assert [row for row in wb.problems() if "KeSi" in row] == []
+    undo = wb.page.locator(".contentWidgets .codelens-decoration a", has_text="KeSi: Undo")
+    wb.wait_until(lambda: undo.count() == 2, 30_000, "a KeSi: Undo lens over each change")
+    undo.first.click()
+    wb.wait_until(lambda: (folder / "calc.py").read_text() != FIXED, 30_000, "one change undone")
+    # Whichever change the lens took back, only the other one's old line is still shown.
+    left = "return a + b" if (folder / "calc.py").read_text() == ONLY_SUB else "return a - b"
+    wb.wait_until(lambda: wb.inline_texts() == [left], 30_000, "only the other change's line")
+    keep = wb.page.locator(".contentWidgets .codelens-decoration a", has_text="KeSi: Keep")
+    wb.wait_until(lambda: keep.count() == 1, 30_000, "a KeSi: Keep lens over the other")
+    keep.first.click()
+    wb.wait_until(lambda: wb.inline_texts() == [], 30_000, "nothing shown once kept")
+    assert [row for row in wb.problems() if "KeSi" in row] == []
 
 
 def view_rows(wb: Workbench) -> list[str]:

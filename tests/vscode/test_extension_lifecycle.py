@@ -64,12 +64,14 @@ def test_starts_the_server_and_offers_every_command(vscode: OpenVSCode, tmp_path
     )
     params = initialize_params(trace(session))
     # Everything this client handles (design.md §2.2): the stream, saving, the plan view and
-    # the editor's diagnostics, and reviewEdit: the default review is the diff editor.
+    # the editor's diagnostics, pending hunks drawn by the client itself (no Problems for
+    # them), and reviewEdit: the default review is the diff editor.
     assert params["capabilities"]["experimental"]["kesi"] == {
         "stream": True,
         "saveDocuments": True,
         "plan": True,
         "diagnostics": True,
+        "hunks": True,
         "reviewEdit": True,
     }
     assert params["initializationOptions"]["kesi"] == {

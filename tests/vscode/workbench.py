@@ -23,6 +23,23 @@ def _normal(text: str) -> str:
     return text.replace(NBSP, " ").replace("\u200b", "")
 
 
+_INLINE_TEXTS = """() => {
+  const lines = [...document.querySelectorAll(
+    ".editor-instance .monaco-editor .view-lines .view-line")];
+  lines.sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top));
+  const found = [];
+  for (const line of lines) {
+    for (const span of line.querySelectorAll("span")) {
+      const content = getComputedStyle(span, "::after").content;
+      if (content && content !== "none" && content !== "normal") {
+        try { found.push(JSON.parse(content)); } catch { found.push(content); }
+      }
+    }
+  }
+  return found;
+}"""
+
+
 class Workbench:
     def __init__(self, page: Page, artifacts: Path) -> None:
         self.page = page
@@ -101,6 +118,27 @@ class Workbench:
     def editor_text(self) -> str:
         lines = self.page.locator(".editor-instance .monaco-editor .view-lines .view-line")
         return "\n".join(_normal(line) for line in lines.all_inner_texts())
+
+    def inline_texts(self) -> list[str]:
+        """What the active editor shows after its lines' code through decorations, top to
+        bottom. VS Code draws an extension's `after` text as a `::after` pseudo-element, so it
+        is in no line's text (`editor_text` never includes it); its computed content is what
+        the user reads there."""
+        return list(self.page.evaluate(_INLINE_TEXTS))
+
+    def problems(self, timeout: float = 15_000) -> list[str]:
+        """Open the Problems panel (Ctrl+Shift+M, which also closes it: only when it is not
+        open) and return its rows ([] when it says that there are none)."""
+        panel = self.page.locator(".markers-panel")
+        if not panel.is_visible():
+            self.focus_workbench()
+            self.page.keyboard.press("Control+Shift+M")
+        rows = panel.locator(".monaco-list-row")
+        none = panel.get_by_text("No problems have been detected in the workspace.")
+        self.wait_until(
+            lambda: rows.count() > 0 or none.is_visible(), timeout, "the Problems panel"
+        )
+        return [_normal(row) for row in rows.all_inner_texts()]
 
     def active_tab_dirty(self) -> bool:
         return self.page.locator(".tab.active.dirty").count() > 0
