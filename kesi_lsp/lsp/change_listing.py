@@ -6,6 +6,8 @@ the hunk covers now; 0 is a point where lines were removed; `base`: the lines it
 plus the same as text for editors without a KeSi client. A run's `label` and a hunk's are the
 server's words for their rows (issue 32: "Fix this · shop/rates.py:8 · 20:42 · verified",
 "lines 8–9 · return x"), and `verified` the run's verdict as it stands after the user's undos.
+The same hunks, only the pending ones of a file, are what `kesi/hunks` carries (`pending_views`)
+to a client that draws them itself.
 """
 
 from __future__ import annotations

@@ -122,7 +122,13 @@ PRESETS: dict[str, Preset] = {
         "vscode+kesi",
         lambda: with_kesi(
             client_capabilities("visual-studio-code"),
-            {"stream": True, "saveDocuments": True, "plan": True, "diagnostics": True, "hunks": True},
+            {
+                "stream": True,
+                "saveDocuments": True,
+                "plan": True,
+                "diagnostics": True,
+                "hunks": True,
+            },
         ),
     ),
     "neovim+kesi": Preset(

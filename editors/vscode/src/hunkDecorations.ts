@@ -33,7 +33,9 @@ export class HunkDecorations implements vscode.Disposable {
     this.subscriptions = [
       this.written,
       this.removed,
-      vscode.window.onDidChangeVisibleTextEditors((editors) => editors.forEach((e) => this.draw(e))),
+      vscode.window.onDidChangeVisibleTextEditors((editors) =>
+        editors.forEach((e) => this.draw(e)),
+      ),
     ];
   }
 
@@ -73,7 +75,10 @@ export class HunkDecorations implements vscode.Disposable {
       this.removed,
       marks.removed.map(({ line, text }) => {
         const end = document.lineAt(line).range.end;
-        return { range: new vscode.Range(end, end), renderOptions: { after: { contentText: text } } };
+        return {
+          range: new vscode.Range(end, end),
+          renderOptions: { after: { contentText: text } },
+        };
       }),
     );
   }

@@ -56,7 +56,15 @@ describe("wire readers", () => {
 
   it("read a file's pending hunks, keeping the well-formed ones", () => {
     const range = { start: { line: 1, character: 0 }, end: { line: 1, character: 9 } };
-    const good = { id: "1.1", range, state: "pending", added: 1, removed: 1, lines: 1, base: "x\n" };
+    const good = {
+      id: "1.1",
+      range,
+      state: "pending",
+      added: 1,
+      removed: 1,
+      lines: 1,
+      base: "x\n",
+    };
     const changed = asHunksChanged({ uri: "file:///p/a.py", hunks: [good, { id: 3 }, null] });
     assert.deepEqual(changed, { uri: "file:///p/a.py", hunks: [good] });
     assert.deepEqual(asHunksChanged({ uri: "file:///p/a.py", hunks: [] })?.hunks, []);

@@ -62,7 +62,13 @@ describe("diff-editor review", () => {
   });
 
   it("announces reviewEdit only in diff-editor mode, which needs a restart to change", () => {
-    const always = { stream: true, saveDocuments: true, plan: true, diagnostics: true, hunks: true };
+    const always = {
+      stream: true,
+      saveDocuments: true,
+      plan: true,
+      diagnostics: true,
+      hunks: true,
+    };
     assert.deepEqual(kesiClientCapabilities(false), always);
     assert.deepEqual(kesiClientCapabilities(true), { ...always, reviewEdit: true });
     assert.equal(asReviewMode("diffEditor"), "diffEditor");
