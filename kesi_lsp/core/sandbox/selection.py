@@ -118,15 +118,39 @@ def _version_of(program: str, inode: int, mtime: int) -> tuple[int, ...]:
     return parse_version(done.stdout)
 
 
+_WORKED: set[tuple[object, ...]] = set()
+"""The bwraps that built an empty sandbox in this process (see `_probe`)."""
+
+
 def _probe(sandbox: BubblewrapSandbox, root: Path) -> str | None:
-    """Start and end an empty sandbox; None if it worked, else bwrap's own words."""
+    """Start and end an empty sandbox; None if it worked, else bwrap's own words.
+
+    What the probe finds out belongs to the machine (user namespaces allowed, AppArmor, a
+    container without them), so a bwrap that worked once in this process is not started again
+    for the next session or folder: that start (a process, tens of milliseconds) was on every
+    session's way to its first request. Only success is remembered, per program file (a
+    replaced bwrap is probed anew) and the options it understands; a failure is asked again.
+    """
+    machine = _machine_key(sandbox)
+    if machine in _WORKED:
+        return None
     try:
         done = children.run(sandbox.probe_args(root.resolve()), timeout=PROBE_SECONDS)
     except (OSError, subprocess.SubprocessError) as exc:
         return str(exc)
     if done.returncode == 0:
+        if machine is not None:
+            _WORKED.add(machine)
         return None
     return (done.stderr.strip() or f"exit status {done.returncode}").splitlines()[-1]
+
+
+def _machine_key(sandbox: BubblewrapSandbox) -> tuple[object, ...] | None:
+    try:
+        found = Path(sandbox.program).stat()
+    except OSError:
+        return None
+    return (sandbox.program, found.st_ino, found.st_mtime_ns, sandbox.features)
 
 
 @dataclass(frozen=True)

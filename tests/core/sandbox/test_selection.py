@@ -72,6 +72,39 @@ def test_a_bwrap_that_cannot_build_a_sandbox_is_found_out_at_selection(tmp_path:
         select_sandbox("bubblewrap", tmp_path, environ, platform="linux")
 
 
+def _counting_bwrap(folder: Path, *, works: bool) -> Path:
+    """A bwrap that notes each sandbox it is asked to start, and starts it or fails."""
+    folder.mkdir()
+    log = folder / "started"
+    ending = "exit 0" if works else "echo 'bwrap: No permissions' >&2; exit 1"
+    script = (
+        '#!/bin/sh\n[ "$1" = --version ] && { echo "bubblewrap 0.8.0"; exit 0; }\n'
+        f'echo started >> "{log}"\n{ending}\n'
+    )
+    (folder / "bwrap").write_text(script)
+    (folder / "bwrap").chmod(0o755)
+    return log
+
+
+def test_a_bwrap_that_worked_is_not_probed_again_for_the_next_folder(tmp_path: Path) -> None:
+    log = _counting_bwrap(tmp_path / "bin", works=True)
+    environ = {"PATH": str(tmp_path / "bin"), "HOME": str(tmp_path)}
+    for folder in ("one", "two"):
+        (tmp_path / folder).mkdir()
+        sandbox = select_sandbox("bubblewrap", tmp_path / folder, environ, platform="linux")
+        assert isinstance(sandbox, BubblewrapSandbox)
+    assert log.read_text().splitlines() == ["started"]
+
+
+def test_a_bwrap_that_failed_is_probed_again(tmp_path: Path) -> None:
+    log = _counting_bwrap(tmp_path / "bin", works=False)
+    environ = {"PATH": str(tmp_path / "bin"), "HOME": str(tmp_path)}
+    for _ in range(2):
+        sandbox = select_sandbox("auto", tmp_path, environ, platform="linux")
+        assert sandbox == NoSandbox("unavailable", "bwrap: bwrap: No permissions")
+    assert log.read_text().splitlines() == ["started", "started"]
+
+
 def test_seatbelt_is_chosen_on_macos(tmp_path: Path) -> None:
     fake = tmp_path / "bin"
     fake.mkdir()

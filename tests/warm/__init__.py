@@ -1,0 +1,1 @@
+"""Test workers started from a warm process (`./dev test --fast`): see `server`."""
