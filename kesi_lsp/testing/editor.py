@@ -35,7 +35,7 @@ from kesi_lsp.testing.buffers import Buffer, Buffers, DocumentSync
 from kesi_lsp.testing.handlers import plain_handler
 from kesi_lsp.testing.presets import Preset
 from kesi_lsp.testing.problems import ReportedProblems
-from kesi_lsp.testing.quirks import announces_kesi, losing_create
+from kesi_lsp.testing.quirks import FLAGGED, announces_kesi, losing_create
 from kesi_lsp.testing.timeline import Timeline
 
 ALLOW_ONCE = "Allow once"
@@ -123,10 +123,8 @@ class Editor:
         handlers["kesi/reviewEdit"] = self._on_review_edit
         handlers["kesi/saveDocuments"] = self._on_save_documents
         handlers[types.WORKSPACE_CODE_LENS_REFRESH] = self._on_code_lens_refresh
-        handlers["kesi/plan"] = self._on_plan
-        handlers["kesi/tasks"] = self._on_tasks
-        handlers["kesi/verdict"] = self._on_verdict
-        handlers["kesi/hunks"] = self._on_hunks
+        for method, flag in FLAGGED.items():
+            handlers[method] = self._announced(method, flag)
         handlers["kesi/diagnostics"] = self._on_diagnostics
         if self.preset.prompts:
             handlers[types.WINDOW_SHOW_MESSAGE_REQUEST] = self._on_prompt
@@ -277,25 +275,15 @@ class Editor:
             self.violations.append("workspace/codeLens/refresh sent to a client without it")
         self.timeline.record(types.WORKSPACE_CODE_LENS_REFRESH, params)
 
-    def _on_plan(self, params: dict[str, Any]) -> None:
-        if not self._kesi_flag("plan"):
-            self.violations.append("kesi/plan sent to a client that did not announce it")
-        self.timeline.record("kesi/plan", params)
+    def _announced(self, method: str, flag: str) -> Callable[[dict[str, Any]], None]:
+        """Records `method`, a notification only a client announcing `flag` may get."""
 
-    def _on_tasks(self, params: dict[str, Any]) -> None:
-        if not self._kesi_flag("stream"):
-            self.violations.append("kesi/tasks sent to a client that did not announce stream")
-        self.timeline.record("kesi/tasks", params)
+        def handler(params: dict[str, Any]) -> None:
+            if not self._kesi_flag(flag):
+                self.violations.append(f"{method} sent to a client that did not announce {flag}")
+            self.timeline.record(method, params)
 
-    def _on_verdict(self, params: dict[str, Any]) -> None:
-        if not self._kesi_flag("stream"):
-            self.violations.append("kesi/verdict sent to a client that did not announce stream")
-        self.timeline.record("kesi/verdict", params)
-
-    def _on_hunks(self, params: dict[str, Any]) -> None:
-        if not self._kesi_flag("hunks"):
-            self.violations.append("kesi/hunks sent to a client that did not announce it")
-        self.timeline.record("kesi/hunks", params)
+        return handler
 
     def pending_hunks(self, path: Path) -> list[dict[str, Any]] | None:
         """The pending hunks of `path` as the last `kesi/hunks` for it said (None: none came)."""

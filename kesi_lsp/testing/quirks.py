@@ -10,8 +10,8 @@ window for each, so one sent to such a client is a violation.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, Final
 
 from lsprotocol import types
 
@@ -20,6 +20,14 @@ from kesi_lsp.testing.timeline import Timeline
 LOST_CREATE = "kesi-test/lostProgressCreate"
 """Recorded in the timeline when the server withdraws a create the client lost (or when the
 client is closed with it still unanswered)."""
+
+FLAGGED: Final[Mapping[str, str]] = {
+    "kesi/plan": "plan",
+    "kesi/tasks": "stream",
+    "kesi/verdict": "stream",
+    "kesi/hunks": "hunks",
+}
+"""KeSi's notifications only a client announcing that `experimental.kesi` flag may get."""
 
 
 def announces_kesi(caps: types.ClientCapabilities) -> bool:
