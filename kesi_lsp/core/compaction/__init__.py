@@ -84,6 +84,7 @@ class Compactor:
         self.locale = ctx.locale
         self._ratio = 1.0  # API tokens per estimated token, from the last whole reply
         self._fixed: int | None = None  # estimated tokens of the tools and system prompt
+        self._unsent: dict[str, Any] | None = None  # the request `_fixed` was counted on
         self._quiet_until = 0  # no automatic compaction again before the history is this big
         self.failure: str | None = None  # why the last summary failed (None: it did not)
 
@@ -122,10 +123,12 @@ class Compactor:
         )
 
     async def _turn(self, send: Send) -> TurnResult:
-        if self._due():
-            await self.compact("auto")
-        trim_session(self.session, self.locale, self.ctx.emit, budget=self._budget())
-        params = self.params()
+        self._unsent = None
+        compacted = self._due() and await self.compact("auto")
+        trimmed = trim_session(self.session, self.locale, self.ctx.emit, budget=self._budget())
+        params = self._unsent if not compacted and not trimmed.cleared else None
+        self._unsent = None
+        params = params if params is not None else self.params()
         result = await send(params)
         self._calibrate(params, result)
         refused = result.kind == "failed_before_start" and prompt_too_long(result.error)
@@ -152,10 +155,16 @@ class Compactor:
         return max(1, min(self.settings.context_budget, room))
 
     def _fixed_tokens(self) -> int:
+        """The tools' and system prompt's estimated tokens, counted on the run's first request.
+
+        That request is kept (`_unsent`) and sent as it is when nothing changed the history
+        before it went: building it twice (the environment's lines, the tool schemas) was on
+        every run's way to its first request (issue 33)."""
         if self._fixed is None:
             params = self.params()
             fixed = json.dumps([params.get("tools"), params.get("system")], ensure_ascii=False)
             self._fixed = estimate_tokens(fixed)
+            self._unsent = params
         return self._fixed
 
     def _calibrate(self, params: dict[str, Any], result: TurnResult) -> None:
