@@ -20,7 +20,7 @@ from tests.core.network.networked import HostAnswers, networked
 from tests.core.network.servers import access_to, site
 from tests.core.sandbox.conftest import Playground
 
-pytestmark = pytest.mark.usefixtures("bwrap")
+pytestmark = [pytest.mark.usefixtures("bwrap"), pytest.mark.sandbox]
 
 POLLER = (
     "while [ ! -e go ]; do sleep 0.05; done; "

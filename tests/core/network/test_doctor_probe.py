@@ -12,6 +12,8 @@ from kesi_lsp.core.sandbox import NoSandbox
 from kesi_lsp.core.settings.network import HostVerdict
 from tests.core.sandbox.conftest import Playground, bubblewrap
 
+pytestmark = pytest.mark.sandbox
+
 
 @pytest.mark.usefixtures("bwrap")
 async def test_a_working_proxy_passes_the_probe(playground: Playground) -> None:

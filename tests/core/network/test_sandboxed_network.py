@@ -14,7 +14,7 @@ from tests.core.network.networked import HostAnswers, networked
 from tests.core.network.servers import access_to, site
 from tests.core.sandbox.conftest import Playground
 
-pytestmark = pytest.mark.usefixtures("bwrap")
+pytestmark = [pytest.mark.usefixtures("bwrap"), pytest.mark.sandbox]
 
 
 async def test_curl_reaches_an_allowed_host_and_gets_a_403_naming_another(

@@ -18,7 +18,7 @@ from tests.core.sandbox.agents import Agent, agent
 from tests.core.sandbox.conftest import Playground, bubblewrap
 from tests.processes import gone, processes_with
 
-pytestmark = pytest.mark.usefixtures("bwrap")
+pytestmark = [pytest.mark.usefixtures("bwrap"), pytest.mark.sandbox]
 
 
 def free_port() -> int:

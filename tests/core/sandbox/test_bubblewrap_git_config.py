@@ -22,7 +22,7 @@ from kesi_lsp.core.permissions import classify
 from kesi_lsp.core.sandbox import NoSandbox
 from tests.core.sandbox.conftest import Playground, bubblewrap
 
-pytestmark = pytest.mark.usefixtures("bwrap")
+pytestmark = [pytest.mark.usefixtures("bwrap"), pytest.mark.sandbox]
 
 
 def git(cwd: Path, *args: str) -> str:

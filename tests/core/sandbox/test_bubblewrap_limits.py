@@ -31,7 +31,7 @@ from tests.core.sandbox.conftest import (
 )
 from tests.processes import gone, processes_with, running
 
-pytestmark = pytest.mark.usefixtures("bwrap")
+pytestmark = [pytest.mark.usefixtures("bwrap"), pytest.mark.sandbox]
 
 NOBODY = 65534
 SYSTEM_PYTHON = "/usr/bin/python3"

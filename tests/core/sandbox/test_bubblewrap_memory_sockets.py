@@ -17,10 +17,14 @@ import socket
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 from kesi_lsp.core.sandbox import cgroups
 from kesi_lsp.core.sandbox.bubblewrap import Limits
 from kesi_lsp.core.sandbox.hidden import explain
 from tests.core.sandbox.conftest import Playground, bubblewrap
+
+pytestmark = pytest.mark.sandbox
 
 PYTHON = "/usr/bin/python3"
 HOG = f"{PYTHON} -c 'data = b\"x\" * (600 << 20); print(len(data))'"

@@ -22,7 +22,7 @@ from tests.core.sandbox.conftest import (
     bubblewrap,
 )
 
-pytestmark = pytest.mark.usefixtures("bwrap")
+pytestmark = [pytest.mark.usefixtures("bwrap"), pytest.mark.sandbox]
 HAS_CURL = Path("/usr/bin/curl").exists()
 HAS_SHADOW = Path("/etc/shadow").exists()
 HOST_SCRATCH = "/tmp/kesi-scratch"

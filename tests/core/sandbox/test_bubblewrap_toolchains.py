@@ -15,7 +15,7 @@ from kesi_lsp.core.sandbox.hidden import explain
 from tests.core.sandbox.conftest import Playground, Ran, bubblewrap
 from tests.core.sandbox.toolchains import make_nvm_node, make_project, make_pyenv, make_venv
 
-pytestmark = [pytest.mark.usefixtures("bwrap"), pytest.mark.slow]  # real toolchains in bwrap
+pytestmark = [pytest.mark.usefixtures("bwrap"), pytest.mark.sandbox, pytest.mark.slow]  # toolchains
 
 PYTEST = "python -m pytest -q -p no:cacheprovider"
 READ_SECRET = "cat ~/.ssh/id_ed25519; ls ~/.ssh"

@@ -15,7 +15,7 @@ import pytest
 from kesi_lsp.core.sandbox.selection import describe, prompt_lines
 from tests.core.sandbox.conftest import FAKE_KEY, Playground, bubblewrap, make_playground
 
-pytestmark = pytest.mark.usefixtures("bwrap")
+pytestmark = [pytest.mark.usefixtures("bwrap"), pytest.mark.sandbox]
 
 
 @pytest.fixture

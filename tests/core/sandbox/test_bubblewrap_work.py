@@ -12,7 +12,7 @@ import pytest
 
 from tests.core.sandbox.conftest import Playground, bubblewrap
 
-pytestmark = pytest.mark.usefixtures("bwrap")
+pytestmark = [pytest.mark.usefixtures("bwrap"), pytest.mark.sandbox]
 
 PYTEST_DISTRIBUTIONS = ("pytest", "pluggy", "iniconfig", "packaging", "pygments")
 

@@ -25,7 +25,7 @@ from tests.core.sandbox.conftest import (
 )
 from tests.processes import gone, processes_with
 
-pytestmark = pytest.mark.usefixtures("bwrap")
+pytestmark = [pytest.mark.usefixtures("bwrap"), pytest.mark.sandbox]
 
 
 async def test_cat_env_is_asked_then_refused_by_the_sandbox(playground: Playground) -> None:

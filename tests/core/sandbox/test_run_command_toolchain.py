@@ -11,7 +11,7 @@ from kesi_lsp.core.events import Event, Notice
 from tests.core.sandbox.agents import agent
 from tests.core.sandbox.conftest import Playground, bubblewrap
 
-pytestmark = pytest.mark.usefixtures("bwrap")
+pytestmark = [pytest.mark.usefixtures("bwrap"), pytest.mark.sandbox]
 
 
 def git(cwd: Path, *args: str) -> None:
