@@ -253,9 +253,11 @@ local function plan(...)
   h.plan(nil, { runId = 'run-2', items = items, lines = lines, current = current or vim.NIL,
                 title = ('〔plan %d/3〕'):format(done) }, ctx)
 end
+h.stream(nil, { runId = 'run-2', kind = 'turn', turn = 1, maxTurns = 20, label = '〔turn 1〕' }, ctx)
+_G.status_turn = require('kesi').status()
 h.stream(nil, { runId = 'run-2', kind = 'text', text = 'Planning.' }, ctx)
 plan('in_progress', 'pending', 'pending')
-h.stream(nil, { runId = 'run-2', kind = 'turn', turn = 2, maxTurns = 20 }, ctx)
+h.stream(nil, { runId = 'run-2', kind = 'turn', turn = 2, maxTurns = 20, label = '〔turn 2〕' }, ctx)
 plan('completed', 'in_progress', 'pending')
 _G.status_while = require('kesi').status()
 _G.top_while = vim.api.nvim_buf_get_lines(require('kesi.output').buf(), 0, 5, false)
@@ -282,7 +284,9 @@ def test_the_plan_sits_at_the_top_and_the_verdict_ends_the_run(
         "  〔○ Test〕",
         "",
     ]  # updated in place: one plan block, however many updates
-    assert ed.lua("return _G.status_while") == "KeSi ● turn 2/20 · 〔step 2/3〕 · $0.0000"
+    # the step in progress, in the server's words; the round trip only until there is one
+    assert ed.lua("return _G.status_turn") == "KeSi ● 〔turn 1〕 · $0.0000"
+    assert ed.lua("return _G.status_while") == "KeSi ● 〔step 2/3〕 · $0.0000"
     lines = ed.output()
     assert lines[0].startswith("── KeSi · "), "the finished run's plan left the top"
     assert lines[-6:] == [

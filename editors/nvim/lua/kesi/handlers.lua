@@ -44,7 +44,7 @@ function M.stream(_, params, ctx)
   elseif kind == 'usage' then
     require('kesi.runs').usage(run, params.run or params.usage, params.session)
   elseif kind == 'turn' then
-    require('kesi.runs').turn(run, params.turn, params.maxTurns)
+    require('kesi.runs').turn(run, params.turn, params.label)
   end
 end
 

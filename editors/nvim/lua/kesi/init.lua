@@ -356,10 +356,10 @@ function M.revoke()
   end)
 end
 
---- For statuslines: "KeSi ● turn 2/20 · step 2 of 3: Fix the sign · $0.0012" while a run lives
---- (the plan's step in progress, when it has one), "KeSi ✓ verified · $0.0345" after (the
---- server's verdict on the last run's changes, when it gave one), "" where no KeSi server
---- serves the buffer.
+--- For statuslines: "KeSi ● step 2 of 3: Fix the sign · $0.0012" while a run lives (the plan's
+--- step in progress; before there is one, the server's words for the model's round trip,
+--- "turn 2 of at most 20"), "KeSi ✓ verified · $0.0345" after (the server's verdict on the last
+--- run's changes, when it gave one), "" where no KeSi server serves the buffer.
 ---@param bufnr integer?
 ---@return string
 function M.status(bufnr)
@@ -369,8 +369,11 @@ function M.status(bufnr)
   end
   local run = runs.active_run(client.id)
   if run then
-    local parts = { run.turn and ('turn ' .. run.turn) or 'running' }
+    local parts = {}
     local step = run.plan and run.plan.current
+    if type(step) ~= 'string' then
+      step = run.turn
+    end
     if type(step) == 'string' then
       if vim.fn.strchars(step) > 48 then
         step = vim.fn.strcharpart(step, 0, 47) .. '…'

@@ -88,9 +88,9 @@ end
 ---@param run kesi.Run
 ---@param turn integer?
 ---@param max_turns integer?
-function M.turn(run, turn, max_turns)
+function M.turn(run, turn, label)
   if type(turn) == 'number' then
-    run.turn = type(max_turns) == 'number' and ('%d/%d'):format(turn, max_turns) or tostring(turn)
+    run.turn = type(label) == 'string' and label or nil -- the server's words for the round trip
     changed()
   end
 end
