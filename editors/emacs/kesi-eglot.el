@@ -303,20 +303,20 @@ there until the server next said something."
 
 (defun kesi--mode-line-text (server)
   "The mode-line text for SERVER.
-While a run works: its turn, a search's own turn, the plan's step in progress
-and the cost so far; after: the verdict on the last run's changes and the
-session's cost."
+While a run works: the plan's step in progress (before the run has a plan, the
+server's words for its turn), a search's own turn and the cost so far; after:
+the verdict on the last run's changes and the session's cost."
   (let* ((run-id (kesi-output-active-run server))
          (run (and run-id (kesi-output-run run-id))))
     (if run
         (concat
          " KeSi● "
          (string-join
-          (delq nil (list (if-let ((turn (plist-get run :turn))) (concat "turn " turn) "running")
+          (delq nil (list (when-let ((step (or (kesi-plan-step (plist-get run :plan))
+                                               (plist-get run :turn))))
+                            (truncate-string-to-width step 48 nil nil "…"))
                           (when-let ((turn (plist-get run :search-turn)))
                             (concat "search " turn))
-                          (when-let ((step (kesi-plan-step (plist-get run :plan))))
-                            (truncate-string-to-width step 48 nil nil "…"))
                           (kesi-output-format-cost (plist-get run :cost))))
           " · "))
       (let* ((verified (plist-get (kesi-output-last-finished server) :verified))
@@ -326,7 +326,8 @@ session's cost."
                 (kesi-output-format-cost (kesi--server-cost server)))))))
 
 (defun kesi-eglot-mode-line ()
-  "\"KeSi● turn 2/20 · $0.0012\" while a run works, \"KeSi $0.0345\" after, else nil."
+  "\"KeSi● step 2 of 3: Fix · $0.0012\" while a run works, \"KeSi $0.0345\" after.
+Nil outside KeSi's buffers."
   (when-let ((server (and (bound-and-true-p eglot--managed-mode) (kesi--server t))))
     (when (eq server (eglot-current-server))
       (kesi--mode-line-text server))))

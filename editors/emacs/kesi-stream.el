@@ -92,11 +92,15 @@ result; an edit's diff has none."
       (kesi-output-note-session-cost server session))))
 
 (defun kesi--turn (run-id params depth)
-  "A turn of RUN-ID (PARAMS): the run's own at DEPTH 0, else its search's."
-  (let ((turn (plist-get params :turn)) (most (plist-get params :maxTurns)))
+  "A turn of RUN-ID (PARAMS): the run's own at DEPTH 0 (the server's words for it),
+else its search's."
+  (let ((turn (plist-get params :turn)) (most (plist-get params :maxTurns))
+        (label (plist-get params :label)))
     (when (numberp turn)
-      (kesi--run-put run-id (if (> depth 0) :search-turn :turn)
-                     (if (numberp most) (format "%d/%d" turn most) (number-to-string turn))))))
+      (if (> depth 0)
+          (kesi--run-put run-id :search-turn
+                         (if (numberp most) (format "%d/%d" turn most) (number-to-string turn)))
+        (kesi--run-put run-id :turn (and (stringp label) label))))))
 
 (defun kesi-stream-event (server params)
   "Show one `kesi/stream' notification PARAMS of SERVER."

@@ -89,7 +89,7 @@ def test_a_search_a_summary_the_next_emacs_continuing_and_a_repeat_stopped(
     ask(kesi, "where is add defined?")
     # While the search works, the mode line shows its own turn beside the run's.
     shown = ed.wait_until(lambda: "search 2/10" in (m := mode_line(kesi)) and m, "search turn")
-    assert "KeSi● turn 2/20 · search 2/10 · $" in shown, shown
+    assert "KeSi● turn 2 of at most 20 · search 2/10 · $" in shown, shown
     assert kesi.wait_finished()["status"] == "done"
     assert "search" not in mode_line(kesi)
 
