@@ -253,11 +253,15 @@ local function plan(...)
   h.plan(nil, { runId = 'run-2', items = items, lines = lines, current = current or vim.NIL,
                 title = ('〔plan %d/3〕'):format(done) }, ctx)
 end
-h.stream(nil, { runId = 'run-2', kind = 'turn', turn = 1, maxTurns = 20, label = '〔turn 1〕' }, ctx)
+local function turn(n)
+  h.stream(nil, { runId = 'run-2', kind = 'turn', turn = n, maxTurns = 20,
+                  label = ('〔turn %d〕'):format(n) }, ctx)
+end
+turn(1)
 _G.status_turn = require('kesi').status()
 h.stream(nil, { runId = 'run-2', kind = 'text', text = 'Planning.' }, ctx)
 plan('in_progress', 'pending', 'pending')
-h.stream(nil, { runId = 'run-2', kind = 'turn', turn = 2, maxTurns = 20, label = '〔turn 2〕' }, ctx)
+turn(2)
 plan('completed', 'in_progress', 'pending')
 _G.status_while = require('kesi').status()
 _G.top_while = vim.api.nvim_buf_get_lines(require('kesi.output').buf(), 0, 5, false)
