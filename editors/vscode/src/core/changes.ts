@@ -98,6 +98,8 @@ export function asChanges(value: unknown): ChangesListing {
       runId: run.runId,
       task: typeof run.task === "string" ? run.task : "",
       files: files.filter((f) => f !== undefined),
+      // the row as the server words it; without it the view fell back to the raw task text
+      ...(typeof run.label === "string" ? { label: run.label } : {}),
     });
   }
   return { runs };

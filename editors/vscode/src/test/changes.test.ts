@@ -39,6 +39,7 @@ describe("kesi.changes", () => {
         {
           runId: "r1",
           task: "fix add",
+          label: "Fix this · calc.py:2 · 20:42 · verified",
           files: [
             { uri: "file:///p/calc.py", path: "calc.py", hunks: [hunk(1, 1, "pending"), 7] },
             { path: "no uri" },
@@ -48,6 +49,7 @@ describe("kesi.changes", () => {
       ],
     });
     assert.equal(listing.runs.length, 1);
+    assert.equal(listing.runs[0]?.label, "Fix this · calc.py:2 · 20:42 · verified");
     const [file] = listing.runs[0]?.files ?? [];
     assert.equal(file?.path, "calc.py");
     assert.equal(file?.hunks.length, 1);
