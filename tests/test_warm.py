@@ -4,10 +4,10 @@
 from __future__ import annotations
 
 import os
+import select
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,12 +24,11 @@ SHOW = (
 @pytest.fixture(scope="module")
 def warm_socket(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     path = tmp_path_factory.mktemp("warm") / "socket"
-    server = subprocess.Popen([sys.executable, "-m", "tests.warm.server", str(path)])
+    argv = [sys.executable, "-m", "tests.warm.server", str(path)]
+    server = subprocess.Popen(argv, stdout=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 30
-        while not path.exists() and time.monotonic() < deadline and server.poll() is None:
-            time.sleep(0.01)
-        assert path.exists(), "the warm server did not listen"
+        assert server.stdout is not None
+        assert server.stdout.readline().strip() == str(path), "the warm server did not listen"
         yield path
     finally:
         server.terminate()
@@ -62,10 +61,11 @@ def test_a_killed_launcher_takes_its_worker_with_it(warm_socket: Path, tmp_path:
     code = "import os, time; print(os.getpid(), flush=True); time.sleep(300)"
     worker = launch(warm_socket, tmp_path, code)
     assert worker.stdout is not None
-    forked = Path(f"/proc/{int(worker.stdout.readline())}")
-    os.kill(worker.pid, signal.SIGKILL)
-    worker.wait(10)
-    deadline = time.monotonic() + 30
-    while forked.exists() and time.monotonic() < deadline:  # killed, then reaped by the server
-        time.sleep(0.01)
-    assert not forked.exists()
+    forked = os.pidfd_open(int(worker.stdout.readline()))
+    try:
+        os.kill(worker.pid, signal.SIGKILL)
+        worker.wait(10)
+        ended, _, _ = select.select([forked], [], [], 30)  # readable once the worker has exited
+        assert ended, "the forked worker outlived its launcher"
+    finally:
+        os.close(forked)

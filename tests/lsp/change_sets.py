@@ -21,6 +21,15 @@ CALC = "def add(a, b):\n    return a - b\n\n\ndef sub(a, b):\n    return a + b\n
 FIXED = "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n"
 
 
+def calc_project(tmp_path: Path) -> tuple[Path, Path]:
+    """A workspace folder whose calc.py has both sign bugs: (folder, calc.py)."""
+    root = tmp_path / "project"
+    root.mkdir()
+    calc = root / "calc.py"
+    calc.write_text(CALC)
+    return root, calc
+
+
 def edit(path: str, old: str, new: str) -> dict[str, Any]:
     return tool_use("edit_file", {"file_path": path, "old_string": old, "new_string": new})
 

@@ -17,6 +17,7 @@ from tests.lsp.change_sets import (
     FIXED,
     actions,
     api_env,
+    calc_project,
     edit,
     kesi_diagnostics,
     lenses,
@@ -40,10 +41,7 @@ NOTE = (
 async def test_undo_one_hunk_keep_the_other_and_the_model_hears_it(
     preset: str, tmp_path: Path, scripted_api: StartServer
 ) -> None:
-    root = tmp_path / "project"
-    root.mkdir()
-    calc = root / "calc.py"
-    calc.write_text(CALC)
+    root, calc = calc_project(tmp_path)
     api = scripted_api(
         script(
             *two_hunks(),
@@ -180,10 +178,7 @@ async def test_ticking_one_of_two_hunks_in_the_preview_lands_only_that_one(
     """VS Code's Refactor Preview (approvals "ask"): each hunk is its own annotated change; the
     user ticks the second only. That hunk lands and is kept; the model is told exactly what
     landed; the other one never touched the file."""
-    root = tmp_path / "project"
-    root.mkdir()
-    calc = root / "calc.py"
-    calc.write_text(CALC)
+    root, calc = calc_project(tmp_path)
     api = scripted_api(
         script(
             reply("Reading.", tool_use("read_file", {"file_path": "calc.py"})),
@@ -228,10 +223,7 @@ async def test_a_per_hunk_review_lands_the_hunks_the_user_accepted(
 ) -> None:
     """Our clients' review (Neovim's review tab) answers with the text the user accepted when
     they rejected some hunks: that text lands, is kept, and the model is told exactly that."""
-    root = tmp_path / "project"
-    root.mkdir()
-    calc = root / "calc.py"
-    calc.write_text(CALC)
+    root, calc = calc_project(tmp_path)
     only_add = CALC.replace("return a - b", "return a + b")
     api = scripted_api(
         script(

@@ -19,9 +19,9 @@ from kesi_lsp.scripted_api import script
 from kesi_lsp.testing import Editor
 from tests.lsp.change_sets import (
     ACCEPT,
-    CALC,
     FIXED,
     api_env,
+    calc_project,
     kesi_diagnostics,
     lenses,
     two_hunks,
@@ -55,10 +55,7 @@ def hunk_lines(hunks: list[dict[str, Any]] | None) -> list[int]:
 async def test_pending_hunks_are_diagnostics_except_for_a_client_that_draws_them(
     preset: str, tmp_path: Path, scripted_api: StartServer
 ) -> None:
-    root = tmp_path / "project"
-    root.mkdir()
-    calc = root / "calc.py"
-    calc.write_text(CALC)
+    root, calc = calc_project(tmp_path)
     api = scripted_api(script(*two_hunks()))
     async with kesi_client(preset, [root], env=api_env(api), init_options=ACCEPT) as client:
         client.open(calc)

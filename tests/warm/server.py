@@ -71,6 +71,7 @@ def serve(path: str) -> None:
     Path(path).unlink(missing_ok=True)
     listener.bind(path)
     listener.listen(64)
+    print(path, flush=True)  # listening: whoever started the server may read this line
     warm_up()
     selector = selectors.DefaultSelector()
     selector.register(listener, selectors.EVENT_READ, None)
