@@ -304,8 +304,8 @@ there until the server next said something."
 (defun kesi--mode-line-text (server)
   "The mode-line text for SERVER.
 While a run works: the plan's step in progress (before the run has a plan, the
-server's words for its turn), a search's own turn and the cost so far; after:
-the verdict on the last run's changes and the session's cost."
+server's words for its turn), a search's own turn in the server's words and the
+cost so far; after: the verdict on the last run's changes and the session's cost."
   (let* ((run-id (kesi-output-active-run server))
          (run (and run-id (kesi-output-run run-id))))
     (if run
@@ -315,8 +315,7 @@ the verdict on the last run's changes and the session's cost."
           (delq nil (list (when-let ((step (or (kesi-plan-step (plist-get run :plan))
                                                (plist-get run :turn))))
                             (truncate-string-to-width step 48 nil nil "…"))
-                          (when-let ((turn (plist-get run :search-turn)))
-                            (concat "search " turn))
+                          (plist-get run :nested-turn)
                           (kesi-output-format-cost (plist-get run :cost))))
           " · "))
       (let* ((verified (plist-get (kesi-output-last-finished server) :verified))

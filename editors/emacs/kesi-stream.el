@@ -92,15 +92,11 @@ result; an edit's diff has none."
       (kesi-output-note-session-cost server session))))
 
 (defun kesi--turn (run-id params depth)
-  "A turn of RUN-ID (PARAMS): the run's own at DEPTH 0 (the server's words for it),
-else its search's."
-  (let ((turn (plist-get params :turn)) (most (plist-get params :maxTurns))
-        (label (plist-get params :label)))
-    (when (numberp turn)
-      (if (> depth 0)
-          (kesi--run-put run-id :search-turn
-                         (if (numberp most) (format "%d/%d" turn most) (number-to-string turn)))
-        (kesi--run-put run-id :turn (and (stringp label) label))))))
+  "A turn of RUN-ID (PARAMS), in the server's words: the run's own at DEPTH 0,
+else its sub-agent's (the words name the agent: \"search agent: turn 2 of at most 10\")."
+  (let ((label (plist-get params (if (> depth 0) :nestedLabel :label))))
+    (when (numberp (plist-get params :turn))
+      (kesi--run-put run-id (if (> depth 0) :nested-turn :turn) (and (stringp label) label)))))
 
 (defun kesi-stream-event (server params)
   "Show one `kesi/stream' notification PARAMS of SERVER."
@@ -115,7 +111,7 @@ else its search's."
         ("toolInput" (kesi-stream--in-place params))
         (_ (kesi-stream--show params)))
       (pcase (plist-get params :kind)
-        ("toolEnd" (when (= depth 0) (kesi--run-put run-id :search-turn nil)))
+        ("toolEnd" (when (= depth 0) (kesi--run-put run-id :nested-turn nil)))
         ("turn" (kesi--turn run-id params depth))
         ("usage" (kesi--usage server run-id params))))))
 
@@ -158,7 +154,7 @@ bill is in the run's last line."
         (kesi-output-note-session-cost server session))
       (kesi--run-put run-id :status status)
       (kesi--run-put run-id :limit (plist-get params :limit))
-      (kesi--run-put run-id :search-turn nil)
+      (kesi--run-put run-id :nested-turn nil)
       (kesi--run-put run-id :finished (cl-incf kesi--finished-count))
       (when (equal (gethash server kesi--active) run-id)
         (remhash server kesi--active))

@@ -193,6 +193,11 @@ _RUNS: Final[dict[str, tuple[str, str]]] = {
     "lsp.progress.working": ("working", "進行中"),
     # Model round trips are KeSi's bookkeeping, not the user's progress: tooltips only.
     "lsp.progress.turn": ("turn {turn} of at most {max}", "第 {turn} 輪（最多 {max} 輪）"),
+    # A search sub-agent's round trip, beside the run's step in a status text.
+    "lsp.progress.search_turn": (
+        "search agent: turn {turn} of at most {max}",
+        "搜尋分身：第 {turn} 輪（最多 {max} 輪）",
+    ),
     "lsp.progress.edits": ("files changed: {count}", "改了 {count} 個檔案"),
 }
 

@@ -145,6 +145,10 @@ def _own_event(
     return None
 
 
+_AGENT_TURNS = {"search": "lsp.progress.search_turn"}
+"""The catalog's words for a sub-agent's turn, by the agent's name (`Nested.agent`)."""
+
+
 def stream_event(
     run_id: str, event: Event, lines: list[str], locale: Locale
 ) -> contract.StreamEvent | None:
@@ -166,6 +170,9 @@ def stream_event(
         own = attrs.evolve(own, line=progress_line(event, locale) or "")
     if own is None or not depth:
         return own
+    if isinstance(own, contract.TurnEvent) and agent in _AGENT_TURNS:
+        words = text(_AGENT_TURNS[agent], locale, turn=own.turn, max=own.max_turns)
+        own = attrs.evolve(own, nested_label=words)
     return attrs.evolve(own, parent_tool_use_id=parent, agent=agent, depth=depth)
 
 

@@ -87,9 +87,11 @@ def test_a_search_a_summary_the_next_emacs_continuing_and_a_repeat_stopped(
     kesi = start_kesi(open_emacs, project, api.base_url, env=state)
     ed = kesi.ed
     ask(kesi, "where is add defined?")
-    # While the search works, the mode line shows its own turn beside the run's.
-    shown = ed.wait_until(lambda: "search 2/10" in (m := mode_line(kesi)) and m, "search turn")
-    assert "KeSi● turn 2 of at most 20 · search 2/10 · $" in shown, shown
+    # While the search works, the mode line shows its own turn beside the run's, both in the
+    # server's words.
+    searching = text("lsp.progress.search_turn", "en", turn=2, max=10)
+    shown = ed.wait_until(lambda: searching in (m := mode_line(kesi)) and m, "search turn")
+    assert f"KeSi● turn 2 of at most 20 · {searching} · $" in shown, shown
     assert kesi.wait_finished()["status"] == "done"
     assert "search" not in mode_line(kesi)
 

@@ -71,6 +71,10 @@ WORDS = {
         "current": "step 2 of 3: Fix the sign",
         "end": "done · verified · (this run: ",
         "plan": "  [plan] ",
+        "search_turns": [
+            "search agent: turn 1 of at most 10",
+            "search agent: turn 2 of at most 10",
+        ],
     },
     "zh-TW": {
         "grep": "      [執行工具] grep：def add（在 calc.py）",
@@ -81,6 +85,7 @@ WORDS = {
         "current": "第 2 步（共 3 步）：Fix the sign",
         "end": "完成 · 已驗證 · （本輪 ",
         "plan": "  [計畫] ",
+        "search_turns": ["搜尋分身：第 1 輪（最多 10 輪）", "搜尋分身：第 2 輪（最多 10 輪）"],
     },
 }
 
@@ -159,6 +164,11 @@ async def test_a_log_client_and_our_client_read_the_same_lines(
     assert done["line"].startswith(words["end"]), done["line"]
     assert done["line"].endswith(done["bill"])
 
+    # The search's own turns in the server's words, naming the search agent, for a status text
+    # (Emacs' mode line, Neovim's statusline); the run's own turns have no such label.
+    turns = ours.stream(done["runId"], "turn")
+    assert [t["nestedLabel"] for t in turns if t.get("depth")] == words["search_turns"]
+    assert not any("nestedLabel" in t for t in turns if not t.get("depth"))
     (start,) = [e for e in ours.stream(done["runId"], "toolStart") if e["tool"] == "grep"]
     assert start["detail"] == words["grep"].split("：" if locale == "zh-TW" else ": ", 1)[1]
 

@@ -259,6 +259,14 @@ local function turn(n)
 end
 turn(1)
 _G.status_turn = require('kesi').status()
+h.stream(nil, { runId = 'run-2', kind = 'turn', turn = 2, maxTurns = 10, depth = 1,
+                agent = 'search', parentToolUseId = 's', label = '〔its own turn 2〕',
+                nestedLabel = '〔search turn 2〕', line = '', lines = {} }, ctx)
+_G.status_search = require('kesi').status()
+h.stream(nil, { runId = 'run-2', kind = 'toolEnd', tool = 'search_agent', toolUseId = 's',
+                isError = false, summary = 'found', line = '〔found〕',
+                lines = { '〔found〕' } }, ctx)
+_G.status_searched = require('kesi').status()
 h.stream(nil, { runId = 'run-2', kind = 'text', text = 'Planning.' }, ctx)
 plan('in_progress', 'pending', 'pending')
 turn(2)
@@ -290,6 +298,9 @@ def test_the_plan_sits_at_the_top_and_the_verdict_ends_the_run(
     ]  # updated in place: one plan block, however many updates
     # the step in progress, in the server's words; the round trip only until there is one
     assert ed.lua("return _G.status_turn") == "KeSi ● 〔turn 1〕 · $0.0000"
+    # a search's own turn beside the run's, in the server's words, until its call ends
+    assert ed.lua("return _G.status_search") == "KeSi ● 〔turn 1〕 · 〔search turn 2〕 · $0.0000"
+    assert ed.lua("return _G.status_searched") == "KeSi ● 〔turn 1〕 · $0.0000"
     assert ed.lua("return _G.status_while") == "KeSi ● 〔step 2/3〕 · $0.0000"
     lines = ed.output()
     assert lines[0].startswith("── KeSi · "), "the finished run's plan left the top"

@@ -147,7 +147,10 @@ class EditEvent(Nesting):
 @frozen(kw_only=True)
 class TurnEvent(Nesting):
     """A model round trip began; `label` says it in words (`turn 2 of at most 20`) for a
-    tooltip: the user-facing progress is the plan's step, not the round trip (issue 32)."""
+    tooltip: the user-facing progress is the plan's step, not the round trip (issue 32).
+    A sub-agent's turn also has `nested_label`, the same words naming its agent (`search
+    agent: turn 2 of at most 10`), which a status text shows beside the run's own step, so
+    no client has to make up the agent's name; absent on the run's own turns."""
 
     run_id: str
     kind: Literal["turn"] = "turn"
@@ -156,6 +159,7 @@ class TurnEvent(Nesting):
     label: str
     line: str
     lines: list[str]
+    nested_label: str | None = field(default=None, metadata=ABSENT)
 
 
 StreamEvent = (

@@ -44,7 +44,9 @@ function M.stream(_, params, ctx)
   elseif kind == 'usage' then
     require('kesi.runs').usage(run, params.run or params.usage, params.session)
   elseif kind == 'turn' then
-    require('kesi.runs').turn(run, params.turn, params.label)
+    require('kesi.runs').turn(run, params)
+  elseif kind == 'toolEnd' and not params.depth then
+    require('kesi.runs').turn_ended(run) -- the call a sub-agent worked for is over
   end
 end
 

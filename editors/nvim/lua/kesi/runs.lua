@@ -11,7 +11,8 @@ local M = {}
 ---@field cost number USD spent by this run so far
 ---@field usage table? the run's usage as the server last reported it
 ---@field finished integer? when it ended: 1 for the first run to end in this Neovim, 2 next...
----@field turn string? "2/20" while the model works on turn 2 of at most 20
+---@field turn string? the server's words for the run's round trip ("turn 2 of at most 20")
+---@field nested_turn string? a sub-agent's, naming it ("search agent: turn 2 of at most 10")
 ---@field plan table? the model's plan, as last sent: `kesi/plan` {items, lines, title, current}
 ---@field verified table? the server's verdict on the run's changes: {status, by, detail}
 
@@ -85,12 +86,24 @@ function M.usage(run, run_usage, session_usage)
   changed()
 end
 
+--- A `kesi/stream` turn event: the run's own round trip, or (with a `depth`) its sub-agent's,
+--- each in the server's words.
 ---@param run kesi.Run
----@param turn integer?
----@param max_turns integer?
-function M.turn(run, turn, label)
-  if type(turn) == 'number' then
-    run.turn = type(label) == 'string' and label or nil -- the server's words for the round trip
+---@param event table
+function M.turn(run, event)
+  if type(event.turn) == 'number' then
+    local nested = type(event.depth) == 'number' and event.depth > 0
+    local label = event[nested and 'nestedLabel' or 'label']
+    run[nested and 'nested_turn' or 'turn'] = type(label) == 'string' and label or nil
+    changed()
+  end
+end
+
+--- A call of the run ended: no sub-agent works for it any more.
+---@param run kesi.Run
+function M.turn_ended(run)
+  if run.nested_turn then
+    run.nested_turn = nil
     changed()
   end
 end
@@ -108,6 +121,7 @@ end
 ---@param verified table?
 function M.finish(run, status, usage, verified)
   run.status = status
+  run.nested_turn = nil
   run.verified = verified
   M.finished = M.finished + 1
   run.finished = M.finished

@@ -193,13 +193,16 @@ export interface EditEvent extends Nesting, Rendered {
   diff?: string;
 }
 
-/** A model round trip began; `label` ("turn 2 of at most 20") is for a tooltip only. */
+/** A model round trip began; `label` ("turn 2 of at most 20") is for a tooltip only. A
+ * sub-agent's turn also names its agent in `nestedLabel` ("search agent: turn 2 of at most 10"),
+ * for a status text beside the run's step. */
 export interface TurnEvent extends Nesting, Rendered {
   runId: string;
   kind: "turn";
   turn: number;
   maxTurns: number;
   label?: string;
+  nestedLabel?: string;
 }
 
 export type StreamEvent =
