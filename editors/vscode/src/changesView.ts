@@ -1,8 +1,9 @@
 /**
  * The **KeSi Changes** view (design.md §2.9): every run that changed files, newest first, its
  * files and their hunks, each with Keep and Undo. What it shows is the server's `kesi.changes`,
- * asked again whenever the server's pending hunks change (`kesi/hunks`; the diagnostics of
- * servers that publish them instead), a run ends, or a keep or undo is done.
+ * asked again whenever the server's pending hunks change (`kesi/hunks`; KeSi's own diagnostics
+ * from a server that publishes them instead, not any other language server's), a run ends, or a
+ * keep or undo is done.
  */
 
 import * as vscode from "vscode";
@@ -36,10 +37,7 @@ export class ChangesView implements vscode.TreeDataProvider<ChangeNode>, vscode.
   refreshed = 0;
 
   constructor(private readonly client: () => BaseLanguageClient | undefined) {
-    this.subscriptions.push(
-      this.changed,
-      vscode.languages.onDidChangeDiagnostics(() => this.refreshSoon()),
-    );
+    this.subscriptions.push(this.changed);
   }
 
   /** Ask the server again, once for a burst of changes. */

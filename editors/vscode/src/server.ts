@@ -28,6 +28,7 @@ import {
 import { KesiCapabilities } from "./capabilities";
 import { ChangesView } from "./changesView";
 import { executeCommandMiddleware } from "./commands";
+import { refreshOnOwnDiagnostics } from "./core/changes";
 import { t } from "./core/messages";
 import {
   DIAGNOSTICS,
@@ -173,6 +174,7 @@ export class KesiServer implements vscode.Disposable {
           this.runs,
           () => void this.changes.refresh(),
         ),
+        handleDiagnostics: refreshOnOwnDiagnostics(() => this.changes.refreshSoon()),
         workspace: {
           configuration: async (params, token, next) => {
             const answer = await next(params, token);

@@ -155,3 +155,18 @@ export function undoable(run: RunInfo): boolean {
 export function mergeListings(listings: ChangesListing[]): RunInfo[] {
   return listings.flatMap((listing) => listing.runs);
 }
+
+/**
+ * The language client's `handleDiagnostics` middleware: only KeSi's own `publishDiagnostics`
+ * (the pending hunks, from a server that publishes them as diagnostics) pass here, so the
+ * **KeSi Changes** view is asked again when they change, and never for another language
+ * server's (a linter re-checking on every keystroke). The editor gets them first, as they are.
+ */
+export function refreshOnOwnDiagnostics<U, D>(
+  refresh: () => void,
+): (uri: U, diagnostics: D[], next: (uri: U, diagnostics: D[]) => void) => void {
+  return (uri, diagnostics, next) => {
+    next(uri, diagnostics);
+    refresh();
+  };
+}

@@ -7,6 +7,7 @@ import {
   hunkDescription,
   hunkLines,
   pendingCount,
+  refreshOnOwnDiagnostics,
   undoable,
   type HunkInfo,
 } from "../core/changes";
@@ -73,6 +74,17 @@ describe("kesi.changes", () => {
     assert.ok(undoable({ runId: "r", task: "", files }));
     const done = [{ uri: "u", path: "a.py", hunks: [hunk(1, 1, "undone")] }];
     assert.ok(!undoable({ runId: "r", task: "", files: done }));
+  });
+
+  it("asks again for KeSi's own diagnostics, after the editor has them", () => {
+    const seen: string[] = [];
+    const handle = refreshOnOwnDiagnostics<string, string>(() => seen.push("refresh"));
+    const marks = ["KeSi: not reviewed yet"];
+    handle("file:///p/calc.py", marks, (uri, diagnostics) => {
+      assert.equal(diagnostics, marks); // passed on as they are
+      seen.push(`editor ${uri}`);
+    });
+    assert.deepEqual(seen, ["editor file:///p/calc.py", "refresh"]);
   });
 
   it("reads a keep or undo answer", () => {
