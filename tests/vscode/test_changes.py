@@ -9,9 +9,11 @@ import re
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Locator
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from kesi_lsp.scripted_api import reply, script, tool_use
+from tests.plugins.scripted_api import StartServer
 from tests.vscode.session import OpenVSCode, VSCode
 from tests.vscode.workbench import Workbench
 
@@ -53,6 +55,45 @@ def wait_done(session: VSCode) -> None:
     )
 
 
+def ask_for_both_fixes(wb: Workbench) -> None:
+    """Ask KeSi, from calc.py, for the run `both_fixes` scripts."""
+    wb.open_file("calc.py")
+    wb.run_command("KeSi: Ask")
+    wb.type_into_input_box("Fix the signs of add and sub.")
+
+
+def both_fixed(
+    vscode: OpenVSCode, scripted_api: StartServer, tmp_path: Path
+) -> tuple[Path, Workbench]:
+    """One run under acceptEdits wrote both fixes and is over: calc.py has them, and its two
+    hunks wait for a keep or an undo."""
+    folder = project(tmp_path)
+    api = scripted_api(both_fixes(reply("Both fixed.")))
+    session = vscode(folder, api_url=api.base_url, settings=ACCEPT)
+    ask_for_both_fixes(session.workbench)
+    wait_done(session)
+    return folder, session.workbench
+
+
+def changes_pane(wb: Workbench) -> Locator:
+    return wb.page.locator(".pane", has=wb.page.locator(".pane-header", has_text="KeSi Changes"))
+
+
+def view_rows(wb: Workbench) -> list[str]:
+    return [
+        " ".join(t.split()) for t in changes_pane(wb).locator(".monaco-list-row").all_inner_texts()
+    ]
+
+
+def show_changes(wb: Workbench) -> Locator:
+    """**KeSi: Show Changes**, once the view lists both hunks: its pane."""
+    wb.run_command("KeSi: Show Changes")
+    wb.wait_until(
+        lambda: any("line 6" in row for row in view_rows(wb)), 30_000, "the hunks in the view"
+    )
+    return changes_pane(wb)
+
+
 def test_tick_one_of_two_hunks_in_the_refactor_preview(
     vscode: OpenVSCode, scripted_api, tmp_path: Path
 ) -> None:
@@ -70,9 +111,7 @@ def test_tick_one_of_two_hunks_in_the_refactor_preview(
     )
     session = vscode(folder, api_url=api.base_url, settings={"kesi.review": "refactorPreview"})
     wb = session.workbench
-    wb.open_file("calc.py")
-    wb.run_command("KeSi: Ask")
-    wb.type_into_input_box("Fix the signs of add and sub.")
+    ask_for_both_fixes(wb)
     pane = wb.refactor_preview()
     rows = pane.locator(".monaco-list-row")
     wb.wait_until(lambda: rows.count() == 3, 30_000, "the file and its two changes")
@@ -87,14 +126,7 @@ def test_tick_one_of_two_hunks_in_the_refactor_preview(
 
 
 def test_undo_last_run_from_the_palette(vscode: OpenVSCode, scripted_api, tmp_path: Path) -> None:
-    folder = project(tmp_path)
-    api = scripted_api(both_fixes(reply("Both fixed.")))
-    session = vscode(folder, api_url=api.base_url, settings=ACCEPT)
-    wb = session.workbench
-    wb.open_file("calc.py")
-    wb.run_command("KeSi: Ask")
-    wb.type_into_input_box("Fix the signs of add and sub.")
-    wait_done(session)
+    folder, wb = both_fixed(vscode, scripted_api, tmp_path)
     assert (folder / "calc.py").read_text() == FIXED
     # Pending changes: lenses over each.
     lenses = wb.page.locator(".contentWidgets .codelens-decoration a", has_text="KeSi: Undo")
@@ -116,14 +148,7 @@ def test_accept_edits_shows_what_went_inline_until_kept_or_undone(
     """Issue 32: under acceptEdits each line KeSi replaced is shown inline after the line that
     replaced it, until that change is undone or kept; pending changes are no Problems entries
     (the extension draws them itself)."""
-    folder = project(tmp_path)
-    api = scripted_api(both_fixes(reply("Both fixed.")))
-    session = vscode(folder, api_url=api.base_url, settings=ACCEPT)
-    wb = session.workbench
-    wb.open_file("calc.py")
-    wb.run_command("KeSi: Ask")
-    wb.type_into_input_box("Fix the signs of add and sub.")
-    wait_done(session)
+    folder, wb = both_fixed(vscode, scripted_api, tmp_path)
     wb.wait_until(
         lambda: wb.inline_texts() == ["return a - b", "return a + b"],
         30_000,
@@ -146,32 +171,16 @@ def test_accept_edits_shows_what_went_inline_until_kept_or_undone(
     assert [row for row in wb.problems() if "KeSi" in row] == []
 
 
-def view_rows(wb: Workbench) -> list[str]:
-    pane = wb.page.locator(".pane", has=wb.page.locator(".pane-header", has_text="KeSi Changes"))
-    return [" ".join(t.split()) for t in pane.locator(".monaco-list-row").all_inner_texts()]
-
-
 def test_the_changes_view_keeps_and_undoes(
     vscode: OpenVSCode, scripted_api, tmp_path: Path
 ) -> None:
-    folder = project(tmp_path)
-    api = scripted_api(both_fixes(reply("Both fixed.")))
-    session = vscode(folder, api_url=api.base_url, settings=ACCEPT)
-    wb = session.workbench
-    wb.open_file("calc.py")
-    wb.run_command("KeSi: Ask")
-    wb.type_into_input_box("Fix the signs of add and sub.")
-    wait_done(session)
-    wb.run_command("KeSi: Show Changes")
-    wb.wait_until(
-        lambda: any("line 6" in row for row in view_rows(wb)), 30_000, "the hunks in the view"
-    )
+    folder, wb = both_fixed(vscode, scripted_api, tmp_path)
+    pane = show_changes(wb)
     rows = view_rows(wb)
     assert any("Fix the signs of add and sub." in row and "2 not reviewed" in row for row in rows)
     assert any(row.startswith("calc.py") for row in rows), rows
     assert any("line 2" in row and "not reviewed yet" in row for row in rows), rows
     assert any(row.startswith("line 2 · return a + b") for row in rows), rows  # its code
-    pane = wb.page.locator(".pane", has=wb.page.locator(".pane-header", has_text="KeSi Changes"))
 
     def press(row_text: str, button: str) -> None:
         row = pane.locator(".monaco-list-row", has_text=row_text).first
@@ -200,22 +209,11 @@ def test_the_changes_view_keeps_and_undoes(
 def test_a_hunk_row_opens_its_diff(vscode: OpenVSCode, scripted_api, tmp_path: Path) -> None:
     """Issue 32: a hunk's row in KeSi Changes opens that change as a diff (what was there before
     it beside the file), not only the line; with acceptEdits nothing else shows what went."""
-    folder = project(tmp_path)
-    api = scripted_api(both_fixes(reply("Both fixed.")))
-    session = vscode(folder, api_url=api.base_url, settings=ACCEPT)
-    wb = session.workbench
-    wb.open_file("calc.py")
-    wb.run_command("KeSi: Ask")
-    wb.type_into_input_box("Fix the signs of add and sub.")
-    wait_done(session)
-    wb.run_command("KeSi: Show Changes")
-    wb.wait_until(
-        lambda: any("line 6" in row for row in view_rows(wb)), 30_000, "the hunks in the view"
-    )
-    pane = wb.page.locator(".pane", has=wb.page.locator(".pane-header", has_text="KeSi Changes"))
+    folder, wb = both_fixed(vscode, scripted_api, tmp_path)
+    pane = show_changes(wb)
     tab = wb.page.locator(".tab", has_text="KeSi's change: calc.py")
-    # The view redraws its rows as the run's diagnostics settle, and a click on a row being
-    # replaced is lost (VS Code drops the old row's command): click until the diff opens.
+    # The view redraws its rows as the run's last hunks and its end arrive, and a click on a row
+    # being replaced is lost (VS Code drops the old row's command): click until the diff opens.
     for _ in range(5):
         pane.locator(".monaco-list-row", has_text="line 6").first.click()
         try:
