@@ -305,7 +305,8 @@ there until the server next said something."
   "The mode-line text for SERVER.
 While a run works: the plan's step in progress (before the run has a plan, the
 server's words for its turn), a search's own turn in the server's words and the
-cost so far; after: the verdict on the last run's changes and the session's cost."
+cost so far; after: the verdict on the last run's changes and the session's
+cost."
   (let* ((run-id (kesi-output-active-run server))
          (run (and run-id (kesi-output-run run-id))))
     (if run

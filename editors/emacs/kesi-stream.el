@@ -93,7 +93,7 @@ result; an edit's diff has none."
 
 (defun kesi--turn (run-id params depth)
   "A turn of RUN-ID (PARAMS), in the server's words: the run's own at DEPTH 0,
-else its sub-agent's (the words name the agent: \"search agent: turn 2 of at most 10\")."
+else its sub-agent's, whose words name it: \"search agent: turn 2 of at most 10\"."
   (let ((label (plist-get params (if (> depth 0) :nestedLabel :label))))
     (when (numberp (plist-get params :turn))
       (kesi--run-put run-id (if (> depth 0) :nested-turn :turn) (and (stringp label) label)))))
