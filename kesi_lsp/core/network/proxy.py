@@ -168,7 +168,8 @@ class Channel:
     async def _accept(self, conn: socket.socket) -> None:
         client = conn
         try:
-            taken = await asyncio.wait_for(take_client(conn), self.limits.head_seconds)
+            async with asyncio.timeout(self.limits.head_seconds):  # inline, unlike wait_for
+                taken = await take_client(conn)
             if taken is not None:
                 client, first = taken
                 await self._serve(client, first)
@@ -184,7 +185,8 @@ class Channel:
     async def _serve(self, client: socket.socket, first: bytes) -> None:
         self.connections += 1
         try:
-            head, rest = await asyncio.wait_for(read_head(client, first), self.limits.head_seconds)
+            async with asyncio.timeout(self.limits.head_seconds):
+                head, rest = await read_head(client, first)
             request = parse_request(head)
         except BadRequestError as exc:
             await self._answer(client, 400, "Bad Request", str(exc))
@@ -227,9 +229,8 @@ class Channel:
     async def _connect(self, targets: Sequence[Target]) -> socket.socket | None:
         for target in targets:
             with contextlib.suppress(OSError):  # TimeoutError too
-                return await asyncio.wait_for(
-                    connect(target.address, target.port), self.limits.connect_seconds
-                )
+                async with asyncio.timeout(self.limits.connect_seconds):
+                    return await connect(target.address, target.port)
         return None
 
     def _count(self, size: int) -> bool:

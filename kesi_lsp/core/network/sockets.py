@@ -77,13 +77,13 @@ async def take_client(conn: socket.socket) -> tuple[socket.socket, bytes] | None
     handed over (`conn` is then closed); from any other client of the UNIX socket (or the
     loopback port), `conn` itself. None: nothing came, or a descriptor that is not a
     connected TCP socket."""
-    while True:
-        await readable(conn)
+    while True:  # tried before waiting: the forwarder has usually sent it already
         with contextlib.suppress(BlockingIOError, InterruptedError):
             data, ancillary, _flags, _ = conn.recvmsg(
                 RECEIVE, socket.CMSG_SPACE(MAX_DESCRIPTORS * 4), socket.MSG_CMSG_CLOEXEC
             )
             break
+        await readable(conn)
     descriptors = _descriptors(ancillary)
     if not descriptors:
         return (conn, data) if data else None
