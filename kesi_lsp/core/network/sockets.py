@@ -86,7 +86,10 @@ async def take_client(conn: socket.socket) -> tuple[socket.socket, bytes] | None
         await readable(conn)
     descriptors = _descriptors(ancillary)
     if not descriptors:
-        return (conn, data) if data else None
+        if not data:
+            return None
+        local_hop(conn)
+        return conn, data
     first, rest = descriptors[0], descriptors[1:]
     for fd in rest:
         os.close(fd)
@@ -96,7 +99,28 @@ async def take_client(conn: socket.socket) -> tuple[socket.socket, bytes] | None
         return None
     client = socket.socket(fileno=first)
     client.setblocking(False)
+    local_hop(client)
     return client, b""
+
+
+LOCAL_CONGESTION: Final = b"reno"
+
+
+def local_hop(sock: socket.socket) -> None:
+    """Reno for the command's side of a relay, a loopback connection (the sandbox's own, or
+    the proxy's port on macOS), whatever the machine's default congestion control is.
+
+    Why: with BBR as the default (as on the benchmark's machine), every TCP connection paces
+    its sending with timers, which on a loopback hop has nothing to measure and only costs:
+    the relayed 50 MB download spent 16-20 ms of the relay's CPU per run and took a median
+    1.10-1.17x the direct time; with reno on this hop 11-12 ms and 0.90-0.99x (bench/network.py,
+    bench/README §12). Reno is the kernel's own, always allowed to an unprivileged process. The
+    host's side, the internet in real use, keeps the machine's choice. Where the option does
+    not exist (macOS) or the socket is no TCP socket, nothing changes."""
+    option = getattr(socket, "TCP_CONGESTION", None)
+    if option is not None:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.IPPROTO_TCP, option, LOCAL_CONGESTION)
 
 
 async def read_head(sock: socket.socket, first: bytes) -> tuple[bytes, bytes]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import socket
 import ssl
 
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from kesi_lsp.core.network.addresses import is_host_service, parse_test_hosts
 from kesi_lsp.core.network.http import BadRequestError, parse_request
 from kesi_lsp.core.network.proxy import Channel
+from kesi_lsp.core.network.sockets import local_hop
 from kesi_lsp.core.network.tls import server_name
 from kesi_lsp.core.sandbox.seatbelt import profile
 from tests.core.network.servers import access_to
@@ -110,3 +112,21 @@ def test_seatbelt_allows_only_the_proxy_port() -> None:
     assert opened.endswith(
         '(deny network*)\n(allow network-outbound (remote tcp "localhost:40123"))'
     )
+
+
+@pytest.mark.skipif(not hasattr(socket, "TCP_CONGESTION"), reason="Linux's socket option")
+def test_the_commands_loopback_hop_uses_reno_whatever_the_default() -> None:
+    """The command's side of a relay is a loopback hop, where a pacing default (BBR) only
+    costs (bench/README §12): it is switched to reno; a UNIX socket is left as it is."""
+    with (
+        socket.create_server(("127.0.0.1", 0)) as listener,
+        socket.create_connection(listener.getsockname()),
+    ):
+        accepted, _ = listener.accept()
+        with accepted:
+            local_hop(accepted)
+            name = accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, 16)
+    assert name.rstrip(b"\0") == b"reno"
+    left, right = socket.socketpair()
+    with left, right:
+        local_hop(left)  # no such option on a UNIX socket: nothing happens
