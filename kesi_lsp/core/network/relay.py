@@ -3,13 +3,18 @@
 Why threads and splice, not the event loop: a download is the proxy's heavy direction, and
 every byte that enters the server's process is copied twice (in from the host's socket, out to
 the command's) with Python's overhead per chunk, on the loop that also answers the editor.
-Here each direction is a thread of its own that splices through a pipe (`os.splice`, Linux):
-the pages go from one socket to the other without entering the process, and the loop only
-waits for the end. With the forwarder handing the command's socket itself to the proxy
-(`forwarder.py`), this is the only relay between the command and the host; a 50 MB loopback
-download through forwarder and proxy went from 2.1-2.9x the direct time to under 1.25x
-(bench/network.py, bench/README §12). Where splice is missing (macOS) or refuses the
-sockets, the thread copies through one reused buffer instead.
+Here each direction is a thread (`Workers`: kept and reused, not started per connection) that
+splices through a pipe (`os.splice`, Linux): the pages go from one socket to the other without
+entering the process, and the loop only waits for the end. With the forwarder handing the
+command's socket itself to the proxy (`forwarder.py`), this is the only relay between the
+command and the host. A 50 MB loopback download through forwarder and proxy went from
+2.1-2.9x the direct time (two relays, one through Python) to 0.94-0.96x on the benchmark's
+machine (medians of per-round ratios, bench/network.py, bench/README §12), with the command's
+loopback hop on reno (`sockets.local_hop`: the machine's BBR paced it); where the host's side
+does not pace either, a direct loopback download is twice as fast and the second TCP
+connection's kernel work shows (1.6-1.7x). A 1 MB pipe without flags measured best
+(SPLICE_F_MORE, a 256 KB pipe, 4 MB socket buffers did not help). Where splice is missing
+(macOS) or refuses the sockets, the thread copies through one reused buffer instead.
 
 The limits stay the channel's: every chunk is counted (`Count`) before it is passed on, and
 a direction stops at once when the count says no; `stop` (the channel's close, its deadline,
@@ -21,7 +26,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import os
+import queue
 import socket
 import threading
 from collections.abc import Callable
@@ -29,6 +36,7 @@ from typing import Final
 
 CHUNK: Final = 1 << 20
 STOP_SECONDS: Final = 5.0
+IDLE_SECONDS: Final = 30.0
 F_SETPIPE_SZ: Final = 1031  # Linux's fcntl numbers (the fcntl module names them from 3.10)
 F_GETPIPE_SZ: Final = 1032
 
@@ -54,7 +62,7 @@ class Relay:
         for sock in self._sockets:
             sock.setblocking(True)
         for source, sink in ((client, host), (host, client)):
-            threading.Thread(target=self._direction, args=(source, sink), daemon=True).start()
+            WORKERS.run(functools.partial(self._direction, source, sink))
         try:
             await asyncio.shield(self._done)
         finally:
@@ -91,6 +99,51 @@ class Relay:
                 sock.close()
             with contextlib.suppress(RuntimeError):  # the loop is gone: nobody waits
                 self._loop.call_soon_threadsafe(_resolve, self._done)
+
+
+class Workers:
+    """Threads for the relays' directions, kept for a while after their relay ended.
+
+    Why not a thread per direction: starting one (and `Thread.start` waiting until it runs)
+    cost 0.1-0.4 ms each on the 2-core machine, twice per connection, in front of every small
+    request (bench/network.py). Why not an executor: a relay holds its thread as long as its
+    connection lives (a download, a long tunnel), so a bounded pool would make the next
+    connection wait for another's end; here a job never waits: an idle thread takes it, or a
+    new one starts. A thread idle for `IDLE_SECONDS` ends (a burst leaves nothing behind).
+    """
+
+    def __init__(self) -> None:
+        self._jobs: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._idle = 0  # threads waiting for a job and not yet promised one
+
+    def run(self, job: Callable[[], None]) -> None:
+        """Run `job` in a thread of its own now."""
+        with self._lock:
+            if self._idle:
+                self._idle -= 1  # promised: the job is there before this thread can leave
+                self._jobs.put(job)
+                return
+        threading.Thread(target=self._work, args=(job,), daemon=True).start()
+
+    def _work(self, job: Callable[[], None]) -> None:
+        while True:
+            job()
+            del job  # its relay's sockets are not kept alive by an idle thread
+            with self._lock:
+                self._idle += 1
+            try:
+                job = self._jobs.get(timeout=IDLE_SECONDS)
+            except queue.Empty:
+                with self._lock:
+                    try:  # a job promised to an idle thread just as this one timed out
+                        job = self._jobs.get_nowait()
+                    except queue.Empty:
+                        self._idle -= 1
+                        return
+
+
+WORKERS: Final = Workers()
 
 
 def _resolve(done: asyncio.Future[None]) -> None:

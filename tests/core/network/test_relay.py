@@ -16,6 +16,7 @@ import hashlib
 import os
 import socket
 import sys
+import threading
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
@@ -23,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from kesi_lsp.core.network.proxy import Channel, ChannelLimits
+from kesi_lsp.core.network.relay import Workers
 from kesi_lsp.core.sandbox.bubblewrap import FORWARDER_PATH
 from tests.core.network.servers import access_to, site
 
@@ -215,3 +217,31 @@ async def test_a_handed_over_descriptor_that_is_no_connection_is_dropped(tmp_pat
     await channel.close()
     os.close(read_end)
     listening.close()
+
+
+def test_relay_threads_are_reused_and_a_long_relay_never_holds_up_the_next() -> None:
+    """The relays' threads (`relay.Workers`): a direction that ended leaves its thread for the
+    next connection (no thread start in front of each small request), and one still running
+    (a long download) never makes another wait for it."""
+    workers = Workers()
+    release, started, done = threading.Event(), threading.Event(), threading.Event()
+    names: list[str] = []
+
+    def long() -> None:
+        started.set()
+        release.wait(10)
+
+    def short() -> None:
+        names.append(threading.current_thread().name)
+        done.set()
+
+    workers.run(long)
+    assert started.wait(10)
+    for _ in range(20):  # one after the other, as a command's small requests come
+        done.clear()
+        workers.run(short)  # taken at once, though the long one still holds its thread
+        assert done.wait(10)
+    release.set()
+    # a thread that ended its job may not be idle yet when the next comes (then one starts:
+    # typically twice in all); most of the jobs found one waiting
+    assert len(set(names)) < len(names) // 2
