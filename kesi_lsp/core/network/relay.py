@@ -8,11 +8,11 @@ splices through a pipe (`os.splice`, Linux): the pages go from one socket to the
 entering the process, and the loop only waits for the end. With the forwarder handing the
 command's socket itself to the proxy (`forwarder.py`), this is the only relay between the
 command and the host. A 50 MB loopback download through forwarder and proxy went from
-2.1-2.9x the direct time (two relays, one through Python) to 0.94-0.96x on the benchmark's
+2.1-2.9x the direct time (two relays, one through Python) to 0.87-0.96x on the benchmark's
 machine (medians of per-round ratios, bench/network.py, bench/README §12), with the command's
 loopback hop on reno (`sockets.local_hop`: the machine's BBR paced it); where the host's side
 does not pace either, a direct loopback download is twice as fast and the second TCP
-connection's kernel work shows (1.6-1.7x). A 1 MB pipe without flags measured best
+connection's kernel work shows (1.5-1.8x). A 1 MB pipe without flags measured best
 (SPLICE_F_MORE, a 256 KB pipe, 4 MB socket buffers did not help). Where splice is missing
 (macOS) or refuses the sockets, the thread copies through one reused buffer instead.
 
