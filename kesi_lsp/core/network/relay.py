@@ -105,8 +105,9 @@ class Workers:
     """Threads for the relays' directions, kept for a while after their relay ended.
 
     Why not a thread per direction: starting one (and `Thread.start` waiting until it runs)
-    cost 0.1-0.4 ms each on the 2-core machine, twice per connection, in front of every small
-    request (bench/network.py). Why not an executor: a relay holds its thread as long as its
+    cost 0.1-0.4 ms each on the 2-core machine, twice per connection; with one busy process
+    beside the proxy a small request took +2.1-2.5 ms through it that way, +0.4-1.0 ms with
+    kept threads (bench/README §12). Why not an executor: a relay holds its thread as long as its
     connection lives (a download, a long tunnel), so a bounded pool would make the next
     connection wait for another's end; here a job never waits: an idle thread takes it, or a
     new one starts. A thread idle for `IDLE_SECONDS` ends (a burst leaves nothing behind).
