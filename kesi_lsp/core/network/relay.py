@@ -125,7 +125,7 @@ class Workers:
                 self._idle -= 1  # promised: the job is there before this thread can leave
                 self._jobs.put(job)
                 return
-        threading.Thread(target=self._work, args=(job,), daemon=True).start()
+        threading.Thread(target=self._work, args=(job,), name="kesi-relay", daemon=True).start()
 
     def _work(self, job: Callable[[], None]) -> None:
         while True:

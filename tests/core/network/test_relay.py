@@ -225,14 +225,14 @@ def test_relay_threads_are_reused_and_a_long_relay_never_holds_up_the_next() -> 
     (a long download) never makes another wait for it."""
     workers = Workers()
     release, started, done = threading.Event(), threading.Event(), threading.Event()
-    names: list[str] = []
+    threads: list[threading.Thread] = []  # held: each its own object, as no ident is
 
     def long() -> None:
         started.set()
         release.wait(10)
 
     def short() -> None:
-        names.append(threading.current_thread().name)
+        threads.append(threading.current_thread())
         done.set()
 
     workers.run(long)
@@ -244,4 +244,4 @@ def test_relay_threads_are_reused_and_a_long_relay_never_holds_up_the_next() -> 
     release.set()
     # a thread that ended its job may not be idle yet when the next comes (then one starts:
     # typically twice in all); most of the jobs found one waiting
-    assert len(set(names)) < len(names) // 2
+    assert len(set(threads)) < len(threads) // 2
