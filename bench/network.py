@@ -244,8 +244,9 @@ def _report_small(report: Report, plain: list[float], through: list[float]) -> N
             "ms",
             2.0,
             baseline=f"direct median {statistics.median(plain) * 1000:.2f} ms",
+            # Checked in CI (a target missed by half fails): +0.4-1.0 ms even with a busy
+            # process beside it, since the relay's threads are kept (bench/README §12).
             note="urllib in a process of its own, alternating; forwarder and proxy on loopback",
-            ci=False,  # printed, as the download (bench/README §12)
         )
     )
 
