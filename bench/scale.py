@@ -52,9 +52,14 @@ class Call:
     label: str
     tool: str
     input: dict[str, str]
-    cap_lines: int | None = None  # result lines allowed (the cap plus its note line)
+    cap_lines: int | None = None  # result lines the model gets (the cap, its note, a marker)
     cap_bytes: int | None = None
 
+
+MARKER_LINES = 2
+"""The lines around a file's or a command's text as the model gets it (`core/untrusted.py`:
+`<data from=...>` and `</data>`), counted here since the model reads them too; list_files
+and glob list names and are not marked."""
 
 CALLS = (
     Call(
@@ -69,9 +74,14 @@ CALLS = (
         "grep rare pattern (3 files)",
         "grep",
         {"pattern": repo.RARE},
-        cap_lines=MAX_SEARCH_LINES + 1,
+        cap_lines=MAX_SEARCH_LINES + 1 + MARKER_LINES,
     ),
-    Call("grep common pattern", "grep", {"pattern": repo.COMMON}, cap_lines=MAX_SEARCH_LINES + 1),
+    Call(
+        "grep common pattern",
+        "grep",
+        {"pattern": repo.COMMON},
+        cap_lines=MAX_SEARCH_LINES + 1 + MARKER_LINES,
+    ),
     Call(
         "read_file of a 5 MB log",
         "read_file",
