@@ -17,10 +17,12 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from acp import PROTOCOL_VERSION
 from acp.schema import (
@@ -40,26 +42,21 @@ from kesi_lsp import __version__
 from kesi_lsp.acp.client import AcpClient, ClientFeatures
 from kesi_lsp.acp.dispatch import request_meta
 from kesi_lsp.acp.errors import bad_params, session_busy, unknown_session
-from kesi_lsp.acp.frontend import AcpRun
-from kesi_lsp.acp.mcp_servers import acp_servers
 from kesi_lsp.acp.modes import MODE_OPTION, config_options, mode_state
-from kesi_lsp.acp.outcome import answer
-from kesi_lsp.acp.prompt_content import Block, prompt_task
-from kesi_lsp.acp.sessions import AcpSession, AcpSessions
-from kesi_lsp.acp.task_cards import TaskCards
 from kesi_lsp.catalog import Locale, text
 from kesi_lsp.core import (
     APPROVAL_MODES,
     EnvironmentSettings,
     ParsedSettings,
-    Run,
-    Runs,
-    Runtime,
-    drive,
     parse_settings,
-    redactor_for,
     settings_section,
 )
+
+if TYPE_CHECKING:
+    from kesi_lsp.acp.prompt_content import Block
+    from kesi_lsp.acp.sessions import AcpSession, AcpSessions
+    from kesi_lsp.acp.task_cards import TaskCards
+    from kesi_lsp.core import Run, Runs, Runtime
 
 log = logging.getLogger(__name__)
 
@@ -67,15 +64,21 @@ STOP_SECONDS: Final = 10.0  # a run gets this long to wind down (SIGTERM → 3 s
 
 
 class KesiAgent:
-    """The agent side of one ACP connection: its sessions and their runs."""
+    """The agent side of one ACP connection: its sessions and their runs.
 
-    def __init__(self, runtime: Runtime, env_settings: EnvironmentSettings) -> None:
-        self.runtime = runtime
+    Why the run machinery is loaded late: `initialize` needs only the settings and the
+    answer's schema, while the runtime, the sessions and the runs bring the core's sandbox,
+    audit, redaction and delivery modules, about 50 ms of imports here before a one-shot
+    client's first answer (bench/README §11). They load on first use: the runtime when the
+    answer to `initialize` has left (`sent`, which starts the model SDK's loading too), the
+    rest with the first session.
+    """
+
+    def __init__(self, runtime: Callable[[], Runtime], env_settings: EnvironmentSettings) -> None:
+        self._make_runtime = runtime
         self._env_settings = env_settings
         self.parsed: ParsedSettings = parse_settings(env_settings, editor="acp")
         self.client: AcpClient | None = None  # set by the connection (app.py)
-        self.sessions = AcpSessions()
-        self.runs = Runs()
         self._starting: set[asyncio.Task[None]] = set()
         # The run each session's pending `session/prompt` is waiting for, and the runs a
         # `session/cancel` asked about before their prompt was answered: a cancel that arrives
@@ -85,6 +88,23 @@ class KesiAgent:
         self._prepare_once_answered = False
         self._preparing: asyncio.Task[None] | None = None
         self._cards: list[TaskCards] = []  # each session's background tasks, as cards
+
+    @functools.cached_property
+    def runtime(self) -> Runtime:
+        """The core's runtime for this connection, built on first use."""
+        return self._make_runtime()
+
+    @functools.cached_property
+    def sessions(self) -> AcpSessions:
+        from kesi_lsp.acp.sessions import AcpSessions
+
+        return AcpSessions()
+
+    @functools.cached_property
+    def runs(self) -> Runs:
+        from kesi_lsp.core import Runs
+
+        return Runs()
 
     def sent(self) -> None:
         """A message went out to the client. The first after `initialize` is its answer: only
@@ -176,6 +196,8 @@ class KesiAgent:
     def _start_mcp(self, session: AcpSession, servers: list[Any]) -> list[str]:
         """The session's MCP servers (the client's, then the user's settings), started in the
         background; the names of the client's that will connect (the others are said)."""
+        from kesi_lsp.acp.mcp_servers import acp_servers
+
         configs, problems = acp_servers(servers, self.locale)
         for problem in problems:
             log.warning("%s", problem)
@@ -193,6 +215,9 @@ class KesiAgent:
 
     def _show_tasks(self, session: AcpSession) -> None:
         """The session's background tasks become tool call cards (`task_cards`)."""
+        from kesi_lsp.acp.task_cards import TaskCards
+        from kesi_lsp.core import redactor_for
+
         settings = session.core.settings
         redact = redactor_for(self.runtime.environ, settings.locale, settings.pass_env)
         cards = TaskCards(self._client(), session, redact)
@@ -247,6 +272,11 @@ class KesiAgent:
     # -- prompts --------------------------------------------------------------------------
 
     async def prompt(self, session_id: str, prompt: list[Block], **_: Any) -> PromptResponse:
+        from kesi_lsp.acp.frontend import AcpRun
+        from kesi_lsp.acp.outcome import answer
+        from kesi_lsp.acp.prompt_content import prompt_task
+        from kesi_lsp.core import Run, drive
+
         session = self._session(session_id)
         locale = session.core.settings.locale
         if self.runs.active_for(session.core) is not None:
@@ -295,3 +325,9 @@ class KesiAgent:
         for cards in self._cards:  # each stopped task's card says so before the end
             await cards.close()
         await self._client().outbox.flush()
+
+    async def aclose(self) -> None:
+        """Let the runtime release the agent's model clients and stop its MCP servers, if
+        the connection ever built it (a client gone before `initialize` did not)."""
+        if "runtime" in self.__dict__:
+            await self.runtime.aclose()

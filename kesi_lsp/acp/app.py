@@ -14,7 +14,7 @@ import asyncio
 import logging
 import os
 from collections.abc import Mapping
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from acp.connection import Connection
 
@@ -22,8 +22,11 @@ from kesi_lsp.acp.agent import KesiAgent
 from kesi_lsp.acp.client import AcpClient
 from kesi_lsp.acp.dispatch import Dispatcher
 from kesi_lsp.acp.transport import LINE_LIMIT, LineTransport, open_streams
-from kesi_lsp.core import AgentRunner, Runtime, environment_settings, parse_settings
+from kesi_lsp.core import environment_settings, parse_settings
 from kesi_lsp.stdio import claim_stdio
+
+if TYPE_CHECKING:
+    from kesi_lsp.core import AgentRunner, Runtime
 
 log = logging.getLogger(__name__)
 
@@ -63,8 +66,7 @@ async def serve_connection(
     """Serve one client over `reader`/`writer`; `runner` defaults to the runtime's agent (the
     one the language server runs too: its model client kept for the connection's life);
     `limit` is the one `reader` was made with (`open_streams`)."""
-    runtime = Runtime(environ, runner)
-    agent = KesiAgent(runtime, environment_settings(environ))
+    agent = KesiAgent(lambda: _runtime(environ, runner), environment_settings(environ))
     dispatch = Dispatcher(agent, lambda: agent.locale)
     transport = LineTransport(reader, writer, limit=limit)
     transport.on_sent = agent.sent
@@ -77,4 +79,12 @@ async def serve_connection(
         await agent.stop()
         await dispatch.settle(SETTLE_SECONDS)  # answers under way still go out
         await agent.client.close()
-        await runtime.aclose()  # the agent's model clients
+        await agent.aclose()  # the agent's model clients
+
+
+def _runtime(environ: Mapping[str, str], runner: AgentRunner | None) -> Runtime:
+    """The core's runtime, imported when the agent first needs it (`KesiAgent`: not before
+    `initialize` is answered)."""
+    from kesi_lsp.core import Runtime
+
+    return Runtime(environ, runner)

@@ -34,7 +34,8 @@ async def test_a_cancel_as_the_last_round_ends_answers_cancelled(
     project: Path, tmp_path: Path
 ) -> None:
     env = {"HOME": str(tmp_path), "KESI_SANDBOX": "off", "PATH": "/usr/bin:/bin"}
-    agent = KesiAgent(Runtime(env, done_at_once), EnvironmentSettings({"sandbox": "off"}, {}))
+    settings = EnvironmentSettings({"sandbox": "off"}, {})
+    agent = KesiAgent(lambda: Runtime(env, done_at_once), settings)
     client = AcpClient(Quiet())  # type: ignore[arg-type]
     agent.client = client
     session = await agent.new_session(cwd=str(project))

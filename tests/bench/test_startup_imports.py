@@ -40,7 +40,9 @@ seen = []
 send = transport.LineTransport.send
 
 async def recording(self, message):
-    seen.append((message.get("id"), "anthropic" in sys.modules))
+    machinery = ("kesi_lsp.core.runs.drive", "kesi_lsp.core.session", "kesi_lsp.acp.frontend")
+    seen.append((message.get("id"), "anthropic" in sys.modules,
+                 [m for m in machinery if m in sys.modules]))
     await send(self, message)
 
 transport.LineTransport.send = recording
@@ -69,10 +71,12 @@ asyncio.run(main())
 def test_acp_answers_initialize_before_the_sdk_then_loads_it_unasked() -> None:
     """`kesi-lsp acp` (issue 33): `initialize` is answered before the model SDK is imported,
     and the import starts right after that answer, before any prompt (a one-shot client sends
-    its prompt at once, so the SDK's seconds of imports overlap its session's set-up)."""
+    its prompt at once, so the SDK's seconds of imports overlap its session's set-up). Nor
+    is the run machinery loaded before that answer: the runtime, sessions and runs come after
+    it (about 50 ms of imports here, `KesiAgent`)."""
     done = subprocess.run(
         [sys.executable, "-c", ACP_PROBE], capture_output=True, text=True, check=True, timeout=180
     )
     said = json.loads(done.stdout.splitlines()[-1])
-    assert said["sent"][0] == [1, False], said
+    assert said["sent"][0] == [1, False, []], said
     assert said["loaded"], said
