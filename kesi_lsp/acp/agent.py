@@ -68,7 +68,7 @@ class KesiAgent:
 
     Why the run machinery is loaded late: `initialize` needs only the settings and the
     answer's schema, while the runtime, the sessions and the runs bring the core's sandbox,
-    audit, redaction and delivery modules, about 50 ms of imports here before a one-shot
+    audit, redaction and delivery modules, about 70 ms of imports here before a one-shot
     client's first answer (bench/README §11). They load on first use: the runtime when the
     answer to `initialize` has left (`sent`, which starts the model SDK's loading too), the
     rest with the first session.

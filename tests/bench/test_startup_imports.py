@@ -73,7 +73,7 @@ def test_acp_answers_initialize_before_the_sdk_then_loads_it_unasked() -> None:
     and the import starts right after that answer, before any prompt (a one-shot client sends
     its prompt at once, so the SDK's seconds of imports overlap its session's set-up). Nor
     is the run machinery loaded before that answer: the runtime, sessions and runs come after
-    it (about 50 ms of imports here, `KesiAgent`)."""
+    it (about 70 ms of imports here, `KesiAgent`)."""
     done = subprocess.run(
         [sys.executable, "-c", ACP_PROBE], capture_output=True, text=True, check=True, timeout=180
     )

@@ -359,8 +359,8 @@ end
 --- For statuslines: "KeSi ● step 2 of 3: Fix the sign · $0.0012" while a run lives (the plan's
 --- step in progress; before there is one, the server's words for the model's round trip,
 --- "turn 2 of at most 20"; while a search works, its turn in the server's words beside it,
---- "search agent: turn 2 of at most 10"), "KeSi ✓ verified · $0.0345" after (the server's verdict on the last
---- run's changes, when it gave one), "" where no KeSi server serves the buffer.
+--- "search agent: turn 2 of at most 10"), "KeSi ✓ verified · $0.0345" after (the server's
+--- verdict on the last run's changes, when it gave one), "" where no KeSi server serves the buffer.
 ---@param bufnr integer?
 ---@return string
 function M.status(bufnr)
